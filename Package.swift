@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "Stockroom",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stockroom", targets: ["stockroom"]),
+        .library(name: "InventoryDomain", targets: ["InventoryDomain"]),
+        .library(name: "InventoryStore", targets: ["InventoryStore"]),
+        .library(name: "BarcodeReader", targets: ["BarcodeReader"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: inventory core
+        .target(name: "InventoryDomain", swiftSettings: swiftSettings),
+        .target(
+            name: "InventoryStore",
+            dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StockroomCLI",
+            dependencies: [
+                "InventoryDomain", "InventoryStore", "BarcodeReader",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "stockroom", dependencies: ["StockroomCLI"], swiftSettings: swiftSettings),
+        .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "InventoryStoreTests",
+            dependencies: ["InventoryDomain", "InventoryStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StockroomCLITests",
+            dependencies: ["StockroomCLI", "InventoryDomain", "InventoryStore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: barcode
+        .target(name: "BarcodeReader", swiftSettings: swiftSettings),
+        .testTarget(name: "BarcodeReaderTests", dependencies: ["BarcodeReader"], swiftSettings: swiftSettings),
+    ]
+)
