@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "StockroomCLI",
             dependencies: [
-                "InventoryDomain", "InventoryStore", "BarcodeReader",
+                "InventoryDomain", "InventoryStore", "BarcodeReader", "BarcodeImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -49,6 +49,11 @@ let package = Package(
 
         // MARK: barcode
         .target(name: "BarcodeReader", swiftSettings: swiftSettings),
-        .testTarget(name: "BarcodeReaderTests", dependencies: ["BarcodeReader"], swiftSettings: swiftSettings),
+        // libpng/libjpeg decoding in C (their errors longjmp); needs Debian libpng-dev and libjpeg62-turbo-dev.
+        .target(name: "CImageShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg")]),
+        .target(name: "BarcodeImage", dependencies: ["BarcodeReader", "CImageShim"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BarcodeReaderTests", dependencies: ["BarcodeReader", "BarcodeImage"], swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -1,0 +1,178 @@
+/// Scans rows (or columns) of an image for 1-D symbols, zxing-cpp style: rows from the middle outwards,
+/// each read in both directions, a symbol confirmed by at least `minLineCount` rows.
+struct LinearScanner {
+    struct Candidate {
+        var format: BarcodeFormat
+        var text: String
+        var lineCount: Int
+        var firstRow: Int
+        var firstSpan: (Double, Double)
+        var lastRow: Int
+        var lastSpan: (Double, Double)
+        var minRow: Int { min(self.firstRow, self.lastRow) }
+        var maxRow: Int { max(self.firstRow, self.lastRow) }
+        var minX: Double { min(self.firstSpan.0, self.lastSpan.0) }
+        var maxX: Double { max(self.firstSpan.1, self.lastSpan.1) }
+    }
+
+    typealias Decoder = (UnsafeBufferPointer<Int32>, Int) -> (hit: LinearHit?, guardIndex: Int?)
+
+    let image: GrayscaleImage
+    let decoders: [Decoder]
+    let minLineCount: Int
+    let rowDivisor: Int
+
+    init(image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int) {
+        self.image = image
+        self.minLineCount = minLineCount
+        self.rowDivisor = rowDivisor
+        var d: [Decoder] = []
+        if !formats.isDisjoint(with: [.ean13, .ean8, .upcA, .upcE]) {
+            d.append({ UPCEAN.decode($0, from: $1) })
+        }
+        if formats.contains(.code39) { d.append({ Code39.decode($0, from: $1) }) }
+        if formats.contains(.code128) { d.append({ Code128.decode($0, from: $1) }) }
+        if formats.contains(.itf) { d.append({ ITF.decode($0, from: $1) }) }
+        self.decoders = d
+    }
+
+    enum Binarization { case histogram, local }
+
+    /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
+    func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [DecodedBarcode] {
+        guard !self.decoders.isEmpty else { return [] }
+        let length = rotated ? self.image.height : self.image.width
+        let lines = rotated ? self.image.width : self.image.height
+        var candidates: [Candidate] = []
+        var runs: [Int32] = []
+        runs.reserveCapacity(256)
+        var reversed: [Int32] = []
+        reversed.reserveCapacity(256)
+        var lineBuffer = [UInt8](repeating: 0, count: length)
+        let middle = lines / 2
+        let rowStep = max(1, lines / self.rowDivisor)
+        var checkRows: [Int] = []
+        var i = 0
+        self.image.pixels.withUnsafeBufferPointer { pixels in
+            while true {
+                var isCheckRow = false
+                var row: Int
+                if let r = checkRows.popLast() {
+                    row = r
+                    isCheckRow = true
+                    if row < 0 || row >= lines { continue }
+                } else {
+                    let steps = (i + 1) / 2
+                    row = middle + rowStep * (i & 1 == 0 ? steps : -steps)
+                    i += 1
+                    if row < 0 || row >= lines { break }
+                }
+                // Extract the line.
+                if rotated {
+                    let w = self.image.width
+                    for y in 0..<length { lineBuffer[y] = pixels[y * w + row] }
+                } else {
+                    let base = row * length
+                    for x in 0..<length { lineBuffer[x] = pixels[base + x] }
+                }
+                let ok = lineBuffer.withUnsafeBufferPointer { line in
+                    switch binarization {
+                    case .histogram: RowBinarizer.patternRow(line, into: &runs)
+                    case .local: RowBinarizer.localPatternRow(line, into: &runs)
+                    }
+                }
+                guard ok else { continue }
+                if inverted { runs.insert(0, at: 0) }
+                if runs.count % 2 == 0 { runs.append(0) }
+                reversed.removeAll(keepingCapacity: true)
+                reversed.append(contentsOf: runs.reversed())
+                var found = false
+                for upsideDown in [false, true] {
+                    let current = upsideDown ? reversed : runs
+                    current.withUnsafeBufferPointer { buf in
+                        for decoder in self.decoders {
+                            var from = 1
+                            while from < buf.count {
+                                let (hit, g) = decoder(buf, from)
+                                if let hit {
+                                    var x0 = 0
+                                    for k in 0..<hit.start { x0 += Int(buf[k]) }
+                                    var x1 = x0
+                                    for k in hit.start..<hit.end { x1 += Int(buf[k]) }
+                                    var span = (Double(x0), Double(x1))
+                                    if upsideDown { span = (Double(length - x1), Double(length - x0)) }
+                                    self.record(hit, row: row, span: span, into: &candidates)
+                                    found = true
+                                }
+                                guard let g else { break }
+                                from = g + 2
+                            }
+                        }
+                    }
+                }
+                if found && !isCheckRow && self.minLineCount > 1 && rowStep > 1 {
+                    checkRows = [row - 1, row + 1]
+                    if rowStep > 2 { checkRows += [row - 2, row + 2] }
+                }
+            }
+        }
+        return self.finish(candidates, rotated: rotated)
+    }
+
+    private func record(_ hit: LinearHit, row: Int, span: (Double, Double), into candidates: inout [Candidate]) {
+        for k in candidates.indices where candidates[k].format == hit.format && candidates[k].text == hit.text {
+            // The same symbol again: extend its extent.
+            candidates[k].lineCount += 1
+            if row < candidates[k].minRow {
+                if candidates[k].firstRow < candidates[k].lastRow {
+                    candidates[k].firstRow = row
+                    candidates[k].firstSpan = span
+                } else {
+                    candidates[k].lastRow = row
+                    candidates[k].lastSpan = span
+                }
+            } else if row > candidates[k].maxRow {
+                if candidates[k].firstRow > candidates[k].lastRow {
+                    candidates[k].firstRow = row
+                    candidates[k].firstSpan = span
+                } else {
+                    candidates[k].lastRow = row
+                    candidates[k].lastSpan = span
+                }
+            }
+            return
+        }
+        candidates.append(
+            Candidate(
+                format: hit.format, text: hit.text, lineCount: 1, firstRow: row, firstSpan: span, lastRow: row,
+                lastSpan: span))
+    }
+
+    private func finish(_ all: [Candidate], rotated: Bool) -> [DecodedBarcode] {
+        var kept = all.filter { $0.lineCount >= self.minLineCount }
+        // Overlapping symbols: keep the one seen on more rows.
+        var drop = Set<Int>()
+        for a in kept.indices {
+            for b in kept.indices where b > a && !drop.contains(a) && !drop.contains(b) {
+                let ka = kept[a]
+                let kb = kept[b]
+                let overlapX = ka.minX < kb.maxX && kb.minX < ka.maxX
+                let overlapY = ka.minRow <= kb.maxRow + 1 && kb.minRow <= ka.maxRow + 1
+                if overlapX && overlapY { drop.insert(ka.lineCount < kb.lineCount ? a : b) }
+            }
+        }
+        kept = kept.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+        kept.sort { $0.lineCount > $1.lineCount }
+        return kept.map { c in
+            let top = c.firstRow <= c.lastRow ? (c.firstRow, c.firstSpan) : (c.lastRow, c.lastSpan)
+            let bottom = c.firstRow <= c.lastRow ? (c.lastRow, c.lastSpan) : (c.firstRow, c.firstSpan)
+            var pts = [
+                (top.1.0, Double(top.0)), (top.1.1, Double(top.0)),
+                (bottom.1.1, Double(bottom.0)), (bottom.1.0, Double(bottom.0)),
+            ]
+            if rotated { pts = pts.map { ($0.1, $0.0) } }
+            return DecodedBarcode(
+                format: c.format, text: c.text, rawBytes: nil, corners: pts.map { Point(x: $0.0, y: $0.1) })
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// Turns one line of luminance into a pattern row (run lengths), with zxing's global-histogram threshold
+/// and a -1 4 -1 sharpening filter.
+enum RowBinarizer {
+    /// Estimates the black point from a 32-bucket histogram; nil when the line has no two distinct peaks.
+    static func blackPoint(_ buckets: UnsafeMutableBufferPointer<Int32>) -> Int? {
+        let n = buckets.count
+        var maxBucket: Int32 = 0
+        var firstPeak = 0
+        var firstPeakSize: Int32 = 0
+        for x in 0..<n {
+            if buckets[x] > firstPeakSize {
+                firstPeak = x
+                firstPeakSize = buckets[x]
+            }
+            if buckets[x] > maxBucket { maxBucket = buckets[x] }
+        }
+        var secondPeak = 0
+        var secondPeakScore = 0
+        for x in 0..<n {
+            let d = x - firstPeak
+            let score = Int(buckets[x]) * d * d
+            if score > secondPeakScore {
+                secondPeak = x
+                secondPeakScore = score
+            }
+        }
+        if firstPeak > secondPeak { swap(&firstPeak, &secondPeak) }
+        if secondPeak - firstPeak <= n / 16 { return nil }
+        var bestValley = secondPeak - 1
+        var bestValleyScore = -1
+        var x = secondPeak - 1
+        while x > firstPeak {
+            let fromFirst = x - firstPeak
+            let score = fromFirst * fromFirst * (secondPeak - x) * Int(maxBucket - buckets[x])
+            if score > bestValleyScore {
+                bestValley = x
+                bestValleyScore = score
+            }
+            x -= 1
+        }
+        return bestValley << 3
+    }
+
+    /// Fills `runs` with the pattern row of `line`; returns false when the line has too little contrast.
+    static func patternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        runs.removeAll(keepingCapacity: true)
+        let width = line.count
+        guard width >= 3 else { return false }
+        let bp: Int? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 32) { buckets in
+            buckets.initialize(repeating: 0)
+            for p in line { buckets[Int(p >> 3)] += 1 }
+            return blackPoint(buckets)
+        }
+        guard let blackPoint = bp else { return false }
+        return threshold(line, into: &runs) { x in
+            let left = Int(line[x - 1])
+            let center = Int(line[x])
+            let right = Int(line[x + 1])
+            return (center * 4 - left - right) / 2 < blackPoint
+        }
+    }
+
+    /// Pattern row thresholded against a running local mean (for uneven light); window ~ 1/8 of the line.
+    static func localPatternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        runs.removeAll(keepingCapacity: true)
+        let width = line.count
+        guard width >= 8 else { return false }
+        let radius = max(8, width / 16)
+        var prefix = [Int](repeating: 0, count: width + 1)
+        for x in 0..<width { prefix[x + 1] = prefix[x] + Int(line[x]) }
+        var minV = 255
+        var maxV = 0
+        for p in line {
+            minV = min(minV, Int(p))
+            maxV = max(maxV, Int(p))
+        }
+        guard maxV - minV >= 16 else { return false }
+        return prefix.withUnsafeBufferPointer { pre in
+            threshold(line, into: &runs) { x in
+                let lo = max(0, x - radius)
+                let hi = min(width, x + radius + 1)
+                let mean = (pre[hi] - pre[lo]) / (hi - lo)
+                return Int(line[x]) < mean
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func threshold(
+        _ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32], _ isBlack: (Int) -> Bool
+    ) -> Bool {
+        let width = line.count
+        var last = isBlack(1)
+        if last { runs.append(0) }
+        var lastPos = 0
+        for x in 2..<(width - 1) {
+            let v = isBlack(x)
+            if v != last {
+                runs.append(Int32(x - lastPos))
+                last = v
+                lastPos = x
+            }
+        }
+        runs.append(Int32(width - lastPos))
+        if last { runs.append(0) }
+        return runs.count >= 3
+    }
+}

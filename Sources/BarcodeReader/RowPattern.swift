@@ -1,0 +1,144 @@
+/// Run-length helpers shared by the 1-D decoders.
+///
+/// A pattern row is a list of run widths in pixels that alternate white, black, white, ...; index 0 is
+/// always white (possibly 0 wide) and the last run is always white (possibly 0 wide), so bars sit at odd
+/// indices. The first and last runs touch the image border and count as unlimited quiet zones.
+enum RowPattern {
+    /// Sum of `count` runs from `start`.
+    @inline(__always)
+    static func sum(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ count: Int) -> Int {
+        var s = 0
+        for i in start..<(start + count) { s += Int(runs[i]) }
+        return s
+    }
+
+    /// Width of the white run before index `i`, or `Int.max` at the border.
+    @inline(__always)
+    static func spaceBefore(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Int {
+        i <= 1 ? Int.max : Int(runs[i - 1])
+    }
+
+    /// Width of the white run after the window `[i, i+n)`, or `Int.max` at the border.
+    @inline(__always)
+    static func spaceAfter(_ runs: UnsafeBufferPointer<Int32>, _ i: Int, _ n: Int) -> Int {
+        i + n >= runs.count - 1 ? Int.max : Int(runs[i + n])
+    }
+
+    /// Checks the runs at `start` against a fixed module pattern; returns the module size, or 0 on mismatch.
+    static func isPattern(
+        _ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ pattern: [Int], spaceInFront: Int = Int.max,
+        minQuietZone: Double = 0, moduleSizeRef: Double = 0, relaxed: Bool = false
+    ) -> Double {
+        let n = pattern.count
+        guard start >= 0, start + n <= runs.count else { return 0 }
+        var patternSum = 0
+        for p in pattern { patternSum += p }
+        let width = Double(sum(runs, start, n))
+        if patternSum > n && width < Double(patternSum) { return 0 }
+        let moduleSize = width / Double(patternSum)
+        if minQuietZone > 0 && spaceInFront != Int.max && Double(spaceInFront) < minQuietZone * moduleSize - 1 {
+            return 0
+        }
+        let ref = moduleSizeRef > 0 ? moduleSizeRef : moduleSize
+        let threshold = ref * (relaxed ? 0.75 : 0.5) + 0.5
+        for x in 0..<n where abs(Double(runs[start + x]) - Double(pattern[x]) * ref) > threshold {
+            return 0
+        }
+        return moduleSize
+    }
+
+    /// zxing's pattern-match variance: average deviation per pixel, or `.infinity` when one element deviates too much.
+    @inline(__always)
+    static func variance(
+        _ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ pattern: [Int], _ patternLength: Int,
+        maxIndividual: Double
+    ) -> Double {
+        let n = pattern.count
+        let total = sum(runs, start, n)
+        if total < patternLength { return .infinity }
+        let unit = Double(total) / Double(patternLength)
+        let maxInd = maxIndividual * unit
+        var totalVariance = 0.0
+        for i in 0..<n {
+            let v = abs(Double(runs[start + i]) - Double(pattern[i]) * unit)
+            if v > maxInd { return .infinity }
+            totalVariance += v
+        }
+        return totalVariance / Double(total)
+    }
+
+    /// Index of the best-matching pattern under the variance limits, or nil.
+    static func bestMatch(
+        _ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ patterns: [[Int]], patternLength: Int,
+        maxAverage: Double, maxIndividual: Double
+    ) -> Int? {
+        guard start >= 0, start + patterns[0].count <= runs.count else { return nil }
+        var best = maxAverage
+        var bestIndex: Int?
+        for (i, p) in patterns.enumerated() {
+            let v = variance(runs, start, p, patternLength, maxIndividual: maxIndividual)
+            if v < best {
+                best = v
+                bestIndex = i
+            }
+        }
+        return bestIndex
+    }
+
+    /// First bar index at or after `from` where `isGuard(index, spaceInFront)` holds, leaving `minSize` runs.
+    static func findLeftGuard(
+        _ runs: UnsafeBufferPointer<Int32>, from: Int, minSize: Int, _ isGuard: (Int, Int) -> Bool
+    ) -> Int? {
+        var i = from | 1
+        while i + minSize <= runs.count {
+            if isGuard(i, spaceBefore(runs, i)) { return i }
+            i += 2
+        }
+        return nil
+    }
+
+    /// Converts a pattern of narrow (0) / wide (1) elements into a bitmask, zxing style; -1 when not exactly
+    /// `wideCount` wide elements can be separated.
+    static func narrowWidePattern(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ n: Int, wideCount: Int) -> Int {
+        guard start + n <= runs.count else { return -1 }
+        var maxNarrow = 0
+        while true {
+            var minCounter = Int.max
+            for i in 0..<n {
+                let c = Int(runs[start + i])
+                if c < minCounter && c > maxNarrow { minCounter = c }
+            }
+            if minCounter == Int.max { return -1 }
+            maxNarrow = minCounter
+            var wide = 0
+            var totalWide = 0
+            var pattern = 0
+            for i in 0..<n {
+                let c = Int(runs[start + i])
+                if c > maxNarrow {
+                    pattern |= 1 << (n - 1 - i)
+                    wide += 1
+                    totalWide += c
+                }
+            }
+            if wide == wideCount {
+                for i in 0..<n {
+                    let c = Int(runs[start + i])
+                    if c > maxNarrow && c * 2 >= totalWide { return -1 }
+                }
+                return pattern
+            }
+            if wide < wideCount { return -1 }
+        }
+    }
+}
+
+/// One 1-D symbol found on a pattern row.
+struct LinearHit {
+    var format: BarcodeFormat
+    var text: String
+    /// Run index of the first bar.
+    var start: Int
+    /// Run index one past the last bar.
+    var end: Int
+}

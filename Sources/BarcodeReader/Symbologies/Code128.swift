@@ -1,0 +1,158 @@
+/// Code 128 row decoding: code sets A/B/C, shifts, FNC1 (GS1) and FNC4 (extended Latin-1).
+enum Code128 {
+    /// Bar/space module widths of symbols 0...106 (106 = stop, 7 elements).
+    static let patterns: [[Int]] = [
+        [2, 1, 2, 2, 2, 2], [2, 2, 2, 1, 2, 2], [2, 2, 2, 2, 2, 1], [1, 2, 1, 2, 2, 3], [1, 2, 1, 3, 2, 2],
+        [1, 3, 1, 2, 2, 2], [1, 2, 2, 2, 1, 3], [1, 2, 2, 3, 1, 2], [1, 3, 2, 2, 1, 2], [2, 2, 1, 2, 1, 3],
+        [2, 2, 1, 3, 1, 2], [2, 3, 1, 2, 1, 2], [1, 1, 2, 2, 3, 2], [1, 2, 2, 1, 3, 2], [1, 2, 2, 2, 3, 1],
+        [1, 1, 3, 2, 2, 2], [1, 2, 3, 1, 2, 2], [1, 2, 3, 2, 2, 1], [2, 2, 3, 2, 1, 1], [2, 2, 1, 1, 3, 2],
+        [2, 2, 1, 2, 3, 1], [2, 1, 3, 2, 1, 2], [2, 2, 3, 1, 1, 2], [3, 1, 2, 1, 3, 1], [3, 1, 1, 2, 2, 2],
+        [3, 2, 1, 1, 2, 2], [3, 2, 1, 2, 2, 1], [3, 1, 2, 2, 1, 2], [3, 2, 2, 1, 1, 2], [3, 2, 2, 2, 1, 1],
+        [2, 1, 2, 1, 2, 3], [2, 1, 2, 3, 2, 1], [2, 3, 2, 1, 2, 1], [1, 1, 1, 3, 2, 3], [1, 3, 1, 1, 2, 3],
+        [1, 3, 1, 3, 2, 1], [1, 1, 2, 3, 1, 3], [1, 3, 2, 1, 1, 3], [1, 3, 2, 3, 1, 1], [2, 1, 1, 3, 1, 3],
+        [2, 3, 1, 1, 1, 3], [2, 3, 1, 3, 1, 1], [1, 1, 2, 1, 3, 3], [1, 1, 2, 3, 3, 1], [1, 3, 2, 1, 3, 1],
+        [1, 1, 3, 1, 2, 3], [1, 1, 3, 3, 2, 1], [1, 3, 3, 1, 2, 1], [3, 1, 3, 1, 2, 1], [2, 1, 1, 3, 3, 1],
+        [2, 3, 1, 1, 3, 1], [2, 1, 3, 1, 1, 3], [2, 1, 3, 3, 1, 1], [2, 1, 3, 1, 3, 1], [3, 1, 1, 1, 2, 3],
+        [3, 1, 1, 3, 2, 1], [3, 3, 1, 1, 2, 1], [3, 1, 2, 1, 1, 3], [3, 1, 2, 3, 1, 1], [3, 3, 2, 1, 1, 1],
+        [3, 1, 4, 1, 1, 1], [2, 2, 1, 4, 1, 1], [4, 3, 1, 1, 1, 1], [1, 1, 1, 2, 2, 4], [1, 1, 1, 4, 2, 2],
+        [1, 2, 1, 1, 2, 4], [1, 2, 1, 4, 2, 1], [1, 4, 1, 1, 2, 2], [1, 4, 1, 2, 2, 1], [1, 1, 2, 2, 1, 4],
+        [1, 1, 2, 4, 1, 2], [1, 2, 2, 1, 1, 4], [1, 2, 2, 4, 1, 1], [1, 4, 2, 1, 1, 2], [1, 4, 2, 2, 1, 1],
+        [2, 4, 1, 2, 1, 1], [2, 2, 1, 1, 1, 4], [4, 1, 3, 1, 1, 1], [2, 4, 1, 1, 1, 2], [1, 3, 4, 1, 1, 1],
+        [1, 1, 1, 2, 4, 2], [1, 2, 1, 1, 4, 2], [1, 2, 1, 2, 4, 1], [1, 1, 4, 2, 1, 2], [1, 2, 4, 1, 1, 2],
+        [1, 2, 4, 2, 1, 1], [4, 1, 1, 2, 1, 2], [4, 2, 1, 1, 1, 2], [4, 2, 1, 2, 1, 1], [2, 1, 2, 1, 4, 1],
+        [2, 1, 4, 1, 2, 1], [4, 1, 2, 1, 2, 1], [1, 1, 1, 1, 4, 3], [1, 1, 1, 3, 4, 1], [1, 3, 1, 1, 4, 1],
+        [1, 1, 4, 1, 1, 3], [1, 1, 4, 3, 1, 1], [4, 1, 1, 1, 1, 3], [4, 1, 1, 3, 1, 1], [1, 1, 3, 1, 4, 1],
+        [1, 1, 4, 1, 3, 1], [3, 1, 1, 1, 4, 1], [4, 1, 1, 1, 3, 1], [2, 1, 1, 4, 1, 2], [2, 1, 1, 2, 1, 4],
+        [2, 1, 1, 2, 3, 2], [2, 3, 3, 1, 1, 1, 2],
+    ]
+    /// The first six elements of every pattern (the stop pattern truncated), all summing to 11.
+    static let sixElementPatterns: [[Int]] = patterns.map { Array($0.prefix(6)) }
+    static let startPatterns: [[Int]] = [patterns[103], patterns[104], patterns[105]]
+
+    static let startA = 103, startB = 104, startC = 105, stop = 106
+    static let fnc1 = 102, fnc2 = 97, fnc3 = 96, shift = 98
+    static let codeC = 99, codeB = 100, codeA = 101  // in set C / A / B respectively
+    static let fnc4A = 101, fnc4B = 100
+    static let maxAverageVariance = 0.25
+    static let maxIndividualVariance = 0.7
+
+    /// Computes the Code 128 check value of a start code and data symbols.
+    static func checksum(_ codes: [Int]) -> Int {
+        var sum = codes.first ?? 0
+        for i in 1..<max(1, codes.count) { sum += i * codes[i] }
+        return sum % 103
+    }
+
+    /// Turns symbol values (start code first, no checksum or stop) into text; FNC1 in first position is
+    /// dropped (GS1), later FNC1s become GS (0x1D), FNC4 selects Latin-1 upper half.
+    static func text(fromCodes codes: [Int]) throws(BarcodeReaderError) -> String {
+        guard let start = codes.first, (startA...startC).contains(start) else {
+            throw BarcodeReaderError(.invalidPattern, "no start code")
+        }
+        var set = start - startA  // 0 = A, 1 = B, 2 = C
+        var out: [UInt8] = []
+        var shiftNext = false
+        var fnc4Once = false
+        var fnc4Latch = false
+        var lastWasFNC4 = false
+        for (position, code) in codes.dropFirst().enumerated() {
+            let currentSet = shiftNext ? (set == 0 ? 1 : 0) : set
+            shiftNext = false
+            let wasFNC4 = lastWasFNC4
+            lastWasFNC4 = false
+            func emit(_ c: Int) {
+                let upper = fnc4Latch != fnc4Once
+                out.append(UInt8(truncatingIfNeeded: upper ? c + 128 : c))
+                fnc4Once = false
+            }
+            guard code < 103 else { throw BarcodeReaderError(.invalidPattern, "unexpected start code") }
+            if code == fnc1 {
+                if position > 0 { out.append(0x1D) }
+                continue
+            }
+            switch currentSet {
+            case 2:
+                if code < 100 {
+                    out.append(UInt8(48 + code / 10))
+                    out.append(UInt8(48 + code % 10))
+                } else if code == codeB {
+                    set = 1
+                } else if code == codeA {
+                    set = 0
+                }
+            default:
+                let isA = currentSet == 0
+                if code < 64 {
+                    emit(code + 32)
+                } else if code < 96 {
+                    emit(isA ? code - 64 : code + 32)
+                } else if code == fnc2 || code == fnc3 {
+                    continue
+                } else if code == shift {
+                    shiftNext = true
+                } else if code == codeC {
+                    set = 2
+                } else if (isA && code == fnc4A) || (!isA && code == fnc4B) {
+                    if wasFNC4 {
+                        fnc4Latch.toggle()
+                        fnc4Once = false
+                    } else {
+                        fnc4Once = true
+                        lastWasFNC4 = true
+                    }
+                } else {
+                    set = isA ? 1 : 0
+                }
+            }
+        }
+        // Latin-1 bytes map one to one onto Unicode scalars.
+        return String(String.UnicodeScalarView(out.map { Unicode.Scalar($0) }))
+    }
+
+    /// Finds and decodes the first Code 128 symbol starting at or after run `from`.
+    static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
+        let minCharCount = 4  // start, one data symbol, checksum, stop
+        guard
+            let b = RowPattern.findLeftGuard(
+                runs, from: from, minSize: minCharCount * 6 + 1,
+                { i, space in
+                    let width = RowPattern.sum(runs, i, 6)
+                    guard space == Int.max || space * 4 >= width else { return false }
+                    return RowPattern.bestMatch(
+                        runs, i, startPatterns, patternLength: 11, maxAverage: maxAverageVariance,
+                        maxIndividual: maxIndividualVariance) != nil
+                })
+        else { return (nil, nil) }
+        var codes: [Int] = []
+        var i = b
+        var foundStop = false
+        let startWidth = Double(RowPattern.sum(runs, b, 6))
+        while i + 6 <= runs.count {
+            // All symbols are 11 modules: reject a symbol whose width is far from the start symbol's.
+            let w = Double(RowPattern.sum(runs, i, 6))
+            guard w > startWidth * 0.6, w < startWidth * 1.5,
+                let code = RowPattern.bestMatch(
+                    runs, i, sixElementPatterns, patternLength: 11, maxAverage: maxAverageVariance,
+                    maxIndividual: maxIndividualVariance)
+            else { return (nil, b) }
+            if codes.isEmpty && !(startA...startC).contains(code) { return (nil, b) }
+            if code == stop {
+                guard i + 7 <= runs.count, Int(runs[i + 6]) * 13 <= Int(w * 13 / 11 * 2.5 + 13) else {
+                    return (nil, b)
+                }
+                let after = RowPattern.spaceAfter(runs, i, 7)
+                guard after == Int.max || Double(after) >= w / 2 else { return (nil, b) }
+                i += 7
+                foundStop = true
+                break
+            }
+            codes.append(code)
+            i += 6
+        }
+        guard foundStop, codes.count >= 3, let check = codes.last else { return (nil, b) }
+        let data = Array(codes.dropLast())
+        guard checksum(data) == check else { return (nil, b) }
+        guard let text = try? Self.text(fromCodes: data), !text.isEmpty else { return (nil, b) }
+        return (LinearHit(format: .code128, text: text, start: b, end: i), b)
+    }
+}

@@ -1,0 +1,79 @@
+/// Code 39 row decoding, with full-ASCII expansion when the text uses the shift characters.
+enum Code39 {
+    static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%*")
+    /// Wide (1) / narrow (0) masks of the nine elements of each character in `alphabet`.
+    static let encodings: [Int] = [
+        0x034, 0x121, 0x061, 0x160, 0x031, 0x130, 0x070, 0x025, 0x124, 0x064,
+        0x109, 0x049, 0x148, 0x019, 0x118, 0x058, 0x00D, 0x10C, 0x04C, 0x01C,
+        0x103, 0x043, 0x142, 0x013, 0x112, 0x052, 0x007, 0x106, 0x046, 0x016,
+        0x181, 0x0C1, 0x1C0, 0x091, 0x190, 0x0D0, 0x085, 0x184, 0x0C4, 0x0A8,
+        0x0A2, 0x08A, 0x02A, 0x094,
+    ]
+    static let asterisk = 0x094
+
+    /// Decodes the full-ASCII shift pairs (`$`, `%`, `/`, `+` followed by a letter); nil when malformed.
+    static func fullASCII(_ text: String) -> String? {
+        var out: [UInt8] = []
+        var it = Array(text.utf8).makeIterator()
+        while let c = it.next() {
+            guard c == UInt8(ascii: "$") || c == UInt8(ascii: "%") || c == UInt8(ascii: "/") || c == UInt8(ascii: "+")
+            else {
+                out.append(c)
+                continue
+            }
+            guard let n = it.next(), n >= UInt8(ascii: "A"), n <= UInt8(ascii: "Z") else { return nil }
+            switch c {
+            case UInt8(ascii: "$"): out.append(n - 64)
+            case UInt8(ascii: "+"): out.append(n + 32)
+            case UInt8(ascii: "/"):
+                guard n <= UInt8(ascii: "O") || n == UInt8(ascii: "Z") else { return nil }
+                out.append(n - 32)
+            default:
+                let k = Int(n - UInt8(ascii: "A"))
+                let table: [UInt8] = [
+                    27, 28, 29, 30, 31, 59, 60, 61, 62, 63, 91, 92, 93, 94, 95, 123, 124, 125, 126, 127, 0, 64, 96,
+                    127, 127, 127,
+                ]
+                out.append(table[k])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func character(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Character? {
+        let p = RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3)
+        guard p >= 0, let k = encodings.firstIndex(of: p) else { return nil }
+        return alphabet[k]
+    }
+
+    /// Finds and decodes the first Code 39 symbol starting at or after run `from`.
+    static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
+        guard
+            let b = RowPattern.findLeftGuard(
+                runs, from: from, minSize: 3 * 10,
+                { i, space in
+                    guard RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3) == asterisk else { return false }
+                    return space == Int.max || space * 3 >= RowPattern.sum(runs, i, 9)
+                })
+        else { return (nil, nil) }
+        let charWidth = RowPattern.sum(runs, b, 9)
+        var text = ""
+        var i = b
+        while true {
+            // Skip the current character and the inter-character gap.
+            i += 9
+            guard i + 10 <= runs.count, Int(runs[i]) * 2 <= charWidth else { return (nil, b) }
+            i += 1
+            let w = RowPattern.sum(runs, i, 9)
+            guard w * 3 > charWidth * 2, w * 2 < charWidth * 3, let c = character(runs, i) else { return (nil, b) }
+            if c == "*" { break }
+            text.append(c)
+        }
+        let after = RowPattern.spaceAfter(runs, i, 9)
+        guard !text.isEmpty, after == Int.max || after * 3 >= RowPattern.sum(runs, i, 9) else { return (nil, b) }
+        if text.contains(where: { "$%/+".contains($0) }), let expanded = fullASCII(text) {
+            text = expanded
+        }
+        return (LinearHit(format: .code39, text: text, start: b, end: i + 9), b)
+    }
+}

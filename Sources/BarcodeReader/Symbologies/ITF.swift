@@ -1,0 +1,67 @@
+/// Interleaved 2 of 5 row decoding.
+enum ITF {
+    static let startPattern = [1, 1, 1, 1]
+    static let stopPatterns = [[2, 1, 1], [3, 1, 1]]
+    static let quietZone = 10.0
+    static let minLength = 6
+
+    /// Digit value from a 5-element narrow/wide mask (weights 1, 2, 4, 7, 0; 11 means 0).
+    static func digit(wideMask: [Bool]) -> Int? {
+        let weights = [1, 2, 4, 7, 0]
+        var v = 0
+        var wide = 0
+        for (k, w) in wideMask.enumerated() where w {
+            v += weights[k]
+            wide += 1
+        }
+        guard wide == 2 else { return nil }
+        return v == 11 ? 0 : (v < 10 ? v : nil)
+    }
+
+    /// Wide flags for 5 interleaved elements at `start`, step 2; nil when the split is ambiguous.
+    private static func wideFlags(_ runs: UnsafeBufferPointer<Int32>, _ start: Int) -> [Bool]? {
+        var w = [Int](repeating: 0, count: 5)
+        for k in 0..<5 { w[k] = Int(runs[start + 2 * k]) }
+        let sorted = w.sorted()
+        // Exactly two wide elements: the gap between the 3rd and 4th smallest must dominate.
+        guard sorted[3] * 2 >= sorted[2] * 3 else { return nil }
+        let threshold = Double(sorted[2] + sorted[3]) / 2
+        guard Double(sorted[4]) < Double(sorted[0]) * 4.5 + 1 else { return nil }
+        return w.map { Double($0) > threshold }
+    }
+
+    /// Finds and decodes the first ITF symbol starting at or after run `from`.
+    static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
+        guard
+            let b = RowPattern.findLeftGuard(
+                runs, from: from, minSize: 4 + minLength / 2 * 10 + 3,
+                { i, space in
+                    RowPattern.isPattern(runs, i, startPattern, spaceInFront: space, minQuietZone: quietZone) > 0
+                })
+        else { return (nil, nil) }
+        var digits: [UInt8] = []
+        var i = b + 4
+        let module = Double(RowPattern.sum(runs, b, 4)) / 4
+        while i + 10 + 3 <= runs.count {
+            let w = Double(RowPattern.sum(runs, i, 10))
+            // A digit pair is 14-18 modules wide (wide = 2-3 narrow).
+            guard w > module * 10, w < module * 26 else { break }
+            guard let bars = wideFlags(runs, i), let spaces = wideFlags(runs, i + 1),
+                let d1 = digit(wideMask: bars), let d2 = digit(wideMask: spaces)
+            else { break }
+            digits.append(UInt8(48 + d1))
+            digits.append(UInt8(48 + d2))
+            i += 10
+        }
+        guard digits.count >= minLength, i + 3 <= runs.count else { return (nil, b) }
+        var stopModule = 0.0
+        for p in stopPatterns {
+            stopModule = RowPattern.isPattern(runs, i, p)
+            if stopModule > 0 { break }
+        }
+        guard stopModule > 0 else { return (nil, b) }
+        let after = RowPattern.spaceAfter(runs, i, 3)
+        guard after == Int.max || Double(after) >= quietZone * stopModule - 1 else { return (nil, b) }
+        return (LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i + 3), b)
+    }
+}

@@ -1,0 +1,157 @@
+/// EAN-13, UPC-A, EAN-8 and UPC-E row decoding (zxing's guard/digit scheme on run lengths).
+enum UPCEAN {
+    static let lPatterns: [[Int]] = [
+        [3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
+        [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2],
+    ]
+    /// L patterns followed by G patterns (the reversed L patterns), index 10...19.
+    static let lgPatterns: [[Int]] = lPatterns + lPatterns.map { Array($0.reversed()) }
+    /// Parity (1 = G) of the six left digits of EAN-13, indexed by the implied first digit.
+    static let firstDigitEncodings = [0x00, 0x0B, 0x0D, 0x0E, 0x13, 0x19, 0x1C, 0x15, 0x16, 0x1A]
+    /// UPC-E parity patterns: index / 10 is the number system, index % 10 the check digit.
+    static let upceParity = [
+        0x38, 0x34, 0x32, 0x31, 0x2C, 0x26, 0x23, 0x2A, 0x29, 0x25,
+        0x07, 0x0B, 0x0D, 0x0E, 0x13, 0x19, 0x1C, 0x15, 0x16, 0x1A,
+    ]
+    static let guardPattern = [1, 1, 1]
+    static let midPattern = [1, 1, 1, 1, 1]
+    static let upceEndPattern = [1, 1, 1, 1, 1, 1]
+    static let quietZone = 6.0
+    static let maxAverageVariance = 0.48
+    static let maxIndividualVariance = 0.7
+
+    /// Computes the GTIN (mod 10, weights 3/1 from the right) check digit of `digits` (without check digit).
+    static func checkDigit(_ digits: [Int]) -> Int {
+        var sum = 0
+        for (i, d) in digits.reversed().enumerated() { sum += i % 2 == 0 ? d * 3 : d }
+        return (10 - sum % 10) % 10
+    }
+
+    /// Validates the trailing check digit of a GTIN string.
+    static func validateCheckDigit(_ text: String) throws(BarcodeReaderError) {
+        let digits = text.compactMap { $0.wholeNumberValue }
+        guard digits.count == text.count, digits.count >= 2, let last = digits.last else {
+            throw BarcodeReaderError(.invalidPattern, "not a digit string")
+        }
+        guard checkDigit(Array(digits.dropLast())) == last else {
+            throw BarcodeReaderError(.checksumMismatch, "GTIN check digit")
+        }
+    }
+
+    /// Expands an 8-digit UPC-E string to its 12-digit UPC-A form.
+    static func upceToUPCA(_ upce: String) -> String {
+        let c = Array(upce)
+        guard c.count == 8 else { return upce }
+        let d = Array(c[1...6])
+        var res = String(c[0])
+        switch d[5] {
+        case "0", "1", "2":
+            res += String(d[0...1]) + String(d[5]) + "0000" + String(d[2...4])
+        case "3":
+            res += String(d[0...2]) + "00000" + String(d[3...4])
+        case "4":
+            res += String(d[0...3]) + "00000" + String(d[4])
+        default:
+            res += String(d[0...4]) + "0000" + String(d[5])
+        }
+        return res + String(c[7])
+    }
+
+    private static func isRightGuard(_ runs: UnsafeBufferPointer<Int32>, _ i: Int, _ pattern: [Int]) -> Bool {
+        guard i + pattern.count < runs.count else { return false }
+        let module = RowPattern.isPattern(runs, i, pattern)
+        guard module > 0 else { return false }
+        let after = RowPattern.spaceAfter(runs, i, pattern.count)
+        return after == Int.max || Double(after) >= quietZone * module - 1
+    }
+
+    private static func digits(
+        _ runs: UnsafeBufferPointer<Int32>, _ start: Int, count: Int, withParity: Bool, text: inout [UInt8],
+        parity: inout Int
+    ) -> Bool {
+        var i = start
+        for _ in 0..<count {
+            guard
+                let m = RowPattern.bestMatch(
+                    runs, i, withParity ? lgPatterns : lPatterns, patternLength: 7,
+                    maxAverage: maxAverageVariance, maxIndividual: maxIndividualVariance)
+            else { return false }
+            text.append(UInt8(48 + m % 10))
+            parity = (parity << 1) | (m >= 10 ? 1 : 0)
+            i += 4
+        }
+        return true
+    }
+
+    private static func ean13(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
+        let mid = b + 27
+        let end = b + 56
+        guard isRightGuard(runs, end, guardPattern), RowPattern.isPattern(runs, mid, midPattern) > 0 else {
+            return nil
+        }
+        var text: [UInt8] = [48]
+        var parity = 0
+        var ignored = 0
+        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity),
+            digits(runs, mid + 5, count: 6, withParity: false, text: &text, parity: &ignored),
+            let first = firstDigitEncodings.firstIndex(of: parity)
+        else { return nil }
+        text[0] = UInt8(48 + first)
+        return LinearHit(format: .ean13, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3)
+    }
+
+    private static func ean8(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
+        let mid = b + 19
+        let end = b + 40
+        guard isRightGuard(runs, end, guardPattern), RowPattern.isPattern(runs, mid, midPattern) > 0 else {
+            return nil
+        }
+        var text: [UInt8] = []
+        var parity = 0
+        guard digits(runs, b + 3, count: 4, withParity: false, text: &text, parity: &parity),
+            digits(runs, mid + 5, count: 4, withParity: false, text: &text, parity: &parity)
+        else { return nil }
+        return LinearHit(format: .ean8, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3)
+    }
+
+    private static func upce(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
+        let end = b + 27
+        guard isRightGuard(runs, end, upceEndPattern) else { return nil }
+        // The module size of guards and data must agree (cuts false positives, as in zxing-cpp).
+        let guardModule = Double(RowPattern.sum(runs, b, 3) + RowPattern.sum(runs, end, 6)) / 9
+        let dataModule = Double(RowPattern.sum(runs, b + 3, 24)) / 42
+        guard abs(dataModule / guardModule - 1) < 0.2 else { return nil }
+        var text: [UInt8] = [48]
+        var parity = 0
+        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity),
+            let i = upceParity.firstIndex(of: parity)
+        else { return nil }
+        text[0] = UInt8(48 + i / 10)
+        text.append(UInt8(48 + i % 10))
+        return LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6)
+    }
+
+    /// Finds and decodes the first EAN/UPC symbol whose start guard is at or after run `from`.
+    static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
+        let minSize = 3 + 6 * 4 + 6
+        guard
+            let b = RowPattern.findLeftGuard(
+                runs, from: from, minSize: minSize,
+                { i, space in
+                    RowPattern.isPattern(runs, i, guardPattern, spaceInFront: space, minQuietZone: quietZone) > 0
+                })
+        else { return (nil, nil) }
+        guard let hit = ean13(runs, b) ?? ean8(runs, b) ?? upce(runs, b) else { return (nil, b) }
+        do {
+            try validateCheckDigit(hit.format == .upcE ? upceToUPCA(hit.text) : hit.text)
+        } catch {
+            return (nil, b)
+        }
+        var result = hit
+        if hit.format == .ean13, hit.text.first == "0" {
+            result.format = .upcA
+            result.text = String(hit.text.dropFirst())
+        }
+        return (result, b)
+    }
+}
