@@ -1,0 +1,385 @@
+import Foundation
+
+/// Marker for purchase ids.
+public enum Purchase {}
+/// Marker for sale ids.
+public enum Sale {}
+/// Marker for adjustment ids.
+public enum StockAdjustment {}
+/// Marker for customer-return ids.
+public enum CustomerReturn {}
+/// Marker for supplier-return ids.
+public enum SupplierReturn {}
+
+/// How a sale was paid.
+public enum PaymentMethod: String, Sendable, Codable, CaseIterable {
+    case cash, card, other
+}
+
+/// The product of a purchase line: an existing one, or a new one created with the purchase.
+public enum ProductReference: Sendable, Hashable {
+    case existing(ProductID)
+    case new(ProductDetails)
+}
+
+/// A purchase to record: goods received from a supplier.
+public struct PurchaseDraft: Sendable, Hashable {
+    public var effectiveAt: Date
+    public var supplierID: SupplierID?
+    public var note: String
+    public var lines: [Line]
+
+    /// One line of a purchase.
+    public struct Line: Sendable, Hashable {
+        public var product: ProductReference
+        public var quantity: Quantity
+        public var unitCost: Money
+        public var lotCode: String?
+        /// Best-before or use-by day, `YYYY-MM-DD`.
+        public var expiryDate: String?
+
+        /// Creates a line.
+        public init(product: ProductReference, quantity: Quantity, unitCost: Money, lotCode: String? = nil, expiryDate: String? = nil) {
+            self.product = product
+            self.quantity = quantity
+            self.unitCost = unitCost
+            self.lotCode = lotCode
+            self.expiryDate = expiryDate
+        }
+
+        /// Creates a line for an existing product.
+        public init(productID: ProductID, quantity: Quantity, unitCost: Money, lotCode: String? = nil, expiryDate: String? = nil) {
+            self.init(product: .existing(productID), quantity: quantity, unitCost: unitCost, lotCode: lotCode, expiryDate: expiryDate)
+        }
+    }
+
+    /// Creates a purchase draft.
+    public init(effectiveAt: Date, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
+        self.effectiveAt = effectiveAt
+        self.supplierID = supplierID
+        self.note = note
+        self.lines = lines
+    }
+
+    /// Checks every line.
+    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[1].quantity`.
+    public func validated() throws -> PurchaseDraft {
+        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a purchase needs at least one line") }
+        var copy = self
+        copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (index, line) in self.lines.enumerated() {
+            let field = "lines[\(index)]"
+            try line.quantity.requirePositive(field: "\(field).quantity")
+            guard line.unitCost >= .zero else {
+                throw InventoryError(.invalidValue, field: "\(field).unitCost", "must not be negative")
+            }
+            if case .new(let details) = line.product {
+                do {
+                    copy.lines[index].product = .new(try details.validated())
+                } catch let error as InventoryError {
+                    throw error.nested(under: "\(field).product")
+                }
+            }
+            copy.lines[index].lotCode = line.lotCode?.trimmingCharacters(in: .whitespaces).nilIfEmpty
+            if let expiry = line.expiryDate?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+                guard ShopCalendar.dayNumber(isoDate: expiry) != nil else {
+                    throw InventoryError(.invalidValue, field: "\(field).expiryDate", "'\(expiry)' is not a date (write YYYY-MM-DD)")
+                }
+                copy.lines[index].expiryDate = expiry
+            } else {
+                copy.lines[index].expiryDate = nil
+            }
+        }
+        return copy
+    }
+}
+
+/// A sale to record.
+public struct SaleDraft: Sendable, Hashable {
+    public var effectiveAt: Date
+    public var customerID: CustomerID?
+    public var note: String
+    public var lines: [Line]
+    public var tip: Money
+    public var paymentMethod: PaymentMethod
+
+    /// One line of a sale.
+    public struct Line: Sendable, Hashable {
+        public var productID: ProductID
+        public var quantity: Quantity
+        /// Price per unit before tax.
+        public var unitPrice: Money
+        /// Discount on the whole line.
+        public var discount: Money
+        /// Tax rate in force; nil takes the product's.
+        public var taxRate: Percent?
+
+        /// Creates a line.
+        public init(productID: ProductID, quantity: Quantity, unitPrice: Money, discount: Money = .zero, taxRate: Percent? = nil) {
+            self.productID = productID
+            self.quantity = quantity
+            self.unitPrice = unitPrice
+            self.discount = discount
+            self.taxRate = taxRate
+        }
+
+        /// Price × quantity, before discount.
+        public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
+        /// Revenue of the line: price × quantity − discount.
+        public var netAmount: Money { self.grossAmount - self.discount }
+    }
+
+    /// Creates a sale draft.
+    public init(
+        effectiveAt: Date, customerID: CustomerID? = nil, note: String = "", lines: [Line], tip: Money = .zero,
+        paymentMethod: PaymentMethod = .cash
+    ) {
+        self.effectiveAt = effectiveAt
+        self.customerID = customerID
+        self.note = note
+        self.lines = lines
+        self.tip = tip
+        self.paymentMethod = paymentMethod
+    }
+
+    /// Checks every line; `minimumPrices` maps products to their minimum sale price, enforced unless
+    /// `allowBelowMinimum` (a manager's sale).
+    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
+    public func validated(minimumPrices: [ProductID: Money] = [:], allowBelowMinimum: Bool = true) throws -> SaleDraft {
+        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
+        guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
+        for (index, line) in self.lines.enumerated() {
+            let field = "lines[\(index)]"
+            try line.quantity.requirePositive(field: "\(field).quantity")
+            guard line.unitPrice >= .zero else {
+                throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative")
+            }
+            guard line.discount >= .zero, line.discount <= line.grossAmount else {
+                throw InventoryError(.invalidValue, field: "\(field).discount", "must be between 0 and the line amount")
+            }
+            if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
+                throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
+            }
+            if !allowBelowMinimum, let minimum = minimumPrices[line.productID], line.unitPrice < minimum {
+                throw InventoryError(
+                    .invalidValue, field: "\(field).unitPrice",
+                    "is below the product's minimum sale price; a manager must approve it")
+            }
+        }
+        var copy = self
+        copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        return copy
+    }
+}
+
+/// A stock adjustment to record: a count, write-off or correction of one product.
+public struct AdjustmentDraft: Sendable, Hashable {
+    public var effectiveAt: Date
+    public var productID: ProductID
+    /// Signed change: positive adds stock, negative removes it.
+    public var quantityChange: Quantity
+    public var reason: AdjustmentReason
+    public var note: String
+    /// Cost of stock added; nil values it at the current average cost.
+    public var unitCost: Money?
+
+    /// Creates an adjustment draft.
+    public init(effectiveAt: Date, productID: ProductID, quantityChange: Quantity, reason: AdjustmentReason, note: String = "", unitCost: Money? = nil) {
+        self.effectiveAt = effectiveAt
+        self.productID = productID
+        self.quantityChange = quantityChange
+        self.reason = reason
+        self.note = note
+        self.unitCost = unitCost
+    }
+
+    /// Checks the fields.
+    /// - Throws: ``InventoryError`` naming the field.
+    public func validated() throws -> AdjustmentDraft {
+        guard self.quantityChange != .zero else {
+            throw InventoryError(.invalidValue, field: "quantityChange", "must not be zero")
+        }
+        if let cost = self.unitCost {
+            guard cost >= .zero else { throw InventoryError(.invalidValue, field: "unitCost", "must not be negative") }
+            guard self.quantityChange > .zero else {
+                throw InventoryError(.invalidValue, field: "unitCost", "applies only when stock is added")
+            }
+        }
+        var copy = self
+        copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        return copy
+    }
+
+    /// The ledger effect of the adjustment.
+    public var effect: MovementEffect {
+        if self.quantityChange < .zero { return .issue(quantity: self.quantityChange.magnitude) }
+        if let cost = self.unitCost { return .receipt(quantity: self.quantityChange, unitCost: cost) }
+        return .receiptAtAverage(quantity: self.quantityChange)
+    }
+}
+
+/// Goods a customer brings back from an earlier sale.
+public struct CustomerReturnDraft: Sendable, Hashable {
+    public var effectiveAt: Date
+    public var saleID: SaleID
+    public var note: String
+    public var lines: [Line]
+
+    /// One returned sale line.
+    public struct Line: Sendable, Hashable {
+        /// The sale line (its movement id) the goods came from.
+        public var saleLineID: MovementID
+        public var quantity: Quantity
+
+        /// Creates a line.
+        public init(saleLineID: MovementID, quantity: Quantity) {
+            self.saleLineID = saleLineID
+            self.quantity = quantity
+        }
+    }
+
+    /// Creates a return draft.
+    public init(effectiveAt: Date, saleID: SaleID, note: String = "", lines: [Line]) {
+        self.effectiveAt = effectiveAt
+        self.saleID = saleID
+        self.note = note
+        self.lines = lines
+    }
+
+    /// Checks the lines.
+    /// - Throws: ``InventoryError`` naming the field.
+    public func validated() throws -> CustomerReturnDraft {
+        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
+        for (index, line) in self.lines.enumerated() {
+            try line.quantity.requirePositive(field: "lines[\(index)].quantity")
+        }
+        return self
+    }
+}
+
+/// Goods sent back to a supplier.
+public struct SupplierReturnDraft: Sendable, Hashable {
+    public var effectiveAt: Date
+    public var supplierID: SupplierID?
+    public var note: String
+    public var lines: [Line]
+
+    /// One returned product.
+    public struct Line: Sendable, Hashable {
+        public var productID: ProductID
+        public var quantity: Quantity
+
+        /// Creates a line.
+        public init(productID: ProductID, quantity: Quantity) {
+            self.productID = productID
+            self.quantity = quantity
+        }
+    }
+
+    /// Creates a supplier-return draft.
+    public init(effectiveAt: Date, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
+        self.effectiveAt = effectiveAt
+        self.supplierID = supplierID
+        self.note = note
+        self.lines = lines
+    }
+
+    /// Checks the lines.
+    /// - Throws: ``InventoryError`` naming the field.
+    public func validated() throws -> SupplierReturnDraft {
+        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
+        for (index, line) in self.lines.enumerated() {
+            try line.quantity.requirePositive(field: "lines[\(index)].quantity")
+        }
+        return self
+    }
+}
+
+/// A recorded purchase.
+public struct PurchaseRecord: Sendable, Hashable, Identifiable {
+    public var id: PurchaseID
+    public var sequence: Int64
+    public var effectiveAt: Date
+    public var recordedAt: Date
+    public var supplierID: SupplierID?
+    public var supplierName: String?
+    public var note: String
+    public var lines: [Line]
+
+    /// A recorded purchase line.
+    public struct Line: Sendable, Hashable {
+        public var movementID: MovementID
+        public var productID: ProductID
+        public var productName: String
+        public var quantity: Quantity
+        public var unitCost: Money
+        public var lotCode: String?
+        public var expiryDate: String?
+        /// Cost of the line: quantity × unit cost.
+        public var amount: Money
+        /// The product's average cost after this line.
+        public var averageCostAfter: UnitCost
+    }
+
+    /// Total cost of the purchase.
+    public var total: Money { self.lines.reduce(.zero) { $0 + $1.amount } }
+}
+
+/// A recorded sale.
+public struct SaleRecord: Sendable, Hashable, Identifiable {
+    public var id: SaleID
+    public var sequence: Int64
+    public var effectiveAt: Date
+    public var recordedAt: Date
+    public var customerID: CustomerID?
+    public var customerName: String?
+    public var note: String
+    public var tip: Money
+    public var paymentMethod: PaymentMethod
+    public var lines: [Line]
+
+    /// A recorded sale line.
+    public struct Line: Sendable, Hashable {
+        public var movementID: MovementID
+        public var productID: ProductID
+        public var productName: String
+        public var quantity: Quantity
+        public var unitPrice: Money
+        public var discount: Money
+        public var taxRate: Percent
+        public var tax: Money
+        /// Revenue: price × quantity − discount, before tax.
+        public var revenue: Money
+        /// Cost of goods sold for the line.
+        public var costOfGoodsSold: Money
+    }
+
+    /// Revenue before tax.
+    public var revenue: Money { self.lines.reduce(.zero) { $0 + $1.revenue } }
+    /// Tax.
+    public var tax: Money { self.lines.reduce(.zero) { $0 + $1.tax } }
+    /// What the customer pays: revenue + tax + tip.
+    public var total: Money { self.revenue + self.tax + self.tip }
+    /// Cost of goods sold.
+    public var costOfGoodsSold: Money { self.lines.reduce(.zero) { $0 + $1.costOfGoodsSold } }
+}
+
+/// A document as listed: id, date, party, total.
+public struct DocumentSummary: Sendable, Hashable {
+    public var id: Int64
+    public var effectiveAt: Date
+    public var partyName: String?
+    public var lineCount: Int
+    public var total: Money
+    public var note: String
+
+    /// Creates a summary.
+    public init(id: Int64, effectiveAt: Date, partyName: String?, lineCount: Int, total: Money, note: String) {
+        self.id = id
+        self.effectiveAt = effectiveAt
+        self.partyName = partyName
+        self.lineCount = lineCount
+        self.total = total
+        self.note = note
+    }
+}

@@ -1,0 +1,80 @@
+/// Exact decimal parsing, formatting and the one rounding rule of the books.
+///
+/// Every amount in Stockroom is an integer count of a fixed decimal unit: money in the currency's minor
+/// unit, quantities in thousandths, percentages in hundredths of a percent. `Double` is never used.
+public enum FixedPoint {
+    /// Divides and rounds half away from zero — the single rounding rule used everywhere in the books.
+    /// - Precondition: `denominator != 0`.
+    public static func divideRounded(_ numerator: Int128, _ denominator: Int128) -> Int128 {
+        precondition(denominator != 0, "division by zero in the books")
+        let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)
+        guard remainder != 0 else { return quotient }
+        let twiceRemainder = remainder.magnitude * 2
+        guard twiceRemainder >= denominator.magnitude else { return quotient }
+        return (numerator < 0) != (denominator < 0) ? quotient - 1 : quotient + 1
+    }
+
+    /// Clamps a wide intermediate result into `Int64`.
+    public static func clamp(_ value: Int128) -> Int64 {
+        if value > Int128(Int64.max) { return Int64.max }
+        if value < Int128(Int64.min) { return Int64.min }
+        return Int64(value)
+    }
+
+    /// Parses a plain decimal string (`12`, `-0.5`, `3.250`) into an integer count of `10^-scale` units.
+    ///
+    /// Accepts an optional sign, digits and one `.` (a `,` is read as the decimal separator too).
+    /// - Returns: nil when the text is not a number, has more than `scale` decimals (other than trailing
+    ///   zeros), or does not fit.
+    public static func parse(_ text: String, scale: Int) -> Int64? {
+        var string = Substring(text.trimmingCharacters(in: .whitespaces))
+        var negative = false
+        if let first = string.first, first == "-" || first == "+" {
+            negative = first == "-"
+            string = string.dropFirst()
+        }
+        let parts = string.replacingOccurrences(of: ",", with: ".").split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let whole = parts[0]
+        var fraction = parts.count == 2 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty) else { return nil }
+        guard whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        while fraction.count > scale, fraction.last == "0" { fraction = fraction.dropLast() }
+        guard fraction.count <= scale else { return nil }
+        let digits = (whole.isEmpty ? "0" : String(whole)) + String(fraction) + String(repeating: "0", count: scale - fraction.count)
+        guard digits.count <= 19, let magnitude = Int64(digits) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// Formats an integer count of `10^-scale` units as a decimal string with exactly `scale` decimals.
+    public static func format(_ units: Int64, scale: Int) -> String {
+        let negative = units < 0
+        let digits = String(units.magnitude)
+        guard scale > 0 else { return (negative ? "-" : "") + digits }
+        let padded = String(repeating: "0", count: max(0, scale + 1 - digits.count)) + digits
+        let split = padded.index(padded.endIndex, offsetBy: -scale)
+        return (negative ? "-" : "") + padded[..<split] + "." + padded[split...]
+    }
+
+    /// Formats like ``format(_:scale:)`` but drops trailing zeros in the fraction (`1.500` → `1.5`, `2.000` → `2`).
+    public static func formatTrimmed(_ units: Int64, scale: Int) -> String {
+        var text = self.format(units, scale: scale)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// `10^exponent` as an integer.
+    public static func powerOfTen(_ exponent: Int) -> Int64 {
+        var result: Int64 = 1
+        for _ in 0..<exponent { result *= 10 }
+        return result
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { self >= "0" && self <= "9" }
+}
+
+import Foundation

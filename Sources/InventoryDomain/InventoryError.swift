@@ -1,0 +1,67 @@
+/// An error from the inventory rules: a stable code, the field at fault, a message for the user, and an optional cause.
+///
+/// Equality compares only ``code`` and ``field``, which makes tests easy to write.
+public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable error code; new codes can be added without breaking callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Wrapped: String, Sendable {
+            case invalidValue, missingValue, notFound, duplicate, insufficientStock, inUse, conflict, storage
+        }
+        private let wrapped: Wrapped
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+
+        /// A value is malformed, out of range or over-precise.
+        public static let invalidValue = Code(.invalidValue)
+        /// A required value is missing or empty.
+        public static let missingValue = Code(.missingValue)
+        /// A referenced record does not exist.
+        public static let notFound = Code(.notFound)
+        /// A unique value (barcode, SKU, name) is already taken.
+        public static let duplicate = Code(.duplicate)
+        /// The operation would take stock below zero for a product that does not allow it.
+        public static let insufficientStock = Code(.insufficientStock)
+        /// The record is referenced by others and cannot be deleted.
+        public static let inUse = Code(.inUse)
+        /// The operation conflicts with the current state.
+        public static let conflict = Code(.conflict)
+        /// The storage failed; details are in ``InventoryError/cause``.
+        public static let storage = Code(.storage)
+
+        /// The code's stable name, e.g. `invalidValue`.
+        public var description: String { self.wrapped.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// The input field at fault (`price`, `lines[2].quantity`), when one is.
+    public var field: String?
+    /// What happened and how to fix it, safe to show to a user.
+    public var userMessage: String
+    /// The underlying error, for logs only.
+    public var cause: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(_ code: Code, field: String? = nil, _ userMessage: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.field = field
+        self.userMessage = userMessage
+        self.cause = cause
+    }
+
+    /// The message, prefixed with the field when there is one.
+    public var description: String {
+        if let field = self.field { return "\(field): \(self.userMessage)" }
+        return self.userMessage
+    }
+
+    public static func == (lhs: InventoryError, rhs: InventoryError) -> Bool {
+        lhs.code == rhs.code && lhs.field == rhs.field
+    }
+
+    /// Returns a copy whose field is nested under `prefix` (`lines[1]` + `quantity` → `lines[1].quantity`).
+    public func nested(under prefix: String) -> InventoryError {
+        var copy = self
+        copy.field = self.field.map { "\(prefix).\($0)" } ?? prefix
+        return copy
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// A product the shop stocks or sells. Cost, quantity and stock value are never typed: they come from the ledger.
+public struct Product: Sendable, Hashable, Identifiable {
+    public var id: ProductID
+    /// The editable fields.
+    public var details: ProductDetails
+    /// Balances after the product's last movement.
+    public var stock: LedgerBalance
+    /// When the product was created (ms since 1970).
+    public var createdAt: Int64
+    /// When the product was last edited (ms since 1970).
+    public var updatedAt: Int64
+
+    /// Creates a product.
+    public init(id: ProductID, details: ProductDetails, stock: LedgerBalance, createdAt: Int64, updatedAt: Int64) {
+        self.id = id
+        self.details = details
+        self.stock = stock
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The product's name.
+    public var name: String { self.details.name }
+    /// Cost of one unit (weighted average), rounded to the minor unit.
+    public var costPrice: Money { self.stock.averageCost.rounded }
+
+    /// Where the stock stands against the low-stock threshold (`categoryThreshold` applies when the product has none).
+    public func stockStatus(categoryThreshold: Quantity?) -> StockStatus {
+        guard self.details.tracksStock else { return .notTracked }
+        if self.stock.quantity.thousandths <= 0 { return .out }
+        if let threshold = self.details.lowStockThreshold ?? categoryThreshold, self.stock.quantity <= threshold {
+            return .low
+        }
+        return .inStock
+    }
+}
+
+/// A product's stock status badge.
+public enum StockStatus: String, Sendable, Codable, CaseIterable {
+    case inStock = "in_stock", low, out, notTracked = "not_tracked"
+}
+
+/// The fields of a product a user edits, validated and normalised by ``validated()``.
+public struct ProductDetails: Sendable, Hashable {
+    public var name: String
+    public var sku: String?
+    /// The barcode, normalised: EAN/UPC as GTIN-13, other symbologies as given.
+    public var barcode: String?
+    public var categoryID: CategoryID?
+    /// Unit of sale (pcs, kg, l, box …).
+    public var unit: String
+    /// A stored picture's file name, when one was uploaded.
+    public var imageRef: String?
+    /// Sale price per unit, before tax.
+    public var salePrice: Money
+    /// Lowest price staff may sell at without a manager.
+    public var minimumSalePrice: Money?
+    /// Tax rate in force for sales.
+    public var taxRate: Percent
+    /// Low-stock threshold; nil takes the category's default.
+    public var lowStockThreshold: Quantity?
+    public var tracksStock: Bool
+    public var allowsNegativeStock: Bool
+    /// Emoji shown when there is no picture; derived from the name when empty.
+    public var iconEmoji: String
+    public var isArchived: Bool
+
+    /// Creates product details; call ``validated()`` before storing.
+    public init(
+        name: String, sku: String? = nil, barcode: String? = nil, categoryID: CategoryID? = nil, unit: String = "pcs",
+        imageRef: String? = nil, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
+        lowStockThreshold: Quantity? = nil, tracksStock: Bool = true, allowsNegativeStock: Bool = false,
+        iconEmoji: String = "", isArchived: Bool = false
+    ) {
+        self.name = name
+        self.sku = sku
+        self.barcode = barcode
+        self.categoryID = categoryID
+        self.unit = unit
+        self.imageRef = imageRef
+        self.salePrice = salePrice
+        self.minimumSalePrice = minimumSalePrice
+        self.taxRate = taxRate
+        self.lowStockThreshold = lowStockThreshold
+        self.tracksStock = tracksStock
+        self.allowsNegativeStock = allowsNegativeStock
+        self.iconEmoji = iconEmoji
+        self.isArchived = isArchived
+    }
+
+    /// Trims text, normalises the barcode, derives the icon, and checks every rule.
+    /// - Throws: ``InventoryError`` naming the first field at fault.
+    public func validated() throws -> ProductDetails {
+        var copy = self
+        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
+        guard copy.name.count <= 200 else { throw InventoryError(.invalidValue, field: "name", "is longer than 200 characters") }
+        copy.sku = self.sku?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        if let sku = copy.sku, sku.count > 64 {
+            throw InventoryError(.invalidValue, field: "sku", "is longer than 64 characters")
+        }
+        copy.barcode = try self.barcode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty.map {
+            try Barcode.normalize($0)
+        }
+        copy.unit = self.unit.trimmingCharacters(in: .whitespacesAndNewlines)
+        if copy.unit.isEmpty { copy.unit = "pcs" }
+        guard copy.unit.count <= 20 else { throw InventoryError(.invalidValue, field: "unit", "is longer than 20 characters") }
+        guard copy.salePrice >= .zero else { throw InventoryError(.invalidValue, field: "salePrice", "must not be negative") }
+        if let minimum = copy.minimumSalePrice {
+            guard minimum >= .zero else {
+                throw InventoryError(.invalidValue, field: "minimumSalePrice", "must not be negative")
+            }
+            guard minimum <= copy.salePrice else {
+                throw InventoryError(.invalidValue, field: "minimumSalePrice", "must not be above the sale price")
+            }
+        }
+        guard copy.taxRate >= .zero, copy.taxRate.hundredths <= 100_00 else {
+            throw InventoryError(.invalidValue, field: "taxRate", "must be between 0 and 100 %")
+        }
+        if let threshold = copy.lowStockThreshold, threshold < .zero {
+            throw InventoryError(.invalidValue, field: "lowStockThreshold", "must not be negative")
+        }
+        if !copy.tracksStock { copy.allowsNegativeStock = false }
+        copy.iconEmoji = self.iconEmoji.trimmingCharacters(in: .whitespacesAndNewlines)
+        if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }
+        guard copy.iconEmoji.count <= 2 else {
+            throw InventoryError(.invalidValue, field: "iconEmoji", "must be a single emoji")
+        }
+        return copy
+    }
+}
+
+/// A user-defined product category.
+public struct Category: Sendable, Hashable, Identifiable {
+    public var id: CategoryID
+    public var name: String
+    /// A CSS hex colour such as `#3b82f6`.
+    public var color: String
+    /// Threshold for products that set none.
+    public var lowStockThreshold: Quantity?
+    /// Suggested markup: a new product's sale price is `cost × (1 + markup)`.
+    public var markup: Percent
+
+    /// Creates a category.
+    public init(id: CategoryID, name: String, color: String = "#64748b", lowStockThreshold: Quantity? = nil, markup: Percent = .zero) {
+        self.id = id
+        self.name = name
+        self.color = color
+        self.lowStockThreshold = lowStockThreshold
+        self.markup = markup
+    }
+
+    /// Suggested sale price for a product costing `cost`.
+    public func suggestedSalePrice(cost: Money) -> Money { cost + cost.applying(self.markup) }
+
+    /// Trims and checks the fields.
+    /// - Throws: ``InventoryError`` naming the field at fault.
+    public func validated() throws -> Category {
+        var copy = self
+        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
+        guard copy.name.count <= 100 else { throw InventoryError(.invalidValue, field: "name", "is longer than 100 characters") }
+        let hex = copy.color.trimmingCharacters(in: .whitespaces).lowercased()
+        guard hex.count == 7, hex.first == "#", hex.dropFirst().allSatisfy(\.isHexDigit) else {
+            throw InventoryError(.invalidValue, field: "color", "must be a hex colour like #3b82f6")
+        }
+        copy.color = hex
+        if let threshold = copy.lowStockThreshold, threshold < .zero {
+            throw InventoryError(.invalidValue, field: "lowStockThreshold", "must not be negative")
+        }
+        return copy
+    }
+}
+
+/// Marker for supplier ids.
+public enum Supplier {}
+/// Marker for customer ids.
+public enum Customer {}
+
+/// Which contact list a contact belongs to.
+public enum ContactKind: String, Sendable, Codable {
+    case supplier, customer
+}
+
+/// A supplier or a customer: one reusable contact shape.
+public struct Contact<Kind>: Sendable, Hashable, Identifiable {
+    public var id: ID<Kind>
+    public var name: String
+    public var location: String
+    public var phone: String
+    public var email: String
+    public var note: String
+
+    /// Creates a contact.
+    public init(id: ID<Kind>, name: String, location: String = "", phone: String = "", email: String = "", note: String = "") {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.phone = phone
+        self.email = email
+        self.note = note
+    }
+
+    /// Trims and checks the fields.
+    /// - Throws: ``InventoryError`` naming the field at fault.
+    public func validated() throws -> Contact {
+        var copy = self
+        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.location = self.location.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.phone = self.phone.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.email = self.email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
+        guard copy.name.count <= 200 else { throw InventoryError(.invalidValue, field: "name", "is longer than 200 characters") }
+        if !copy.phone.isEmpty, !copy.phone.allSatisfy({ $0.isNumber || " +-()./".contains($0) }) {
+            throw InventoryError(.invalidValue, field: "phone", "may contain only digits, spaces and + - ( ) . /")
+        }
+        if !copy.email.isEmpty {
+            let parts = copy.email.split(separator: "@")
+            guard parts.count == 2, parts[1].contains("."), !copy.email.contains(" ") else {
+                throw InventoryError(.invalidValue, field: "email", "'\(copy.email)' is not an e-mail address")
+            }
+        }
+        return copy
+    }
+}
+
+extension String {
+    /// nil when empty.
+    public var nilIfEmpty: String? { self.isEmpty ? nil : self }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+/// Shop-wide settings.
+public struct ShopSettings: Sendable, Hashable {
+    public var shopName: String
+    public var currency: Currency
+    /// IANA time-zone identifier; a report "day" is a calendar day there.
+    public var timeZoneIdentifier: String
+    public var defaultTaxRate: Percent
+    /// Low-stock threshold for products and categories that set none.
+    public var lowStockDefault: Quantity
+    /// Minutes of inactivity before the till locks.
+    public var lockMinutes: Int
+
+    /// Creates settings.
+    public init(shopName: String = "My shop", currency: Currency = .eur, timeZoneIdentifier: String = "UTC",
+                defaultTaxRate: Percent = .zero, lowStockDefault: Quantity = Quantity(5), lockMinutes: Int = 5) {
+        self.shopName = shopName
+        self.currency = currency
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.defaultTaxRate = defaultTaxRate
+        self.lowStockDefault = lowStockDefault
+        self.lockMinutes = lockMinutes
+    }
+
+    /// The shop calendar for the time zone (UTC when the identifier is unknown).
+    public var calendar: ShopCalendar {
+        (try? ShopCalendar(identifier: self.timeZoneIdentifier)) ?? ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    /// Checks the fields.
+    /// - Throws: ``InventoryError`` naming the field.
+    public func validated() throws -> ShopSettings {
+        var copy = self
+        copy.shopName = self.shopName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !copy.shopName.isEmpty else { throw InventoryError(.missingValue, field: "shopName", "is required") }
+        _ = try ShopCalendar(identifier: self.timeZoneIdentifier)
+        guard self.defaultTaxRate.hundredths >= 0, self.defaultTaxRate.hundredths <= 100_00 else {
+            throw InventoryError(.invalidValue, field: "defaultTaxRate", "must be between 0 and 100 %")
+        }
+        guard self.lowStockDefault >= .zero else {
+            throw InventoryError(.invalidValue, field: "lowStockDefault", "must not be negative")
+        }
+        guard (1...1440).contains(self.lockMinutes) else {
+            throw InventoryError(.invalidValue, field: "lockMinutes", "must be between 1 and 1440")
+        }
+        return copy
+    }
+}
+
+/// How to list products.
+public struct ProductQuery: Sendable, Hashable {
+    /// Words matched against name, SKU and barcode (case- and accent-insensitive, substring).
+    public var search: String?
+    public var categoryID: CategoryID?
+    public var status: StockStatus?
+    public var includeArchived: Bool
+    public var sort: Sort
+    public var limit: Int
+    public var offset: Int
+
+    /// Sort orders.
+    public enum Sort: String, Sendable, CaseIterable {
+        case name, quantity, value, salePrice, updated
+    }
+
+    /// Creates a query.
+    public init(search: String? = nil, categoryID: CategoryID? = nil, status: StockStatus? = nil, includeArchived: Bool = false,
+                sort: Sort = .name, limit: Int = 100, offset: Int = 0) {
+        self.search = search
+        self.categoryID = categoryID
+        self.status = status
+        self.includeArchived = includeArchived
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// The shop's books: every read and write the domain needs, each write one transaction.
+///
+/// Implementations: `InventorySQLiteRepository` (embedded default). Every implementation runs the same
+/// conformance suite.
+public protocol InventoryRepository: Sendable {
+    // MARK: Settings
+
+    /// The shop's settings.
+    func settings() async throws -> ShopSettings
+    /// Saves the settings; a new time zone re-buckets report days.
+    func saveSettings(_ settings: ShopSettings) async throws
+
+    // MARK: Catalogue
+
+    /// Creates a category. - Throws: `duplicate` when the name is taken.
+    func createCategory(_ category: Category) async throws -> Category
+    /// Updates a category.
+    func updateCategory(_ category: Category) async throws -> Category
+    /// Deletes a category; its products keep existing without one.
+    func deleteCategory(_ id: CategoryID) async throws
+    /// All categories by name.
+    func categories() async throws -> [Category]
+
+    /// Creates a supplier.
+    func createSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier>
+    /// Updates a supplier.
+    func updateSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier>
+    /// Deletes a supplier not referenced by any purchase.
+    func deleteSupplier(_ id: SupplierID) async throws
+    /// Suppliers by name, optionally filtered by a search text.
+    func suppliers(search: String?) async throws -> [Contact<Supplier>]
+
+    /// Creates a customer.
+    func createCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer>
+    /// Updates a customer.
+    func updateCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer>
+    /// Deletes a customer not referenced by any sale.
+    func deleteCustomer(_ id: CustomerID) async throws
+    /// Customers by name, optionally filtered by a search text.
+    func customers(search: String?) async throws -> [Contact<Customer>]
+
+    /// Creates a product. - Throws: `duplicate` naming the product that owns the barcode or SKU.
+    func createProduct(_ details: ProductDetails) async throws -> Product
+    /// Updates a product's editable fields.
+    func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product
+    /// Deletes a product that has no movements.
+    func deleteProduct(_ id: ProductID) async throws
+    /// One product. - Throws: `notFound`.
+    func product(_ id: ProductID) async throws -> Product
+    /// The product with this barcode (UPC-A, UPC-E and EAN-13 forms find the same product), if any.
+    func product(barcode: String) async throws -> Product?
+    /// The product with this SKU, if any.
+    func product(sku: String) async throws -> Product?
+    /// Products matching a query, with the total count before paging.
+    func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int)
+    /// A product's ledger in ledger order.
+    func movements(productID: ProductID) async throws -> [StockMovement]
+
+    // MARK: Documents
+
+    /// Records a purchase (creating inline products) and re-costs each product from the purchase's date.
+    func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord
+    /// Replaces a purchase's date, supplier, note and lines, re-costing every affected product.
+    func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord
+    /// Deletes a purchase, re-costing every affected product.
+    func deletePurchase(_ id: PurchaseID) async throws
+    /// One purchase with its lines.
+    func purchase(_ id: PurchaseID) async throws -> PurchaseRecord
+    /// Purchases, newest first.
+    func purchases(limit: Int, offset: Int) async throws -> [DocumentSummary]
+
+    /// Records a sale.
+    func postSale(_ draft: SaleDraft) async throws -> SaleRecord
+    /// Records many sales in one transaction (imports, benchmarks).
+    func postSales(_ drafts: [SaleDraft]) async throws
+    /// Records many purchases in one transaction (imports, benchmarks).
+    func postPurchases(_ drafts: [PurchaseDraft]) async throws
+    /// Replaces a sale, re-costing every affected product.
+    func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord
+    /// Deletes a sale without returns, re-costing every affected product.
+    func deleteSale(_ id: SaleID) async throws
+    /// One sale with its lines.
+    func sale(_ id: SaleID) async throws -> SaleRecord
+    /// Sales, newest first.
+    func sales(limit: Int, offset: Int) async throws -> [DocumentSummary]
+
+    /// Records a stock adjustment; returns its id.
+    func postAdjustment(_ draft: AdjustmentDraft) async throws -> AdjustmentID
+    /// Deletes an adjustment, re-costing the product.
+    func deleteAdjustment(_ id: AdjustmentID) async throws
+    /// Records a customer return against a sale.
+    func postCustomerReturn(_ draft: CustomerReturnDraft) async throws -> CustomerReturnID
+    /// Deletes a customer return.
+    func deleteCustomerReturn(_ id: CustomerReturnID) async throws
+    /// Records goods sent back to a supplier.
+    func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID
+    /// Deletes a supplier return.
+    func deleteSupplierReturn(_ id: SupplierReturnID) async throws
+
+    // MARK: Reports
+
+    /// Stock of every product at a moment.
+    func snapshot(at: Date) async throws -> InventorySnapshot
+    /// Sales figures per day from `from` through `to` (`yyyymmdd`, shop time zone).
+    func daily(from: Int, to: Int) async throws -> [DailyPerformance]
+    /// Best sellers between two moments.
+    func topProducts(from: Date, to: Date, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
+    /// Products at or below their threshold (and out of stock).
+    func lowStock() async throws -> [LowStockItem]
+    /// Stock value by category.
+    func valuation() async throws -> [CategoryValuation]
+    /// Lots expiring on or before a day while their product is in stock.
+    func expiringLots(through day: String) async throws -> [ExpiringLot]
+    /// Every movement in ledger order (exports, oracles).
+    func allMovements() async throws -> [StockMovement]
+    /// Every sale header's facts (oracles).
+    func saleFacts() async throws -> [SaleFact]
+}
