@@ -102,6 +102,8 @@ public struct SaleDraft: Sendable, Hashable {
     public var lines: [Line]
     public var tip: Money
     public var paymentMethod: PaymentMethod
+    /// Whether a manager approved prices below the products' minimum sale price.
+    public var allowBelowMinimum: Bool
 
     /// One line of a sale.
     public struct Line: Sendable, Hashable {
@@ -132,7 +134,7 @@ public struct SaleDraft: Sendable, Hashable {
     /// Creates a sale draft.
     public init(
         effectiveAt: Date, customerID: CustomerID? = nil, note: String = "", lines: [Line], tip: Money = .zero,
-        paymentMethod: PaymentMethod = .cash
+        paymentMethod: PaymentMethod = .cash, allowBelowMinimum: Bool = false
     ) {
         self.effectiveAt = effectiveAt
         self.customerID = customerID
@@ -140,12 +142,13 @@ public struct SaleDraft: Sendable, Hashable {
         self.lines = lines
         self.tip = tip
         self.paymentMethod = paymentMethod
+        self.allowBelowMinimum = allowBelowMinimum
     }
 
     /// Checks every line; `minimumPrices` maps products to their minimum sale price, enforced unless
-    /// `allowBelowMinimum` (a manager's sale).
+    /// ``allowBelowMinimum`` (a manager's sale).
     /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
-    public func validated(minimumPrices: [ProductID: Money] = [:], allowBelowMinimum: Bool = true) throws -> SaleDraft {
+    public func validated(minimumPrices: [ProductID: Money] = [:]) throws -> SaleDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
         guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
         for (index, line) in self.lines.enumerated() {
@@ -160,7 +163,7 @@ public struct SaleDraft: Sendable, Hashable {
             if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
                 throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
             }
-            if !allowBelowMinimum, let minimum = minimumPrices[line.productID], line.unitPrice < minimum {
+            if !self.allowBelowMinimum, let minimum = minimumPrices[line.productID], line.unitPrice < minimum {
                 throw InventoryError(
                     .invalidValue, field: "\(field).unitPrice",
                     "is below the product's minimum sale price; a manager must approve it")
@@ -306,6 +309,18 @@ public struct PurchaseRecord: Sendable, Hashable, Identifiable {
     public var note: String
     public var lines: [Line]
 
+    /// Creates a value.
+    public init(id: PurchaseID, sequence: Int64, effectiveAt: Date, recordedAt: Date, supplierID: SupplierID?, supplierName: String?, note: String, lines: [Line]) {
+        self.id = id
+        self.sequence = sequence
+        self.effectiveAt = effectiveAt
+        self.recordedAt = recordedAt
+        self.supplierID = supplierID
+        self.supplierName = supplierName
+        self.note = note
+        self.lines = lines
+    }
+
     /// A recorded purchase line.
     public struct Line: Sendable, Hashable {
         public var movementID: MovementID
@@ -319,6 +334,19 @@ public struct PurchaseRecord: Sendable, Hashable, Identifiable {
         public var amount: Money
         /// The product's average cost after this line.
         public var averageCostAfter: UnitCost
+
+        /// Creates a value.
+        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitCost: Money, lotCode: String?, expiryDate: String?, amount: Money, averageCostAfter: UnitCost) {
+            self.movementID = movementID
+            self.productID = productID
+            self.productName = productName
+            self.quantity = quantity
+            self.unitCost = unitCost
+            self.lotCode = lotCode
+            self.expiryDate = expiryDate
+            self.amount = amount
+            self.averageCostAfter = averageCostAfter
+        }
     }
 
     /// Total cost of the purchase.
@@ -338,6 +366,20 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var paymentMethod: PaymentMethod
     public var lines: [Line]
 
+    /// Creates a value.
+    public init(id: SaleID, sequence: Int64, effectiveAt: Date, recordedAt: Date, customerID: CustomerID?, customerName: String?, note: String, tip: Money, paymentMethod: PaymentMethod, lines: [Line]) {
+        self.id = id
+        self.sequence = sequence
+        self.effectiveAt = effectiveAt
+        self.recordedAt = recordedAt
+        self.customerID = customerID
+        self.customerName = customerName
+        self.note = note
+        self.tip = tip
+        self.paymentMethod = paymentMethod
+        self.lines = lines
+    }
+
     /// A recorded sale line.
     public struct Line: Sendable, Hashable {
         public var movementID: MovementID
@@ -352,6 +394,20 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var revenue: Money
         /// Cost of goods sold for the line.
         public var costOfGoodsSold: Money
+
+        /// Creates a value.
+        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitPrice: Money, discount: Money, taxRate: Percent, tax: Money, revenue: Money, costOfGoodsSold: Money) {
+            self.movementID = movementID
+            self.productID = productID
+            self.productName = productName
+            self.quantity = quantity
+            self.unitPrice = unitPrice
+            self.discount = discount
+            self.taxRate = taxRate
+            self.tax = tax
+            self.revenue = revenue
+            self.costOfGoodsSold = costOfGoodsSold
+        }
     }
 
     /// Revenue before tax.

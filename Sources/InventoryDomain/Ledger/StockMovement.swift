@@ -95,6 +95,13 @@ public struct MovementOutcome: Sendable, Hashable {
     public var costAdjustment: Money
     /// Balances after the movement.
     public var balance: LedgerBalance
+
+    /// Creates a value.
+    public init(valueChange: Money, costAdjustment: Money, balance: LedgerBalance) {
+        self.valueChange = valueChange
+        self.costAdjustment = costAdjustment
+        self.balance = balance
+    }
 }
 
 /// A costed line of a product's ledger as stored: the document it came from and the balances after it.

@@ -1,0 +1,359 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+extension InventorySQLiteRepository {
+    // MARK: - Categories
+
+    public func createCategory(_ category: Category) async throws -> Category {
+        let category = try category.validated()
+        return try await self.write { db, _ in
+            try Self.requireUniqueCategoryName(db, category.name, except: nil)
+            try db.execute(
+                sql: "INSERT INTO category (name, color, lowStockThreshold, markup) VALUES (?, ?, ?, ?)",
+                arguments: [category.name, category.color, category.lowStockThreshold?.thousandths, category.markup.hundredths])
+            var created = category
+            created.id = CategoryID(db.lastInsertedRowID)
+            return created
+        }
+    }
+
+    public func updateCategory(_ category: Category) async throws -> Category {
+        let category = try category.validated()
+        return try await self.write { db, _ in
+            try Self.requireUniqueCategoryName(db, category.name, except: category.id)
+            try db.execute(
+                sql: "UPDATE category SET name = ?, color = ?, lowStockThreshold = ?, markup = ? WHERE id = ?",
+                arguments: [category.name, category.color, category.lowStockThreshold?.thousandths, category.markup.hundredths, category.id.rawValue])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "category \(category.id) does not exist") }
+            return category
+        }
+    }
+
+    public func deleteCategory(_ id: CategoryID) async throws {
+        try await self.write { db, _ in
+            try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [id.rawValue])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "category \(id) does not exist") }
+        }
+    }
+
+    public func categories() async throws -> [Category] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, color, lowStockThreshold, markup FROM category ORDER BY name COLLATE NOCASE")
+                .map(Self.category)
+        }
+    }
+
+    static func category(_ row: Row) -> Category {
+        Category(
+            id: CategoryID(row[0]), name: row[1], color: row[2],
+            lowStockThreshold: (row[3] as Int64?).map(Quantity.init(thousandths:)), markup: Percent(hundredths: row[4]))
+    }
+
+    static func requireUniqueCategoryName(_ db: Database, _ name: String, except id: CategoryID?) throws {
+        if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE name = ? COLLATE NOCASE", arguments: [name]),
+            owner != id?.rawValue
+        {
+            throw InventoryError(.duplicate, field: "name", "a category named '\(name)' already exists")
+        }
+    }
+
+    // MARK: - Contacts
+
+    public func createSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier> {
+        try await self.createContact(supplier, table: "supplier")
+    }
+
+    public func updateSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier> {
+        try await self.updateContact(supplier, table: "supplier")
+    }
+
+    public func deleteSupplier(_ id: SupplierID) async throws {
+        try await self.deleteContact(id.rawValue, table: "supplier", documentColumn: "supplierId")
+    }
+
+    public func suppliers(search: String?) async throws -> [Contact<Supplier>] {
+        try await self.contacts(table: "supplier", search: search)
+    }
+
+    public func createCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer> {
+        try await self.createContact(customer, table: "customer")
+    }
+
+    public func updateCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer> {
+        try await self.updateContact(customer, table: "customer")
+    }
+
+    public func deleteCustomer(_ id: CustomerID) async throws {
+        try await self.deleteContact(id.rawValue, table: "customer", documentColumn: "customerId")
+    }
+
+    public func customers(search: String?) async throws -> [Contact<Customer>] {
+        try await self.contacts(table: "customer", search: search)
+    }
+
+    private func createContact<Kind>(_ contact: Contact<Kind>, table: String) async throws -> Contact<Kind> {
+        let contact = try contact.validated()
+        return try await self.write { db, _ in
+            try db.execute(
+                sql: "INSERT INTO \(table) (name, location, phone, email, note, searchKey) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
+                            Self.searchKey(contact.name, contact.location, contact.phone, contact.email)])
+            var created = contact
+            created.id = ID<Kind>(db.lastInsertedRowID)
+            return created
+        }
+    }
+
+    private func updateContact<Kind>(_ contact: Contact<Kind>, table: String) async throws -> Contact<Kind> {
+        let contact = try contact.validated()
+        return try await self.write { db, _ in
+            try db.execute(
+                sql: "UPDATE \(table) SET name = ?, location = ?, phone = ?, email = ?, note = ?, searchKey = ? WHERE id = ?",
+                arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
+                            Self.searchKey(contact.name, contact.location, contact.phone, contact.email), contact.id.rawValue])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(contact.id) does not exist") }
+            return contact
+        }
+    }
+
+    private func deleteContact(_ id: Int64, table: String, documentColumn: String) async throws {
+        try await self.write { db, _ in
+            let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE \(documentColumn) = ?", arguments: [id]) ?? 0
+            guard uses == 0 else {
+                throw InventoryError(.inUse, field: "id", "this \(table) appears on \(uses) document(s) and cannot be deleted")
+            }
+            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(id) does not exist") }
+        }
+    }
+
+    private func contacts<Kind>(table: String, search: String?) async throws -> [Contact<Kind>] {
+        try await self.read { db in
+            var sql = "SELECT id, name, location, phone, email, note FROM \(table)"
+            var arguments: StatementArguments = []
+            if let search = search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+                sql += " WHERE searchKey LIKE ? ESCAPE '\\'"
+                arguments = [Self.likePattern(search)]
+            }
+            sql += " ORDER BY name COLLATE NOCASE, id"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+                Contact<Kind>(id: ID<Kind>($0[0]), name: $0[1], location: $0[2], phone: $0[3], email: $0[4], note: $0[5])
+            }
+        }
+    }
+
+    // MARK: - Products
+
+    static let productColumns = """
+        p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, p.imageRef, p.salePrice, p.minimumSalePrice, p.taxRate,
+        p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
+        p.quantity, p.value, p.averageCost
+        """
+
+    static func product(_ row: Row) -> Product {
+        let details = ProductDetails(
+            name: row[1], sku: row[2], barcode: row[3], categoryID: (row[4] as Int64?).map(CategoryID.init(rawValue:)),
+            unit: row[5], imageRef: row[6], salePrice: Money(minorUnits: row[7]),
+            minimumSalePrice: (row[8] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[9]),
+            lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
+            allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14])
+        return Product(
+            id: ProductID(row[0]), details: details,
+            stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
+            createdAt: row[15], updatedAt: row[16])
+    }
+
+    static func fetchProduct(_ db: Database, _ id: ProductID) throws -> Product {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(self.productColumns) FROM product p WHERE id = ?", arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
+        }
+        return self.product(row)
+    }
+
+    /// Refuses a barcode or SKU another product owns, naming that product.
+    static func requireUnique(_ db: Database, _ details: ProductDetails, except id: ProductID?) throws {
+        if let barcode = details.barcode,
+            let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE barcode = ?", arguments: [barcode]),
+            row[0] != id?.rawValue
+        {
+            throw InventoryError(.duplicate, field: "barcode", "barcode \(barcode) already belongs to '\(row[1] as String)' (product \(row[0] as Int64))")
+        }
+        if let sku = details.sku, let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE sku = ?", arguments: [sku]),
+            row[0] != id?.rawValue
+        {
+            throw InventoryError(.duplicate, field: "sku", "SKU \(sku) already belongs to '\(row[1] as String)' (product \(row[0] as Int64))")
+        }
+        if let category = details.categoryID,
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM category WHERE id = ?", arguments: [category.rawValue]) == 0
+        {
+            throw InventoryError(.notFound, field: "categoryId", "category \(category) does not exist")
+        }
+    }
+
+    /// Inserts a validated product inside a transaction.
+    static func insertProduct(_ db: Database, _ details: ProductDetails) throws -> ProductID {
+        try self.requireUnique(db, details, except: nil)
+        let now = Self.now
+        try db.execute(sql: """
+            INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, imageRef, salePrice, minimumSalePrice, taxRate,
+                lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: self.productArguments(details) + [now, now])
+        return ProductID(db.lastInsertedRowID)
+    }
+
+    static func productArguments(_ details: ProductDetails) -> StatementArguments {
+        [
+            details.name, self.searchKey(details.name, details.sku, details.barcode), details.sku, details.barcode,
+            details.categoryID?.rawValue, details.unit, details.imageRef, details.salePrice.minorUnits,
+            details.minimumSalePrice?.minorUnits, details.taxRate.hundredths, details.lowStockThreshold?.thousandths,
+            details.tracksStock, details.allowsNegativeStock, details.iconEmoji, details.isArchived,
+        ]
+    }
+
+    public func createProduct(_ details: ProductDetails) async throws -> Product {
+        let details = try details.validated()
+        return try await self.write { db, _ in
+            let id = try Self.insertProduct(db, details)
+            return try Self.fetchProduct(db, id)
+        }
+    }
+
+    public func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product {
+        let details = try details.validated()
+        return try await self.write { db, settings in
+            let old = try Self.fetchProduct(db, id)
+            try Self.requireUnique(db, details, except: id)
+            try db.execute(sql: """
+                UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
+                    salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
+                    allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
+                WHERE id = ?
+                """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
+            if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,
+                let first = try Row.fetchOne(db, sql: """
+                    SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
+                    ORDER BY effectiveAt, documentId, lineNo LIMIT 1
+                    """, arguments: [id.rawValue])
+            {
+                // The costing rules changed: replay the whole ledger (refused if stock would now go negative).
+                let writer = LedgerWriter(db, calendar: settings.calendar)
+                try writer.recost(id, from: LedgerPosition(effectiveAt: first[0], sequence: first[1], lineNo: first[2]),
+                                  blame: "allowsNegativeStock")
+                try writer.flush()
+            }
+            return try Self.fetchProduct(db, id)
+        }
+    }
+
+    public func deleteProduct(_ id: ProductID) async throws {
+        try await self.write { db, _ in
+            let product = try Self.fetchProduct(db, id)
+            let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE productId = ?", arguments: [id.rawValue]) ?? 0
+            guard uses == 0 else {
+                throw InventoryError(.inUse, field: "id", "'\(product.name)' has \(uses) stock movement(s); archive it instead")
+            }
+            try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
+        }
+    }
+
+    public func product(_ id: ProductID) async throws -> Product {
+        try await self.read { db in try Self.fetchProduct(db, id) }
+    }
+
+    public func product(barcode: String) async throws -> Product? {
+        let candidates = Barcode.lookupCandidates(barcode)
+        guard !candidates.isEmpty else { return nil }
+        return try await self.read { db in
+            for candidate in candidates {
+                if let row = try Row.fetchOne(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE barcode = ?", arguments: [candidate]) {
+                    return Self.product(row)
+                }
+            }
+            return nil
+        }
+    }
+
+    public func product(sku: String) async throws -> Product? {
+        let sku = sku.trimmingCharacters(in: .whitespaces)
+        return try await self.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE sku = ?", arguments: [sku]).map(Self.product)
+        }
+    }
+
+    public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) {
+        try await self.read { db in
+            let settings = try Self.loadSettings(db)
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if !query.includeArchived { conditions.append("p.isArchived = 0") }
+            if let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+                for word in search.split(separator: " ") {
+                    conditions.append("p.searchKey LIKE ? ESCAPE '\\'")
+                    arguments += [Self.likePattern(String(word))]
+                }
+                let candidates = Barcode.lookupCandidates(search)
+                if !candidates.isEmpty {
+                    let placeholders = candidates.map { _ in "?" }.joined(separator: ", ")
+                    let matchAll = conditions.joined(separator: " AND ")
+                    conditions = ["((\(matchAll)) OR p.barcode IN (\(placeholders)))"]
+                    arguments += StatementArguments(candidates)
+                }
+            }
+            if let category = query.categoryID {
+                conditions.append("p.categoryId = ?")
+                arguments += [category.rawValue]
+            }
+            let threshold = "COALESCE(p.lowStockThreshold, c.lowStockThreshold, \(settings.lowStockDefault.thousandths))"
+            switch query.status {
+            case .inStock?: conditions.append("p.tracksStock = 1 AND p.quantity > \(threshold)")
+            case .low?: conditions.append("p.tracksStock = 1 AND p.quantity > 0 AND p.quantity <= \(threshold)")
+            case .out?: conditions.append("p.tracksStock = 1 AND p.quantity <= 0")
+            case .notTracked?: conditions.append("p.tracksStock = 0")
+            case nil: break
+            }
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let from = "FROM product p LEFT JOIN category c ON c.id = p.categoryId \(whereClause)"
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0
+            let order: String
+            switch query.sort {
+            case .name: order = "p.name COLLATE NOCASE, p.id"
+            case .quantity: order = "p.quantity DESC, p.id"
+            case .value: order = "p.value DESC, p.id"
+            case .salePrice: order = "p.salePrice DESC, p.id"
+            case .updated: order = "p.updatedAt DESC, p.id"
+            }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(Self.productColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                arguments: arguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
+            return (rows.map(Self.product), total)
+        }
+    }
+
+    public func movements(productID: ProductID) async throws -> [StockMovement] {
+        try await self.read { db in
+            _ = try Self.fetchProduct(db, productID)
+            return try Row.fetchAll(
+                db, sql: "SELECT \(Self.movementColumns) FROM movement m JOIN document d ON d.id = m.documentId WHERE m.productId = ? ORDER BY m.effectiveAt, m.documentId, m.lineNo",
+                arguments: [productID.rawValue]
+            ).map(Self.movement)
+        }
+    }
+
+    static let movementColumns = """
+        m.id, m.productId, m.kind, m.documentId, m.effectiveAt, m.lineNo, m.recordedAt, m.quantity, m.unitAmount, m.revenue,
+        m.tax, m.valueChange, m.costAdjustment, m.quantityAfter, m.valueAfter, m.averageCostAfter, d.reason
+        """
+
+    static func movement(_ row: Row) -> StockMovement {
+        StockMovement(
+            id: MovementID(row[0]), productID: ProductID(row[1]), kind: MovementKind(rawValue: row[2]) ?? .adjustment,
+            documentID: row[3], position: LedgerPosition(effectiveAt: row[4], sequence: row[3], lineNo: row[5]),
+            recordedAt: row[6], quantity: Quantity(thousandths: row[7]), unitAmount: Money(minorUnits: row[8]),
+            revenue: Money(minorUnits: row[9]), tax: Money(minorUnits: row[10]), valueChange: Money(minorUnits: row[11]),
+            costAdjustment: Money(minorUnits: row[12]),
+            balance: LedgerBalance(quantity: Quantity(thousandths: row[13]), value: Money(minorUnits: row[14]), averageCost: UnitCost(scaled: row[15])),
+            reason: (row[16] as String?).flatMap(AdjustmentReason.init(rawValue:)))
+    }
+}

@@ -1,0 +1,450 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+extension InventorySQLiteRepository {
+    // MARK: - Purchases
+
+    public func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord {
+        let draft = try draft.validated()
+        return try await self.write { db, settings in
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            let id = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: nil)
+            try writer.flush()
+            return try Self.fetchPurchase(db, PurchaseID(id))
+        }
+    }
+
+    public func postPurchases(_ drafts: [PurchaseDraft]) async throws {
+        let drafts = try drafts.enumerated().map { index, draft in
+            do { return try draft.validated() } catch let error as InventoryError { throw error.nested(under: "purchases[\(index)]") }
+        }
+        try await self.write { db, settings in
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            for (index, draft) in drafts.enumerated() {
+                do {
+                    _ = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: nil)
+                } catch let error as InventoryError {
+                    throw error.nested(under: "purchases[\(index)]")
+                }
+            }
+            try writer.flush()
+        }
+    }
+
+    public func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord {
+        let draft = try draft.validated()
+        return try await self.write { db, settings in
+            let old = try Self.requireDocument(db, id.rawValue, kind: .purchase)
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            _ = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: old)
+            try writer.flush()
+            return try Self.fetchPurchase(db, id)
+        }
+    }
+
+    public func deletePurchase(_ id: PurchaseID) async throws {
+        try await self.deleteDocument(id.rawValue, kind: .purchase)
+    }
+
+    public func purchase(_ id: PurchaseID) async throws -> PurchaseRecord {
+        try await self.read { db in try Self.fetchPurchase(db, id) }
+    }
+
+    public func purchases(limit: Int, offset: Int) async throws -> [DocumentSummary] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.id, d.effectiveAt, s.name, COUNT(m.id), COALESCE(SUM((m.quantity * m.unitAmount + 500) / 1000), 0), d.note
+                FROM document d LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN movement m ON m.documentId = d.id
+                WHERE d.kind = 'purchase' GROUP BY d.id ORDER BY d.effectiveAt DESC, d.id DESC LIMIT ? OFFSET ?
+                """, arguments: [limit, offset]).map(Self.summary)
+        }
+    }
+
+    static func summary(_ row: Row) -> DocumentSummary {
+        DocumentSummary(id: row[0], effectiveAt: Date(milliseconds: row[1]), partyName: row[2], lineCount: row[3],
+                        total: Money(minorUnits: row[4]), note: row[5])
+    }
+
+    /// A document header: the old state of a document being replaced.
+    struct DocumentHeader {
+        var id: Int64
+        var effectiveAt: Int64
+        var recordedAt: Int64
+        /// Each product's earliest movement in the document.
+        var firstPositions: [ProductID: LedgerPosition]
+    }
+
+    static func requireDocument(_ db: Database, _ id: Int64, kind: MovementKind) throws -> DocumentHeader {
+        guard let row = try Row.fetchOne(db, sql: "SELECT effectiveAt, recordedAt FROM document WHERE id = ? AND kind = ?",
+                                         arguments: [id, kind.rawValue]) else {
+            throw InventoryError(.notFound, field: "id", "\(kind.label) \(id) does not exist")
+        }
+        var positions: [ProductID: LedgerPosition] = [:]
+        for movement in try Row.fetchAll(db, sql: "SELECT productId, effectiveAt, lineNo FROM movement WHERE documentId = ?", arguments: [id]) {
+            let product = ProductID(movement[0] as Int64)
+            let position = LedgerPosition(effectiveAt: movement[1], sequence: id, lineNo: movement[2])
+            if positions[product].map({ position < $0 }) ?? true { positions[product] = position }
+        }
+        return DocumentHeader(id: id, effectiveAt: row[0], recordedAt: row[1], firstPositions: positions)
+    }
+
+    /// Inserts (or replaces, keeping the id and entry sequence) a purchase and costs its lines.
+    static func insertPurchase(_ db: Database, _ settings: ShopSettings, _ draft: PurchaseDraft, writer: LedgerWriter,
+                               replacing old: DocumentHeader?) throws -> Int64 {
+        if let supplier = draft.supplierID {
+            try self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
+        }
+        var productIDs: [ProductID] = []
+        for (index, line) in draft.lines.enumerated() {
+            switch line.product {
+            case .existing(let id):
+                try self.requireActiveProduct(db, id, field: "lines[\(index)].productId", allowArchived: old != nil)
+                productIDs.append(id)
+            case .new(let details):
+                do {
+                    productIDs.append(try self.insertProduct(db, details))
+                } catch let error as InventoryError {
+                    throw error.nested(under: "lines[\(index)].product")
+                }
+            }
+        }
+        let documentID = try self.saveHeader(
+            db, settings, kind: .purchase, effectiveAt: draft.effectiveAt, replacing: old,
+            columns: ["supplierId": draft.supplierID?.rawValue, "note": draft.note])
+        let effectiveAt = draft.effectiveAt.milliseconds
+        let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
+        let pending = draft.lines.enumerated().map { index, line in
+            PendingMovement(
+                documentID: documentID, kind: .purchase, lineNo: index, productID: productIDs[index], effectiveAt: effectiveAt,
+                day: day, recordedAt: Self.now, effect: .receipt(quantity: line.quantity, unitCost: line.unitCost),
+                unitAmount: line.unitCost, lotCode: line.lotCode, expiryDate: line.expiryDate, field: "lines[\(index)].quantity")
+        }
+        try self.writeMovements(writer, pending, replacing: old)
+        return documentID
+    }
+
+    /// Writes a document header; an edit keeps the id (and so the entry sequence) and drops the old lines.
+    static func saveHeader(_ db: Database, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Date, replacing old: DocumentHeader?,
+                           columns: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
+        let milliseconds = effectiveAt.milliseconds
+        let day = settings.calendar.dayNumber(milliseconds: milliseconds)
+        let names = columns.keys.sorted()
+        if let old {
+            try db.execute(sql: "DELETE FROM movement WHERE documentId = ?", arguments: [old.id])
+            let assignments = (["effectiveAt", "day"] + names).map { "\($0) = ?" }.joined(separator: ", ")
+            var arguments: StatementArguments = [milliseconds, day]
+            for name in names { arguments += [columns[name] ?? nil] }
+            arguments += [old.id]
+            try db.execute(sql: "UPDATE document SET \(assignments) WHERE id = ?", arguments: arguments)
+            return old.id
+        }
+        let allNames = ["kind", "effectiveAt", "day", "recordedAt"] + names
+        var arguments: StatementArguments = [kind.rawValue, milliseconds, day, Self.now]
+        for name in names { arguments += [columns[name] ?? nil] }
+        try db.execute(
+            sql: "INSERT INTO document (\(allNames.joined(separator: ", "))) VALUES (\(allNames.map { _ in "?" }.joined(separator: ", ")))",
+            arguments: arguments)
+        return db.lastInsertedRowID
+    }
+
+    /// Costs new movements: appended ones directly, back-dated or replacing ones by replaying each product.
+    static func writeMovements(_ writer: LedgerWriter, _ pending: [PendingMovement], replacing old: DocumentHeader?) throws {
+        guard let old else {
+            try writer.write(pending)
+            return
+        }
+        var from = old.firstPositions
+        for movement in pending where from[movement.productID].map({ movement.position < $0 }) ?? true {
+            from[movement.productID] = movement.position
+        }
+        try writer.insertUncosted(pending)
+        for (product, position) in from.sorted(by: { $0.key < $1.key }) {
+            try writer.recost(product, from: position)
+        }
+    }
+
+    static func requireRow(_ db: Database, table: String, id: Int64, field: String, label: String) throws {
+        guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?", arguments: [id]) == 1 else {
+            throw InventoryError(.notFound, field: field, "\(label) \(id) does not exist")
+        }
+    }
+
+    static func requireActiveProduct(_ db: Database, _ id: ProductID, field: String, allowArchived: Bool) throws {
+        guard let archived = try Bool.fetchOne(db, sql: "SELECT isArchived FROM product WHERE id = ?", arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: field, "product \(id) does not exist")
+        }
+        if archived && !allowArchived {
+            throw InventoryError(.conflict, field: field, "product \(id) is archived; restore it before using it")
+        }
+    }
+
+    static func fetchPurchase(_ db: Database, _ id: PurchaseID) throws -> PurchaseRecord {
+        guard let header = try Row.fetchOne(db, sql: """
+            SELECT d.effectiveAt, d.recordedAt, d.supplierId, s.name, d.note FROM document d LEFT JOIN supplier s ON s.id = d.supplierId
+            WHERE d.id = ? AND d.kind = 'purchase'
+            """, arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: "id", "purchase \(id) does not exist")
+        }
+        let lines = try Row.fetchAll(db, sql: """
+            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate, m.averageCostAfter
+            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
+            """, arguments: [id.rawValue]).map { row in
+            let quantity = Quantity(thousandths: row[3])
+            let unitCost = Money(minorUnits: row[4])
+            return PurchaseRecord.Line(
+                movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2], quantity: quantity,
+                unitCost: unitCost, lotCode: row[5], expiryDate: row[6], amount: Money.extended(unitCost, by: quantity),
+                averageCostAfter: UnitCost(scaled: row[7]))
+        }
+        return PurchaseRecord(
+            id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),
+            supplierID: (header[2] as Int64?).map(SupplierID.init(rawValue:)), supplierName: header[3], note: header[4], lines: lines)
+    }
+
+    // MARK: - Sales
+
+    public func postSale(_ draft: SaleDraft) async throws -> SaleRecord {
+        try await self.write { db, settings in
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            let id = try Self.insertSale(db, settings, draft, writer: writer, replacing: nil)
+            try writer.flush()
+            return try Self.fetchSale(db, SaleID(id))
+        }
+    }
+
+    public func postSales(_ drafts: [SaleDraft]) async throws {
+        try await self.write { db, settings in
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            for (index, draft) in drafts.enumerated() {
+                do {
+                    _ = try Self.insertSale(db, settings, draft, writer: writer, replacing: nil)
+                } catch let error as InventoryError {
+                    throw error.nested(under: "sales[\(index)]")
+                }
+            }
+            try writer.flush()
+        }
+    }
+
+    public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
+        try await self.write { db, settings in
+            let old = try Self.requireDocument(db, id.rawValue, kind: .sale)
+            try Self.requireNoReturns(db, id)
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            _ = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
+            try writer.flush()
+            return try Self.fetchSale(db, id)
+        }
+    }
+
+    public func deleteSale(_ id: SaleID) async throws {
+        try await self.deleteDocument(id.rawValue, kind: .sale)
+    }
+
+    public func sale(_ id: SaleID) async throws -> SaleRecord {
+        try await self.read { db in try Self.fetchSale(db, id) }
+    }
+
+    public func sales(limit: Int, offset: Int) async throws -> [DocumentSummary] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.id, d.effectiveAt, c.name, COUNT(m.id), COALESCE(SUM(m.revenue + m.tax), 0) + d.tip, d.note
+                FROM document d LEFT JOIN customer c ON c.id = d.customerId LEFT JOIN movement m ON m.documentId = d.id
+                WHERE d.kind = 'sale' GROUP BY d.id ORDER BY d.effectiveAt DESC, d.id DESC LIMIT ? OFFSET ?
+                """, arguments: [limit, offset]).map(Self.summary)
+        }
+    }
+
+    static func requireNoReturns(_ db: Database, _ id: SaleID) throws {
+        let returns = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE saleId = ?", arguments: [id.rawValue]) ?? 0
+        guard returns == 0 else {
+            throw InventoryError(.inUse, field: "id", "sale \(id) has \(returns) return(s); delete them first")
+        }
+    }
+
+    static func insertSale(_ db: Database, _ settings: ShopSettings, _ draft: SaleDraft, writer: LedgerWriter,
+                           replacing old: DocumentHeader?) throws -> Int64 {
+        if let customer = draft.customerID {
+            try self.requireRow(db, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
+        }
+        var minimums: [ProductID: Money] = [:]
+        var taxRates: [ProductID: Percent] = [:]
+        for (index, line) in draft.lines.enumerated() {
+            try self.requireActiveProduct(db, line.productID, field: "lines[\(index)].productId", allowArchived: old != nil)
+            let row = try Row.fetchOne(db, sql: "SELECT minimumSalePrice, taxRate FROM product WHERE id = ?", arguments: [line.productID.rawValue])
+            if let minimum = row?[0] as Int64? { minimums[line.productID] = Money(minorUnits: minimum) }
+            taxRates[line.productID] = Percent(hundredths: row?[1] ?? 0)
+        }
+        let draft = try draft.validated(minimumPrices: minimums)
+        let documentID = try self.saveHeader(
+            db, settings, kind: .sale, effectiveAt: draft.effectiveAt, replacing: old,
+            columns: ["customerId": draft.customerID?.rawValue, "note": draft.note, "tip": draft.tip.minorUnits,
+                      "paymentMethod": draft.paymentMethod.rawValue])
+        let effectiveAt = draft.effectiveAt.milliseconds
+        let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
+        let pending = draft.lines.enumerated().map { index, line in
+            let rate = line.taxRate ?? taxRates[line.productID] ?? .zero
+            return PendingMovement(
+                documentID: documentID, kind: .sale, lineNo: index, productID: line.productID, effectiveAt: effectiveAt, day: day,
+                recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.discount,
+                taxRate: rate, revenue: line.netAmount, tax: line.netAmount.applying(rate), field: "lines[\(index)].quantity")
+        }
+        try self.writeMovements(writer, pending, replacing: old)
+        return documentID
+    }
+
+    static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
+        guard let header = try Row.fetchOne(db, sql: """
+            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod
+            FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
+            """, arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
+        }
+        let lines = try Row.fetchAll(db, sql: """
+            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange
+            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
+            """, arguments: [id.rawValue]).map { row in
+            SaleRecord.Line(
+                movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2],
+                quantity: Quantity(thousandths: row[3]).magnitude, unitPrice: Money(minorUnits: row[4]),
+                discount: Money(minorUnits: row[5]), taxRate: Percent(hundredths: row[6]), tax: Money(minorUnits: row[7]),
+                revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)))
+        }
+        return SaleRecord(
+            id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),
+            customerID: (header[2] as Int64?).map(CustomerID.init(rawValue:)), customerName: header[3], note: header[4],
+            tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines)
+    }
+
+    // MARK: - Adjustments and returns
+
+    public func postAdjustment(_ draft: AdjustmentDraft) async throws -> AdjustmentID {
+        let draft = try draft.validated()
+        return try await self.write { db, settings in
+            try Self.requireActiveProduct(db, draft.productID, field: "productId", allowArchived: false)
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            let documentID = try Self.saveHeader(
+                db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil,
+                columns: ["reason": draft.reason.rawValue, "note": draft.note])
+            let effectiveAt = draft.effectiveAt.milliseconds
+            try writer.write([
+                PendingMovement(
+                    documentID: documentID, kind: .adjustment, lineNo: 0, productID: draft.productID, effectiveAt: effectiveAt,
+                    day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now, effect: draft.effect,
+                    unitAmount: draft.unitCost ?? .zero, field: "quantityChange")
+            ])
+            try writer.flush()
+            return AdjustmentID(documentID)
+        }
+    }
+
+    public func deleteAdjustment(_ id: AdjustmentID) async throws {
+        try await self.deleteDocument(id.rawValue, kind: .adjustment)
+    }
+
+    public func postCustomerReturn(_ draft: CustomerReturnDraft) async throws -> CustomerReturnID {
+        let draft = try draft.validated()
+        return try await self.write { db, settings in
+            let sale = try Self.fetchSale(db, draft.saleID)
+            guard draft.effectiveAt >= sale.effectiveAt else {
+                throw InventoryError(.invalidValue, field: "effectiveAt", "a return cannot be dated before its sale")
+            }
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            let documentID = try Self.saveHeader(
+                db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil,
+                columns: ["saleId": draft.saleID.rawValue, "customerId": sale.customerID?.rawValue, "note": draft.note])
+            let effectiveAt = draft.effectiveAt.milliseconds
+            var pending: [PendingMovement] = []
+            for (index, line) in draft.lines.enumerated() {
+                guard let saleLine = sale.lines.first(where: { $0.movementID == line.saleLineID }) else {
+                    throw InventoryError(.notFound, field: "lines[\(index)].saleLineId", "line \(line.saleLineID) is not part of sale \(draft.saleID)")
+                }
+                let returned = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(quantity), 0) FROM movement WHERE sourceMovementId = ?",
+                                                  arguments: [line.saleLineID.rawValue]) ?? 0
+                let pendingSame = pending.filter { $0.sourceMovementID == line.saleLineID }.reduce(Int64(0)) { $0 + $1.effect.quantity.thousandths }
+                let left = saleLine.quantity.thousandths - returned - pendingSame
+                guard line.quantity.thousandths <= left else {
+                    throw InventoryError(
+                        .invalidValue, field: "lines[\(index)].quantity",
+                        "only \(Quantity(thousandths: left).decimalString) of '\(saleLine.productName)' can still be returned")
+                }
+                let booked = try writer.bookedCost(of: line.saleLineID)
+                let share = { (amount: Money) -> Money in
+                    Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(
+                        Int128(amount.minorUnits) * Int128(line.quantity.thousandths), Int128(saleLine.quantity.thousandths))))
+                }
+                pending.append(PendingMovement(
+                    documentID: documentID, kind: .customerReturn, lineNo: index, productID: saleLine.productID, effectiveAt: effectiveAt,
+                    day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now,
+                    effect: .returnToStock(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
+                    unitAmount: saleLine.unitPrice, taxRate: saleLine.taxRate, revenue: -share(saleLine.revenue), tax: -share(saleLine.tax),
+                    sourceMovementID: line.saleLineID, field: "lines[\(index)].quantity"))
+            }
+            try writer.write(pending)
+            try writer.flush()
+            return CustomerReturnID(documentID)
+        }
+    }
+
+    public func deleteCustomerReturn(_ id: CustomerReturnID) async throws {
+        try await self.deleteDocument(id.rawValue, kind: .customerReturn)
+    }
+
+    public func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID {
+        let draft = try draft.validated()
+        return try await self.write { db, settings in
+            if let supplier = draft.supplierID {
+                try Self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
+            }
+            for (index, line) in draft.lines.enumerated() {
+                try Self.requireActiveProduct(db, line.productID, field: "lines[\(index)].productId", allowArchived: false)
+            }
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            let documentID = try Self.saveHeader(
+                db, settings, kind: .supplierReturn, effectiveAt: draft.effectiveAt, replacing: nil,
+                columns: ["supplierId": draft.supplierID?.rawValue, "note": draft.note])
+            let effectiveAt = draft.effectiveAt.milliseconds
+            try writer.write(draft.lines.enumerated().map { index, line in
+                PendingMovement(
+                    documentID: documentID, kind: .supplierReturn, lineNo: index, productID: line.productID, effectiveAt: effectiveAt,
+                    day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now,
+                    effect: .issue(quantity: line.quantity), field: "lines[\(index)].quantity")
+            })
+            try writer.flush()
+            return SupplierReturnID(documentID)
+        }
+    }
+
+    public func deleteSupplierReturn(_ id: SupplierReturnID) async throws {
+        try await self.deleteDocument(id.rawValue, kind: .supplierReturn)
+    }
+
+    /// Deletes a document and replays every product it touched.
+    func deleteDocument(_ id: Int64, kind: MovementKind) async throws {
+        try await self.write { db, settings in
+            let old = try Self.requireDocument(db, id, kind: kind)
+            if kind == .sale { try Self.requireNoReturns(db, SaleID(id)) }
+            try db.execute(sql: "DELETE FROM movement WHERE documentId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            for (product, position) in old.firstPositions.sorted(by: { $0.key < $1.key }) {
+                try writer.recost(product, from: position)
+            }
+            try writer.flush()
+        }
+    }
+}
+
+extension MovementKind {
+    /// The document's name in messages.
+    var label: String {
+        switch self {
+        case .purchase: "purchase"
+        case .sale: "sale"
+        case .adjustment: "adjustment"
+        case .customerReturn: "customer return"
+        case .supplierReturn: "supplier return"
+        }
+    }
+}

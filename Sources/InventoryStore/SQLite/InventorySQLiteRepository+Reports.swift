@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+extension InventorySQLiteRepository {
+    /// Stock at a moment: for each product, one indexed seek to its last movement at or before it.
+    public func snapshot(at: Date) async throws -> InventorySnapshot {
+        try await self.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.id, p.name, m.quantityAfter, m.valueAfter, m.averageCostAfter
+                FROM product p JOIN movement m ON m.id = (
+                    SELECT id FROM movement WHERE productId = p.id AND effectiveAt <= ?
+                    ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1)
+                ORDER BY p.id
+                """, arguments: [at.milliseconds])
+            return InventorySnapshot(at: at, lines: rows.map {
+                InventorySnapshot.Line(productID: ProductID($0[0]), name: $0[1], quantity: Quantity(thousandths: $0[2]),
+                                       value: Money(minorUnits: $0[3]), averageCost: UnitCost(scaled: $0[4]))
+            })
+        }
+    }
+
+    public func daily(from: Int, to: Int) async throws -> [DailyPerformance] {
+        guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
+        return try await self.read { db in
+            let calendar = try Self.loadSettings(db).calendar
+            var byDay: [Int: DailyPerformance] = [:]
+            for day in calendar.days(from: from, through: to) { byDay[day] = DailyPerformance(day: day) }
+            let lines = try Row.fetchAll(db, sql: """
+                SELECT day, kind, SUM(revenue), SUM(discount), SUM(tax), SUM(valueChange) FROM movement
+                WHERE kind IN ('sale', 'customerReturn') AND day BETWEEN ? AND ? GROUP BY day, kind
+                """, arguments: [from, to])
+            for row in lines {
+                let day: Int = row[0]
+                guard var figures = byDay[day] else { continue }
+                let revenue = Money(minorUnits: row[2])
+                let discount = Money(minorUnits: row[3])
+                if row[1] as String == "sale" {
+                    figures.grossSales = figures.grossSales + revenue + discount
+                    figures.discounts = figures.discounts + discount
+                } else {
+                    figures.returns = figures.returns - revenue
+                }
+                figures.revenue = figures.revenue + revenue
+                figures.tax = figures.tax + Money(minorUnits: row[4])
+                figures.costOfGoodsSold = figures.costOfGoodsSold - Money(minorUnits: row[5])
+                byDay[day] = figures
+            }
+            let headers = try Row.fetchAll(db, sql: """
+                SELECT day, COUNT(*), SUM(tip) FROM document WHERE kind = 'sale' AND day BETWEEN ? AND ? GROUP BY day
+                """, arguments: [from, to])
+            for row in headers {
+                let day: Int = row[0]
+                guard var figures = byDay[day] else { continue }
+                figures.salesCount = row[1]
+                figures.tips = Money(minorUnits: row[2])
+                byDay[day] = figures
+            }
+            return byDay.values.sorted { $0.day < $1.day }
+        }
+    }
+
+    public func topProducts(from: Date, to: Date, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct] {
+        guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
+        guard (1...1000).contains(limit) else { throw InventoryError(.invalidValue, field: "limit", "must be between 1 and 1000") }
+        return try await self.read { db in
+            let order = metric == .quantity ? "quantity DESC, revenue DESC" : "revenue DESC, quantity DESC"
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT t.productId, p.name, t.quantity, t.revenue FROM (
+                    SELECT productId, -SUM(quantity) AS quantity, SUM(revenue) AS revenue FROM movement
+                    WHERE kind IN ('sale', 'customerReturn') AND effectiveAt BETWEEN ? AND ?
+                    GROUP BY productId) t
+                JOIN product p ON p.id = t.productId
+                ORDER BY \(order), t.productId LIMIT ?
+                """, arguments: [from.milliseconds, to.milliseconds, limit])
+            return rows.map {
+                TopProduct(productID: ProductID($0[0]), name: $0[1], quantity: Quantity(thousandths: $0[2]), revenue: Money(minorUnits: $0[3]))
+            }
+        }
+    }
+
+    public func lowStock() async throws -> [LowStockItem] {
+        try await self.read { db in
+            let settings = try Self.loadSettings(db)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT p.id, p.name, p.quantity, COALESCE(p.lowStockThreshold, c.lowStockThreshold, ?) AS threshold, p.unit
+                FROM product p LEFT JOIN category c ON c.id = p.categoryId
+                WHERE p.tracksStock = 1 AND p.isArchived = 0 AND p.quantity <= COALESCE(p.lowStockThreshold, c.lowStockThreshold, ?)
+                ORDER BY p.quantity <= 0 DESC, p.quantity, p.name COLLATE NOCASE, p.id
+                """, arguments: [settings.lowStockDefault.thousandths, settings.lowStockDefault.thousandths])
+            return rows.map {
+                let quantity = Quantity(thousandths: $0[2])
+                return LowStockItem(productID: ProductID($0[0]), name: $0[1], quantity: quantity, threshold: Quantity(thousandths: $0[3]),
+                                    status: quantity.thousandths <= 0 ? .out : .low, unit: $0[4])
+            }
+        }
+    }
+
+    public func valuation() async throws -> [CategoryValuation] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, COALESCE(c.name, 'Uncategorised'), COUNT(p.id), COALESCE(SUM(p.quantity), 0), COALESCE(SUM(p.value), 0)
+                FROM product p LEFT JOIN category c ON c.id = p.categoryId
+                WHERE p.tracksStock = 1 AND (p.isArchived = 0 OR p.quantity != 0)
+                GROUP BY c.id ORDER BY c.id IS NULL, c.name COLLATE NOCASE
+                """).map {
+                CategoryValuation(categoryID: ($0[0] as Int64?).map(CategoryID.init(rawValue:)), name: $0[1], productCount: $0[2],
+                                  quantity: Quantity(thousandths: $0[3]), value: Money(minorUnits: $0[4]))
+            }
+        }
+    }
+
+    public func expiringLots(through day: String) async throws -> [ExpiringLot] {
+        guard ShopCalendar.dayNumber(isoDate: day) != nil else {
+            throw InventoryError(.invalidValue, field: "through", "'\(day)' is not a date (write YYYY-MM-DD)")
+        }
+        return try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT m.productId, p.name, m.lotCode, m.expiryDate, m.quantity, p.quantity FROM movement m
+                JOIN product p ON p.id = m.productId
+                WHERE m.expiryDate IS NOT NULL AND m.expiryDate <= ? AND p.quantity > 0 AND p.isArchived = 0
+                ORDER BY m.expiryDate, p.name COLLATE NOCASE, m.id
+                """, arguments: [day]).map {
+                ExpiringLot(productID: ProductID($0[0]), name: $0[1], lotCode: $0[2], expiryDate: $0[3],
+                            purchasedQuantity: Quantity(thousandths: $0[4]), stockQuantity: Quantity(thousandths: $0[5]))
+            }
+        }
+    }
+
+    public func allMovements() async throws -> [StockMovement] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.movementColumns) FROM movement m JOIN document d ON d.id = m.documentId
+                ORDER BY m.productId, m.effectiveAt, m.documentId, m.lineNo
+                """).map(Self.movement)
+        }
+    }
+
+    public func saleFacts() async throws -> [SaleFact] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: "SELECT effectiveAt, tip FROM document WHERE kind = 'sale' ORDER BY id").map {
+                SaleFact(effectiveAt: $0[0], tip: Money(minorUnits: $0[1]))
+            }
+        }
+    }
+}

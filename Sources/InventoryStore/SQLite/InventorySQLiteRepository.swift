@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+/// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
+public struct InventorySQLiteRepository: InventoryRepository {
+    let dbWriter: any DatabaseWriter
+
+    /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
+    /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
+    public static func open(dataFolder: String) throws -> InventorySQLiteRepository {
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+        } catch {
+            throw InventoryError(.storage, field: "data", "cannot create the data folder \(dataFolder): \(error.localizedDescription)")
+        }
+        let path = (dataFolder as NSString).appendingPathComponent("stockroom.sqlite")
+        do {
+            return try InventorySQLiteRepository(DatabasePool(path: path, configuration: Self.configuration()))
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError(.storage, field: "data", "cannot open the database \(path): \(error)", cause: error)
+        }
+    }
+
+    /// An empty database in memory, for tests.
+    public static func inMemory() throws -> InventorySQLiteRepository {
+        try InventorySQLiteRepository(DatabaseQueue(configuration: Self.configuration()))
+    }
+
+    /// Wraps an open database and migrates it.
+    public init(_ dbWriter: any DatabaseWriter) throws {
+        self.dbWriter = dbWriter
+        try SQLiteMigrations.migrator.migrate(dbWriter)
+    }
+
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    /// The names of the migration steps applied, in order.
+    public func appliedMigrations() async throws -> [String] {
+        try await self.dbWriter.read { db in try SQLiteMigrations.migrator.appliedMigrations(db) }
+    }
+
+    /// Writes a consistent copy of the live database to `path` (online backup).
+    public func backup(to path: String) throws {
+        let destination = try DatabaseQueue(path: path)
+        try self.dbWriter.backup(to: destination)
+        try destination.close()
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction; any thrown error rolls everything back. Database errors become
+    /// ``InventoryError/Code/storage``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database, ShopSettings) throws -> T) async throws -> T {
+        do {
+            return try await self.dbWriter.write { db in
+                try body(db, try Self.loadSettings(db))
+            }
+        } catch let error as InventoryError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await self.dbWriter.read(body)
+        } catch let error as InventoryError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
+        }
+    }
+
+    static func translate(_ error: DatabaseError) -> InventoryError {
+        switch error.extendedResultCode {
+        case .SQLITE_CONSTRAINT_UNIQUE:
+            return InventoryError(.duplicate, "a record with the same unique value already exists", cause: error)
+        case .SQLITE_CONSTRAINT_FOREIGNKEY, .SQLITE_CONSTRAINT_TRIGGER:
+            return InventoryError(.inUse, "the record is still referenced by other records", cause: error)
+        default:
+            return InventoryError(.storage, "the database failed; see the server log", cause: error)
+        }
+    }
+
+    static var now: Int64 { Date().milliseconds }
+
+    // MARK: - Settings
+
+    public func settings() async throws -> ShopSettings {
+        try await self.read { db in try Self.loadSettings(db) }
+    }
+
+    static func loadSettings(_ db: Database) throws -> ShopSettings {
+        var values: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { values[row[0]] = row[1] }
+        var settings = ShopSettings()
+        if let name = values["shopName"] { settings.shopName = name }
+        if let code = values["currency"], let minor = values["currencyMinorUnits"].flatMap({ Int($0) }) {
+            settings.currency = Currency(code: code, minorUnits: minor)
+        }
+        if let zone = values["timeZone"] { settings.timeZoneIdentifier = zone }
+        if let tax = values["defaultTaxRate"].flatMap({ Int64($0) }) { settings.defaultTaxRate = Percent(hundredths: tax) }
+        if let low = values["lowStockDefault"].flatMap({ Int64($0) }) { settings.lowStockDefault = Quantity(thousandths: low) }
+        if let lock = values["lockMinutes"].flatMap({ Int($0) }) { settings.lockMinutes = lock }
+        return settings
+    }
+
+    public func saveSettings(_ settings: ShopSettings) async throws {
+        let settings = try settings.validated()
+        try await self.write { db, old in
+            if old.currency != settings.currency, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement") ?? 0 > 0,
+                old.currency.minorUnits != settings.currency.minorUnits
+            {
+                throw InventoryError(
+                    .conflict, field: "currency",
+                    "cannot change to a currency with \(settings.currency.minorUnits) decimals once the books hold amounts in \(old.currency.code)")
+            }
+            let values: [(String, String)] = [
+                ("shopName", settings.shopName), ("currency", settings.currency.code),
+                ("currencyMinorUnits", String(settings.currency.minorUnits)), ("timeZone", settings.timeZoneIdentifier),
+                ("defaultTaxRate", String(settings.defaultTaxRate.hundredths)),
+                ("lowStockDefault", String(settings.lowStockDefault.thousandths)), ("lockMinutes", String(settings.lockMinutes)),
+            ]
+            for (key, value) in values {
+                try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [key, value])
+            }
+            if old.timeZoneIdentifier != settings.timeZoneIdentifier {
+                try Self.rebucketDays(db, calendar: settings.calendar)
+            }
+        }
+    }
+
+    /// Recomputes every stored report day after a time-zone change.
+    static func rebucketDays(_ db: Database, calendar: ShopCalendar) throws {
+        for table in ["document", "movement"] {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, effectiveAt FROM \(table)")
+            let update = try db.makeStatement(sql: "UPDATE \(table) SET day = ? WHERE id = ?")
+            for row in rows {
+                try update.execute(arguments: [calendar.dayNumber(milliseconds: row[1]), row[0] as Int64])
+            }
+        }
+    }
+
+    // MARK: - Search keys
+
+    /// Lower-case, accent-free text for case- and accent-insensitive search.
+    static func searchKey(_ parts: String?...) -> String {
+        parts.compactMap { $0 }.joined(separator: " ")
+            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .lowercased()
+    }
+
+    /// A LIKE pattern matching the folded search text anywhere; `%` and `_` are escaped.
+    static func likePattern(_ text: String) -> String {
+        let folded = self.searchKey(text.trimmingCharacters(in: .whitespaces))
+        let escaped = folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return "%" + escaped + "%"
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+/// A movement about to be written: a document line before costing.
+struct PendingMovement {
+    var documentID: Int64
+    var kind: MovementKind
+    var lineNo: Int
+    var productID: ProductID
+    var effectiveAt: Int64
+    var day: Int
+    var recordedAt: Int64
+    var effect: MovementEffect
+    var unitAmount: Money = .zero
+    var discount: Money = .zero
+    var taxRate: Percent = .zero
+    var revenue: Money = .zero
+    var tax: Money = .zero
+    var lotCode: String?
+    var expiryDate: String?
+    var sourceMovementID: MovementID?
+    /// The input field to blame when this line is refused (`lines[2].quantity`).
+    var field: String?
+
+    var position: LedgerPosition { LedgerPosition(effectiveAt: self.effectiveAt, sequence: self.documentID, lineNo: self.lineNo) }
+}
+
+/// The cached ledger state of a product during one write transaction.
+struct ProductLedgerState {
+    var id: ProductID
+    var name: String
+    var tracksStock: Bool
+    var allowsNegativeStock: Bool
+    var balance: LedgerBalance
+    var last: LedgerPosition?
+    var dirty = false
+}
+
+/// Writes movements and re-costs ledgers inside one database transaction.
+///
+/// Appending after a product's last movement costs each line directly from the cached balance; anything
+/// earlier (back-dated, edited, deleted) replays the product's ledger from the earliest affected position, so
+/// the result always equals entering every document in ledger order.
+final class LedgerWriter {
+    private let db: Database
+    private let calendar: ShopCalendar
+    private var states: [ProductID: ProductLedgerState] = [:]
+
+    init(_ db: Database, calendar: ShopCalendar) {
+        self.db = db
+        self.calendar = calendar
+    }
+
+    /// The product's state, loaded once per transaction.
+    func state(_ id: ProductID) throws -> ProductLedgerState {
+        if let state = self.states[id] { return state }
+        let statement = try self.db.cachedStatement(sql: """
+            SELECT name, tracksStock, allowsNegativeStock, quantity, value, averageCost, lastEffectiveAt, lastSequence, lastLineNo
+            FROM product WHERE id = ?
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
+        }
+        var last: LedgerPosition?
+        if let effectiveAt: Int64 = row[6], let sequence: Int64 = row[7], let lineNo: Int = row[8] {
+            last = LedgerPosition(effectiveAt: effectiveAt, sequence: sequence, lineNo: lineNo)
+        }
+        let state = ProductLedgerState(
+            id: id, name: row[0], tracksStock: row[1], allowsNegativeStock: row[2],
+            balance: LedgerBalance(quantity: Quantity(thousandths: row[3]), value: Money(minorUnits: row[4]), averageCost: UnitCost(scaled: row[5])),
+            last: last)
+        self.states[id] = state
+        return state
+    }
+
+    /// Writes new movements (of any products) and costs them.
+    func write(_ movements: [PendingMovement]) throws {
+        var byProduct: [ProductID: [PendingMovement]] = [:]
+        var order: [ProductID] = []
+        for movement in movements {
+            if byProduct[movement.productID] == nil { order.append(movement.productID) }
+            byProduct[movement.productID, default: []].append(movement)
+        }
+        for productID in order {
+            let lines = (byProduct[productID] ?? []).sorted { $0.position < $1.position }
+            var state = try self.state(productID)
+            guard let first = lines.first else { continue }
+            if state.last.map({ first.position > $0 }) ?? true {
+                var ledger = StockLedger(balance: state.balance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
+                for line in lines {
+                    let outcome = try self.apply(line.effect, to: &ledger, state: state, field: line.field, effectiveAt: line.effectiveAt)
+                    try self.insert(line, outcome: outcome)
+                    state.last = line.position
+                }
+                state.balance = ledger.balance
+                state.dirty = true
+                self.states[productID] = state
+            } else {
+                for line in lines {
+                    try self.insert(line, outcome: MovementOutcome(valueChange: .zero, costAdjustment: .zero, balance: .empty))
+                }
+                try self.recost(productID, from: first.position, blame: lines.count == 1 ? first.field : nil)
+            }
+        }
+    }
+
+    /// Inserts movements without costing them; the caller replays each product afterwards.
+    func insertUncosted(_ movements: [PendingMovement]) throws {
+        for movement in movements {
+            _ = try self.state(movement.productID)
+            try self.insert(movement, outcome: MovementOutcome(valueChange: .zero, costAdjustment: .zero, balance: .empty))
+        }
+    }
+
+    /// Replays a product's ledger from `position` onwards, updating every movement whose costing changed.
+    func recost(_ productID: ProductID, from position: LedgerPosition, blame field: String? = nil) throws {
+        var state = try self.state(productID)
+        let before = try Row.fetchOne(self.db.cachedStatement(sql: """
+            SELECT quantityAfter, valueAfter, averageCostAfter FROM movement
+            WHERE productId = ? AND (effectiveAt, documentId, lineNo) < (?, ?, ?)
+            ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
+            """), arguments: [productID.rawValue, position.effectiveAt, position.sequence, position.lineNo])
+        let startBalance = before.map {
+            LedgerBalance(quantity: Quantity(thousandths: $0[0]), value: Money(minorUnits: $0[1]), averageCost: UnitCost(scaled: $0[2]))
+        } ?? .empty
+        var ledger = StockLedger(balance: startBalance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
+        let rows = try Row.fetchAll(self.db.cachedStatement(sql: """
+            SELECT id, effect, quantity, unitAmount, sourceMovementId, valueChange, costAdjustment,
+                   quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo
+            FROM movement
+            WHERE productId = ? AND (effectiveAt, documentId, lineNo) >= (?, ?, ?)
+            ORDER BY effectiveAt, documentId, lineNo
+            """), arguments: [productID.rawValue, position.effectiveAt, position.sequence, position.lineNo])
+        var booked: [Int64: (cost: Money, quantity: Quantity)] = [:]
+        let update = try self.db.cachedStatement(sql: """
+            UPDATE movement SET valueChange = ?, costAdjustment = ?, quantityAfter = ?, valueAfter = ?, averageCostAfter = ?
+            WHERE id = ?
+            """)
+        var last: LedgerPosition?
+        for row in rows {
+            let id: Int64 = row[0]
+            let quantity = Quantity(thousandths: row[2])
+            let effect: MovementEffect
+            switch row[1] as String {
+            case "receipt": effect = .receipt(quantity: quantity, unitCost: Money(minorUnits: row[3]))
+            case "receiptAtAverage": effect = .receiptAtAverage(quantity: quantity)
+            case "returnToStock":
+                let sourceID: Int64 = row[4]
+                let source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
+                effect = .returnToStock(quantity: quantity, bookedCost: source.cost, bookedQuantity: source.quantity)
+            default: effect = .issue(quantity: quantity.magnitude)
+            }
+            let effectiveAt: Int64 = row[10]
+            let outcome = try self.apply(effect, to: &ledger, state: state, field: field, effectiveAt: effectiveAt)
+            if case .issue(let issued) = effect { booked[id] = (-outcome.valueChange, issued) }
+            let stored = (row[5] as Int64, row[6] as Int64, row[7] as Int64, row[8] as Int64, row[9] as Int64)
+            let fresh = (
+                outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits, outcome.balance.quantity.thousandths,
+                outcome.balance.value.minorUnits, outcome.balance.averageCost.scaled
+            )
+            if stored != fresh {
+                try update.execute(arguments: [fresh.0, fresh.1, fresh.2, fresh.3, fresh.4, id])
+            }
+            last = LedgerPosition(effectiveAt: effectiveAt, sequence: row[11], lineNo: row[12])
+        }
+        if last == nil {
+            // Nothing at or after the position: the ledger ends before it.
+            let previous = try Row.fetchOne(self.db.cachedStatement(sql: """
+                SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
+                ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
+                """), arguments: [productID.rawValue])
+            last = previous.map { LedgerPosition(effectiveAt: $0[0], sequence: $0[1], lineNo: $0[2]) }
+        }
+        state.balance = ledger.balance
+        state.last = last
+        state.dirty = true
+        self.states[productID] = state
+    }
+
+    /// The cost a sale line was booked at, for returns.
+    func bookedCost(of movementID: MovementID) throws -> (cost: Money, quantity: Quantity) {
+        guard let row = try Row.fetchOne(self.db.cachedStatement(sql: "SELECT valueChange, quantity FROM movement WHERE id = ?"),
+                                         arguments: [movementID.rawValue]) else {
+            throw InventoryError(.notFound, field: "saleLineId", "sale line \(movementID) does not exist")
+        }
+        return (Money(minorUnits: -(row[0] as Int64)), Quantity(thousandths: row[1]).magnitude)
+    }
+
+    /// Writes every changed product balance back to the product table.
+    func flush() throws {
+        let statement = try self.db.cachedStatement(sql: """
+            UPDATE product SET quantity = ?, value = ?, averageCost = ?, lastEffectiveAt = ?, lastSequence = ?, lastLineNo = ?
+            WHERE id = ?
+            """)
+        for state in self.states.values where state.dirty {
+            try statement.execute(arguments: [
+                state.balance.quantity.thousandths, state.balance.value.minorUnits, state.balance.averageCost.scaled,
+                state.last?.effectiveAt, state.last?.sequence, state.last?.lineNo, state.id.rawValue,
+            ])
+        }
+        for key in Array(self.states.keys) { self.states[key]?.dirty = false }
+    }
+
+    private func apply(_ effect: MovementEffect, to ledger: inout StockLedger, state: ProductLedgerState, field: String?, effectiveAt: Int64) throws -> MovementOutcome {
+        do {
+            return try ledger.apply(effect)
+        } catch var error as InventoryError where error.code == .insufficientStock {
+            let day = ShopCalendar.isoDate(self.calendar.dayNumber(milliseconds: effectiveAt))
+            error.field = field
+            error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
+            throw error
+        }
+    }
+
+    private func insert(_ line: PendingMovement, outcome: MovementOutcome) throws {
+        let effectName: String
+        switch line.effect {
+        case .receipt: effectName = "receipt"
+        case .receiptAtAverage: effectName = "receiptAtAverage"
+        case .returnToStock: effectName = "returnToStock"
+        case .issue: effectName = "issue"
+        }
+        let statement = try self.db.cachedStatement(sql: """
+            INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,
+                discount, taxRate, revenue, tax, lotCode, expiryDate, sourceMovementId, valueChange, costAdjustment,
+                quantityAfter, valueAfter, averageCostAfter)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [
+            line.documentID, line.kind.rawValue, line.lineNo, line.productID.rawValue, line.effectiveAt, line.day, line.recordedAt,
+            effectName, line.effect.quantityChange.thousandths, line.unitAmount.minorUnits, line.discount.minorUnits,
+            line.taxRate.hundredths, line.revenue.minorUnits, line.tax.minorUnits, line.lotCode, line.expiryDate,
+            line.sourceMovementID?.rawValue, outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits,
+            outcome.balance.quantity.thousandths, outcome.balance.value.minorUnits, outcome.balance.averageCost.scaled,
+        ])
+    }
+}

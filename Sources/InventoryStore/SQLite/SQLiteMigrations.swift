@@ -1,0 +1,116 @@
+import GRDB
+
+/// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
+enum SQLiteMigrations {
+    /// Step names in order; the PostgreSQL backend must use the same names.
+    static let names = ["v1-catalogue", "v1-books", "v1-report-indexes"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-catalogue") { db in
+            try db.execute(sql: """
+                CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE category (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    color TEXT NOT NULL,
+                    lowStockThreshold INTEGER,
+                    markup INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE supplier (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL, location TEXT NOT NULL DEFAULT '', phone TEXT NOT NULL DEFAULT '',
+                    email TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '', searchKey TEXT NOT NULL
+                );
+                CREATE TABLE customer (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL, location TEXT NOT NULL DEFAULT '', phone TEXT NOT NULL DEFAULT '',
+                    email TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '', searchKey TEXT NOT NULL
+                );
+                CREATE TABLE product (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    searchKey TEXT NOT NULL,
+                    sku TEXT UNIQUE,
+                    barcode TEXT UNIQUE,
+                    categoryId INTEGER REFERENCES category(id) ON DELETE SET NULL,
+                    unit TEXT NOT NULL,
+                    imageRef TEXT,
+                    salePrice INTEGER NOT NULL,
+                    minimumSalePrice INTEGER,
+                    taxRate INTEGER NOT NULL,
+                    lowStockThreshold INTEGER,
+                    tracksStock INTEGER NOT NULL,
+                    allowsNegativeStock INTEGER NOT NULL,
+                    iconEmoji TEXT NOT NULL,
+                    isArchived INTEGER NOT NULL DEFAULT 0,
+                    createdAt INTEGER NOT NULL,
+                    updatedAt INTEGER NOT NULL,
+                    quantity INTEGER NOT NULL DEFAULT 0,
+                    value INTEGER NOT NULL DEFAULT 0,
+                    averageCost INTEGER NOT NULL DEFAULT 0,
+                    lastEffectiveAt INTEGER,
+                    lastSequence INTEGER,
+                    lastLineNo INTEGER
+                );
+                CREATE INDEX product_category ON product(categoryId);
+                """)
+        }
+        migrator.registerMigration("v1-books") { db in
+            try db.execute(sql: """
+                CREATE TABLE document (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    effectiveAt INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    recordedAt INTEGER NOT NULL,
+                    supplierId INTEGER REFERENCES supplier(id),
+                    customerId INTEGER REFERENCES customer(id),
+                    saleId INTEGER REFERENCES document(id),
+                    note TEXT NOT NULL DEFAULT '',
+                    tip INTEGER NOT NULL DEFAULT 0,
+                    paymentMethod TEXT,
+                    reason TEXT
+                );
+                CREATE TABLE movement (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    documentId INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    lineNo INTEGER NOT NULL,
+                    productId INTEGER NOT NULL REFERENCES product(id),
+                    effectiveAt INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    recordedAt INTEGER NOT NULL,
+                    effect TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    unitAmount INTEGER NOT NULL DEFAULT 0,
+                    discount INTEGER NOT NULL DEFAULT 0,
+                    taxRate INTEGER NOT NULL DEFAULT 0,
+                    revenue INTEGER NOT NULL DEFAULT 0,
+                    tax INTEGER NOT NULL DEFAULT 0,
+                    lotCode TEXT,
+                    expiryDate TEXT,
+                    sourceMovementId INTEGER REFERENCES movement(id),
+                    valueChange INTEGER NOT NULL,
+                    costAdjustment INTEGER NOT NULL,
+                    quantityAfter INTEGER NOT NULL,
+                    valueAfter INTEGER NOT NULL,
+                    averageCostAfter INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX movement_ledger ON movement(productId, effectiveAt, documentId, lineNo);
+                CREATE INDEX movement_document ON movement(documentId);
+                CREATE INDEX movement_source ON movement(sourceMovementId) WHERE sourceMovementId IS NOT NULL;
+                CREATE INDEX document_kind ON document(kind, effectiveAt);
+                """)
+        }
+        migrator.registerMigration("v1-report-indexes") { db in
+            try db.execute(sql: """
+                CREATE INDEX movement_top ON movement(kind, effectiveAt, productId, quantity, revenue);
+                CREATE INDEX movement_daily ON movement(kind, day, revenue, discount, tax, valueChange);
+                CREATE INDEX movement_expiry ON movement(expiryDate) WHERE expiryDate IS NOT NULL;
+                CREATE INDEX document_day ON document(kind, day, tip);
+                """)
+        }
+        return migrator
+    }
+}
