@@ -41,6 +41,9 @@ public struct BarcodeReader: Sendable {
         if !linearFormats.isEmpty {
             results += self.decodeLinear(image, formats: linearFormats)
         }
+        if self.options.formats.contains(.qrCode) {
+            results += QRCodeReader.read(image, tryInvert: self.options.tryInvert)
+        }
         return results
     }
 

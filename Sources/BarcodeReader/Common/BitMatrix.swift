@@ -1,0 +1,123 @@
+/// A binarised image: one byte per pixel, 1 = dark.
+struct BitMatrix {
+    let width: Int
+    let height: Int
+    var bits: [UInt8]
+
+    init(width: Int, height: Int, bits: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bits = bits
+    }
+
+    init(width: Int, height: Int) {
+        self.init(width: width, height: height, bits: [UInt8](repeating: 0, count: width * height))
+    }
+
+    /// True when the pixel is dark; false outside the image.
+    @inline(__always)
+    func get(_ x: Int, _ y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < self.width, y < self.height else { return false }
+        return self.bits[y * self.width + x] != 0
+    }
+
+    @inline(__always)
+    mutating func set(_ x: Int, _ y: Int, _ value: Bool = true) {
+        self.bits[y * self.width + x] = value ? 1 : 0
+    }
+
+    /// Marks a rectangle.
+    mutating func setRegion(left: Int, top: Int, width: Int, height: Int) {
+        for y in top..<(top + height) {
+            for x in left..<(left + width) where x < self.width && y < self.height { self.set(x, y) }
+        }
+    }
+
+    /// The matrix with dark and light swapped.
+    func inverted() -> BitMatrix {
+        BitMatrix(width: self.width, height: self.height, bits: self.bits.map { $0 ^ 1 })
+    }
+}
+
+/// zxing's hybrid binariser: a threshold per 8×8 block from the 5×5 neighbourhood of block black points.
+enum HybridBinarizer {
+    static let blockSize = 8
+    static let minDynamicRange = 24
+
+    static func binarize(_ image: GrayscaleImage) -> BitMatrix {
+        let width = image.width
+        let height = image.height
+        guard width >= 40, height >= 40 else { return globalBinarize(image) }
+        let subWidth = (width + blockSize - 1) / blockSize
+        let subHeight = (height + blockSize - 1) / blockSize
+        var matrix = BitMatrix(width: width, height: height)
+        image.pixels.withUnsafeBufferPointer { lum in
+            var blackPoints = [Int](repeating: 0, count: subWidth * subHeight)
+            let maxYOffset = height - blockSize
+            let maxXOffset = width - blockSize
+            for y in 0..<subHeight {
+                let yoffset = min(y * blockSize, maxYOffset)
+                for x in 0..<subWidth {
+                    let xoffset = min(x * blockSize, maxXOffset)
+                    var sum = 0
+                    var lo = 255
+                    var hi = 0
+                    for yy in 0..<blockSize {
+                        let base = (yoffset + yy) * width + xoffset
+                        for xx in 0..<blockSize {
+                            let p = Int(lum[base + xx])
+                            sum += p
+                            if p < lo { lo = p }
+                            if p > hi { hi = p }
+                        }
+                    }
+                    var average = sum >> 6
+                    if hi - lo <= minDynamicRange {
+                        average = lo / 2
+                        if y > 0 && x > 0 {
+                            let neighbours =
+                                (blackPoints[(y - 1) * subWidth + x] + 2 * blackPoints[y * subWidth + x - 1]
+                                    + blackPoints[(y - 1) * subWidth + x - 1]) / 4
+                            if lo < neighbours { average = neighbours }
+                        }
+                    }
+                    blackPoints[y * subWidth + x] = average
+                }
+            }
+            matrix.bits.withUnsafeMutableBufferPointer { out in
+                for y in 0..<subHeight {
+                    let yoffset = min(y * blockSize, maxYOffset)
+                    let top = cap(y, subHeight - 3)
+                    for x in 0..<subWidth {
+                        let xoffset = min(x * blockSize, maxXOffset)
+                        let left = cap(x, subWidth - 3)
+                        var sum = 0
+                        for z in -2...2 {
+                            let row = (top + z) * subWidth
+                            for k in -2...2 { sum += blackPoints[row + left + k] }
+                        }
+                        let threshold = sum / 25
+                        for yy in 0..<blockSize {
+                            let base = (yoffset + yy) * width + xoffset
+                            for xx in 0..<blockSize where Int(lum[base + xx]) <= threshold { out[base + xx] = 1 }
+                        }
+                    }
+                }
+            }
+        }
+        return matrix
+    }
+
+    @inline(__always)
+    private static func cap(_ value: Int, _ maxValue: Int) -> Int {
+        value < 2 ? 2 : min(value, maxValue)
+    }
+
+    /// Whole-image histogram threshold, for tiny images.
+    static func globalBinarize(_ image: GrayscaleImage) -> BitMatrix {
+        var buckets = [Int32](repeating: 0, count: 32)
+        for p in image.pixels { buckets[Int(p >> 3)] += 1 }
+        let bp = buckets.withUnsafeMutableBufferPointer { RowBinarizer.blackPoint($0) } ?? 128
+        return BitMatrix(width: image.width, height: image.height, bits: image.pixels.map { Int($0) < bp ? 1 : 0 })
+    }
+}

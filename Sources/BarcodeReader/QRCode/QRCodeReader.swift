@@ -1,0 +1,65 @@
+/// Finds and decodes QR Codes in an image.
+enum QRCodeReader {
+    static func read(_ image: GrayscaleImage, tryInvert: Bool) -> [DecodedBarcode] {
+        let binary = HybridBinarizer.binarize(image)
+        var found = read(binary)
+        if found.isEmpty && tryInvert { found = read(binary.inverted()) }
+        return found
+    }
+
+    static func read(_ binary: BitMatrix) -> [DecodedBarcode] {
+        let detector = QRDetector(image: binary)
+        var centers = detector.findFinderPatterns()
+        guard centers.count >= 3 else { return [] }
+        var results: [DecodedBarcode] = []
+        var attempts = 0
+        while centers.count >= 3 && attempts < 30 {
+            let triples = QRDetector.candidateTriples(centers, limit: 12)
+            var decodedTriple: [Int]?
+            for triple in triples {
+                attempts += 1
+                let (bl, tl, tr) = QRDetector.order(triple.map { centers[$0] })
+                if let r = decode(detector, bl, tl, tr) {
+                    if !results.contains(where: { $0.text == r.text }) { results.append(r) }
+                    decodedTriple = triple
+                    break
+                }
+                if attempts >= 30 { break }
+            }
+            guard let used = decodedTriple else { break }
+            centers = centers.enumerated().filter { !used.contains($0.offset) }.map(\.element)
+        }
+        return results
+    }
+
+    private static func decode(
+        _ detector: QRDetector, _ bl: QRDetector.FinderPattern, _ tl: QRDetector.FinderPattern,
+        _ tr: QRDetector.FinderPattern
+    ) -> DecodedBarcode? {
+        for delta in [0, 4, -4] {
+            if let r = decode(detector, bl, tl, tr, delta: delta) { return r }
+        }
+        return nil
+    }
+
+    private static func decode(
+        _ detector: QRDetector, _ bl: QRDetector.FinderPattern, _ tl: QRDetector.FinderPattern,
+        _ tr: QRDetector.FinderPattern, delta: Int
+    ) -> DecodedBarcode? {
+        for detection in detector.detect(bottomLeft: bl, topLeft: tl, topRight: tr, dimensionDelta: delta) {
+            for mirrored in [false, true] {
+                var bits = detection.bits
+                if mirrored {
+                    var m = BitMatrix(width: bits.width, height: bits.height)
+                    for y in 0..<bits.height { for x in 0..<bits.width where bits.get(x, y) { m.set(y, x) } }
+                    bits = m
+                }
+                if let r = try? QRDecoder.decode(bits) {
+                    return DecodedBarcode(
+                        format: .qrCode, text: r.text, rawBytes: r.bytes, corners: detection.corners)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,543 @@
+/// Locates QR symbols in a binarised image: finder patterns, alignment pattern, perspective sampling.
+struct QRDetector {
+    struct FinderPattern {
+        var x: Double
+        var y: Double
+        var moduleSize: Double
+        var count: Int
+
+        func aboutEquals(moduleSize size: Double, y i: Double, x j: Double) -> Bool {
+            guard abs(i - self.y) <= size, abs(j - self.x) <= size else { return false }
+            let diff = abs(size - self.moduleSize)
+            return diff <= 1 || diff <= self.moduleSize
+        }
+
+        func combined(y i: Double, x j: Double, moduleSize size: Double) -> FinderPattern {
+            let n = Double(self.count)
+            return FinderPattern(
+                x: (n * self.x + j) / (n + 1), y: (n * self.y + i) / (n + 1),
+                moduleSize: (n * self.moduleSize + size) / (n + 1), count: self.count + 1)
+        }
+    }
+
+    /// A located symbol: the sampled module grid plus its corners in image coordinates.
+    struct Detection {
+        var bits: BitMatrix
+        var corners: [Point]
+        var finders: [FinderPattern]
+    }
+
+    let image: BitMatrix
+
+    // MARK: finder patterns
+
+    static func foundPatternCross(_ s: [Int]) -> Bool {
+        let total = s[0] + s[1] + s[2] + s[3] + s[4]
+        guard total >= 7, s.allSatisfy({ $0 > 0 }) else { return false }
+        let module = Double(total) / 7
+        let maxV = module / 2
+        return abs(module - Double(s[0])) < maxV && abs(module - Double(s[1])) < maxV
+            && abs(3 * module - Double(s[2])) < 3 * maxV && abs(module - Double(s[3])) < maxV
+            && abs(module - Double(s[4])) < maxV
+    }
+
+    static func foundPatternDiagonal(_ s: [Int]) -> Bool {
+        let total = s[0] + s[1] + s[2] + s[3] + s[4]
+        guard total >= 7, s.allSatisfy({ $0 > 0 }) else { return false }
+        let module = Double(total) / 7
+        let maxV = module / 1.333
+        return abs(module - Double(s[0])) < maxV && abs(module - Double(s[1])) < maxV
+            && abs(3 * module - Double(s[2])) < 3 * maxV && abs(module - Double(s[3])) < maxV
+            && abs(module - Double(s[4])) < maxV
+    }
+
+    static func centerFromEnd(_ s: [Int], _ end: Int) -> Double {
+        Double(end - s[4] - s[3]) - Double(s[2]) / 2
+    }
+
+    func crossCheckVertical(_ startI: Int, _ centerJ: Int, _ maxCount: Int, _ originalTotal: Int) -> Double? {
+        let img = self.image
+        let maxI = img.height
+        var s = [0, 0, 0, 0, 0]
+        var i = startI
+        while i >= 0 && img.get(centerJ, i) {
+            s[2] += 1
+            i -= 1
+        }
+        if i < 0 { return nil }
+        while i >= 0 && !img.get(centerJ, i) && s[1] <= maxCount {
+            s[1] += 1
+            i -= 1
+        }
+        if i < 0 || s[1] > maxCount { return nil }
+        while i >= 0 && img.get(centerJ, i) && s[0] <= maxCount {
+            s[0] += 1
+            i -= 1
+        }
+        if s[0] > maxCount { return nil }
+        i = startI + 1
+        while i < maxI && img.get(centerJ, i) {
+            s[2] += 1
+            i += 1
+        }
+        if i == maxI { return nil }
+        while i < maxI && !img.get(centerJ, i) && s[3] < maxCount {
+            s[3] += 1
+            i += 1
+        }
+        if i == maxI || s[3] >= maxCount { return nil }
+        while i < maxI && img.get(centerJ, i) && s[4] < maxCount {
+            s[4] += 1
+            i += 1
+        }
+        if s[4] >= maxCount { return nil }
+        let total = s.reduce(0, +)
+        if 5 * abs(total - originalTotal) >= 2 * originalTotal { return nil }
+        return Self.foundPatternCross(s) ? Self.centerFromEnd(s, i) : nil
+    }
+
+    func crossCheckHorizontal(_ startJ: Int, _ centerI: Int, _ maxCount: Int, _ originalTotal: Int) -> Double? {
+        let img = self.image
+        let maxJ = img.width
+        var s = [0, 0, 0, 0, 0]
+        var j = startJ
+        while j >= 0 && img.get(j, centerI) {
+            s[2] += 1
+            j -= 1
+        }
+        if j < 0 { return nil }
+        while j >= 0 && !img.get(j, centerI) && s[1] <= maxCount {
+            s[1] += 1
+            j -= 1
+        }
+        if j < 0 || s[1] > maxCount { return nil }
+        while j >= 0 && img.get(j, centerI) && s[0] <= maxCount {
+            s[0] += 1
+            j -= 1
+        }
+        if s[0] > maxCount { return nil }
+        j = startJ + 1
+        while j < maxJ && img.get(j, centerI) {
+            s[2] += 1
+            j += 1
+        }
+        if j == maxJ { return nil }
+        while j < maxJ && !img.get(j, centerI) && s[3] < maxCount {
+            s[3] += 1
+            j += 1
+        }
+        if j == maxJ || s[3] >= maxCount { return nil }
+        while j < maxJ && img.get(j, centerI) && s[4] < maxCount {
+            s[4] += 1
+            j += 1
+        }
+        if s[4] >= maxCount { return nil }
+        let total = s.reduce(0, +)
+        if 5 * abs(total - originalTotal) >= originalTotal { return nil }
+        return Self.foundPatternCross(s) ? Self.centerFromEnd(s, j) : nil
+    }
+
+    func crossCheckDiagonal(_ centerI: Int, _ centerJ: Int) -> Bool {
+        let img = self.image
+        var s = [0, 0, 0, 0, 0]
+        var i = 0
+        while centerI >= i && centerJ >= i && img.get(centerJ - i, centerI - i) {
+            s[2] += 1
+            i += 1
+        }
+        if s[2] == 0 { return false }
+        while centerI >= i && centerJ >= i && !img.get(centerJ - i, centerI - i) {
+            s[1] += 1
+            i += 1
+        }
+        if s[1] == 0 { return false }
+        while centerI >= i && centerJ >= i && img.get(centerJ - i, centerI - i) {
+            s[0] += 1
+            i += 1
+        }
+        if s[0] == 0 { return false }
+        let maxI = img.height
+        let maxJ = img.width
+        i = 1
+        while centerI + i < maxI && centerJ + i < maxJ && img.get(centerJ + i, centerI + i) {
+            s[2] += 1
+            i += 1
+        }
+        while centerI + i < maxI && centerJ + i < maxJ && !img.get(centerJ + i, centerI + i) {
+            s[3] += 1
+            i += 1
+        }
+        if s[3] == 0 { return false }
+        while centerI + i < maxI && centerJ + i < maxJ && img.get(centerJ + i, centerI + i) {
+            s[4] += 1
+            i += 1
+        }
+        if s[4] == 0 { return false }
+        return Self.foundPatternDiagonal(s)
+    }
+
+    func handlePossibleCenter(_ s: [Int], _ i: Int, _ j: Int, _ centers: inout [FinderPattern]) -> Bool {
+        let total = s.reduce(0, +)
+        var centerJ = Self.centerFromEnd(s, j)
+        guard let centerI = crossCheckVertical(i, Int(centerJ), s[2], total) else { return false }
+        guard let cj = crossCheckHorizontal(Int(centerJ), Int(centerI), s[2], total) else { return false }
+        centerJ = cj
+        guard crossCheckDiagonal(Int(centerI), Int(centerJ)) else { return false }
+        let module = Double(total) / 7
+        for k in centers.indices where centers[k].aboutEquals(moduleSize: module, y: centerI, x: centerJ) {
+            centers[k] = centers[k].combined(y: centerI, x: centerJ, moduleSize: module)
+            return true
+        }
+        centers.append(FinderPattern(x: centerJ, y: centerI, moduleSize: module, count: 1))
+        return true
+    }
+
+    /// Scans rows for the 1:1:3:1:1 finder pattern.
+    func findFinderPatterns() -> [FinderPattern] {
+        let img = self.image
+        let maxI = img.height
+        let maxJ = img.width
+        var centers: [FinderPattern] = []
+        let iSkip = 2
+        var s = [0, 0, 0, 0, 0]
+        var i = iSkip - 1
+        img.bits.withUnsafeBufferPointer { bits in
+            while i < maxI {
+                s = [0, 0, 0, 0, 0]
+                var state = 0
+                let row = i * maxJ
+                var j = 0
+                while j < maxJ {
+                    if bits[row + j] != 0 {
+                        if state & 1 == 1 { state += 1 }
+                        s[state] += 1
+                    } else {
+                        if state & 1 == 0 {
+                            if state == 4 {
+                                if Self.foundPatternCross(s) && handlePossibleCenter(s, i, j, &centers) {
+                                    state = 0
+                                    s = [0, 0, 0, 0, 0]
+                                } else {
+                                    s = [s[2], s[3], s[4], 1, 0]
+                                    state = 3
+                                }
+                            } else {
+                                state += 1
+                                s[state] += 1
+                            }
+                        } else {
+                            s[state] += 1
+                        }
+                    }
+                    j += 1
+                }
+                if Self.foundPatternCross(s) { _ = handlePossibleCenter(s, i, maxJ, &centers) }
+                i += iSkip
+            }
+        }
+        return centers
+    }
+
+    static func distance(_ a: FinderPattern, _ b: FinderPattern) -> Double {
+        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+    }
+
+    /// Orders three patterns as (bottomLeft, topLeft, topRight).
+    static func order(_ p: [FinderPattern]) -> (FinderPattern, FinderPattern, FinderPattern) {
+        let d01 = distance(p[0], p[1])
+        let d12 = distance(p[1], p[2])
+        let d02 = distance(p[0], p[2])
+        var a: FinderPattern
+        let b: FinderPattern
+        var c: FinderPattern
+        if d12 >= d01 && d12 >= d02 {
+            (b, a, c) = (p[0], p[1], p[2])
+        } else if d02 >= d12 && d02 >= d01 {
+            (b, a, c) = (p[1], p[0], p[2])
+        } else {
+            (b, a, c) = (p[2], p[0], p[1])
+        }
+        if (c.x - b.x) * (a.y - b.y) - (c.y - b.y) * (a.x - b.x) < 0 { swap(&a, &c) }
+        return (a, b, c)
+    }
+
+    /// Candidate triples, best-shaped first (right angle, equal legs, similar module sizes).
+    static func candidateTriples(_ centers: [FinderPattern], limit: Int) -> [[Int]] {
+        let usable = centers.enumerated().filter { $0.element.count >= 1 }.map(\.offset)
+        var scored: [(Double, [Int])] = []
+        for ai in 0..<usable.count {
+            for bi in (ai + 1)..<max(ai + 1, usable.count) {
+                for ci in (bi + 1)..<max(bi + 1, usable.count) {
+                    let idx = [usable[ai], usable[bi], usable[ci]]
+                    let p = idx.map { centers[$0] }
+                    let sizes = p.map(\.moduleSize)
+                    guard let lo = sizes.min(), let hi = sizes.max(), hi <= lo * 1.4 else { continue }
+                    var d = [
+                        sq(p[0], p[1]), sq(p[1], p[2]), sq(p[0], p[2]),
+                    ].sorted()
+                    // Legs at least a version-1 symbol apart.
+                    guard d[0] >= pow2(lo * 14) else { continue }
+                    let distortion = abs(d[2] - 2 * d[1]) + abs(d[2] - 2 * d[0])
+                    d[0] = distortion / d[2]
+                    guard d[0] < 0.7 else { continue }
+                    scored.append((d[0], idx))
+                }
+            }
+        }
+        scored.sort { $0.0 < $1.0 }
+        return scored.prefix(limit).map(\.1)
+    }
+
+    private static func sq(_ a: FinderPattern, _ b: FinderPattern) -> Double {
+        (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)
+    }
+
+    private static func pow2(_ v: Double) -> Double { v * v }
+
+    // MARK: geometry
+
+    func sizeOfBlackWhiteBlackRun(_ fromX0: Int, _ fromY0: Int, _ toX0: Int, _ toY0: Int) -> Double {
+        var fromX = fromX0
+        var fromY = fromY0
+        var toX = toX0
+        var toY = toY0
+        let steep = abs(toY - fromY) > abs(toX - fromX)
+        if steep {
+            swap(&fromX, &fromY)
+            swap(&toX, &toY)
+        }
+        let dx = abs(toX - fromX)
+        let dy = abs(toY - fromY)
+        var error = -dx / 2
+        let xstep = fromX < toX ? 1 : -1
+        let ystep = fromY < toY ? 1 : -1
+        var state = 0
+        let xLimit = toX + xstep
+        var x = fromX
+        var y = fromY
+        func dist(_ ax: Int, _ ay: Int) -> Double {
+            let ddx = Double(ax - fromX)
+            let ddy = Double(ay - fromY)
+            return (ddx * ddx + ddy * ddy).squareRoot()
+        }
+        while x != xLimit {
+            let realX = steep ? y : x
+            let realY = steep ? x : y
+            if (state == 1) == self.image.get(realX, realY) {
+                if state == 2 { return dist(x, y) }
+                state += 1
+            }
+            error += dy
+            if error > 0 {
+                if y == toY { break }
+                y += ystep
+                error -= dx
+            }
+            x += xstep
+        }
+        if state == 2 { return dist(toX + xstep, toY) }
+        return .nan
+    }
+
+    func sizeOfBlackWhiteBlackRunBothWays(_ fromX: Int, _ fromY: Int, _ toX: Int, _ toY: Int) -> Double {
+        var result = sizeOfBlackWhiteBlackRun(fromX, fromY, toX, toY)
+        let w = self.image.width
+        let h = self.image.height
+        var scale = 1.0
+        var otherToX = fromX - (toX - fromX)
+        if otherToX < 0 {
+            scale = Double(fromX) / Double(fromX - otherToX)
+            otherToX = 0
+        } else if otherToX >= w {
+            scale = Double(w - 1 - fromX) / Double(otherToX - fromX)
+            otherToX = w - 1
+        }
+        var otherToY = Int(Double(fromY) - Double(toY - fromY) * scale)
+        scale = 1.0
+        if otherToY < 0 {
+            scale = Double(fromY) / Double(fromY - otherToY)
+            otherToY = 0
+        } else if otherToY >= h {
+            scale = Double(h - 1 - fromY) / Double(otherToY - fromY)
+            otherToY = h - 1
+        }
+        otherToX = Int(Double(fromX) + Double(otherToX - fromX) * scale)
+        result += sizeOfBlackWhiteBlackRun(fromX, fromY, otherToX, otherToY)
+        return result - 1
+    }
+
+    func moduleSizeOneWay(_ a: FinderPattern, _ b: FinderPattern) -> Double {
+        let e1 = sizeOfBlackWhiteBlackRunBothWays(Int(a.x), Int(a.y), Int(b.x), Int(b.y))
+        let e2 = sizeOfBlackWhiteBlackRunBothWays(Int(b.x), Int(b.y), Int(a.x), Int(a.y))
+        if e1.isNaN { return e2 / 7 }
+        if e2.isNaN { return e1 / 7 }
+        return (e1 + e2) / 14
+    }
+
+    /// Looks for the 1:1:1 white-black-white alignment pattern near an estimate.
+    func findAlignment(moduleSize: Double, estX: Int, estY: Int, allowanceFactor: Double) -> (Double, Double)? {
+        let allowance = Int(allowanceFactor * moduleSize)
+        let left = max(0, estX - allowance)
+        let right = min(self.image.width - 1, estX + allowance)
+        let top = max(0, estY - allowance)
+        let bottom = min(self.image.height - 1, estY + allowance)
+        guard Double(right - left) >= moduleSize * 3, Double(bottom - top) >= moduleSize * 3 else { return nil }
+        var best: (Double, Double)?
+        var bestDistance = Double.infinity
+        let middleI = (top + bottom) / 2
+        let height = bottom - top + 1
+        for k in 0..<height {
+            let i = middleI + ((k & 1) == 0 ? (k + 1) / 2 : -((k + 1) / 2))
+            guard i >= top, i <= bottom else { continue }
+            var s = [0, 0, 0]
+            var j = left
+            while j <= right && !self.image.get(j, i) { j += 1 }
+            var state = 0
+            while j <= right {
+                if self.image.get(j, i) {
+                    if state == 1 {
+                        s[1] += 1
+                    } else if state == 2 {
+                        if let c = alignmentCandidate(s, i, j, moduleSize) {
+                            let d = abs(c.0 - Double(estX)) + abs(c.1 - Double(estY))
+                            if d < bestDistance {
+                                bestDistance = d
+                                best = c
+                            }
+                        }
+                        s = [s[2], 1, 0]
+                        state = 1
+                    } else {
+                        state += 1
+                        s[state] += 1
+                    }
+                } else {
+                    if state == 1 { state += 1 }
+                    s[state] += 1
+                }
+                j += 1
+            }
+            if let best, bestDistance < moduleSize * 2 { return best }
+        }
+        return best
+    }
+
+    private func alignmentCandidate(_ s: [Int], _ i: Int, _ j: Int, _ moduleSize: Double) -> (Double, Double)? {
+        let maxV = moduleSize / 2
+        for c in s where abs(moduleSize - Double(c)) >= maxV { return nil }
+        let centerJ = Double(j - s[2]) - Double(s[1]) / 2
+        // Vertical cross-check: white, black, white of about a module each.
+        let cj = Int(centerJ)
+        let maxCount = 2 * s[1]
+        var v = [0, 0, 0]
+        var y = i
+        while y >= 0 && self.image.get(cj, y) && v[1] <= maxCount {
+            v[1] += 1
+            y -= 1
+        }
+        if y < 0 || v[1] > maxCount { return nil }
+        while y >= 0 && !self.image.get(cj, y) && v[0] <= maxCount {
+            v[0] += 1
+            y -= 1
+        }
+        if v[0] > maxCount { return nil }
+        y = i + 1
+        while y < self.image.height && self.image.get(cj, y) && v[1] <= maxCount {
+            v[1] += 1
+            y += 1
+        }
+        if y == self.image.height || v[1] > maxCount { return nil }
+        while y < self.image.height && !self.image.get(cj, y) && v[2] <= maxCount {
+            v[2] += 1
+            y += 1
+        }
+        if v[2] > maxCount { return nil }
+        for c in v where abs(moduleSize - Double(c)) >= maxV { return nil }
+        let centerI = Double(y - v[2]) - Double(v[1]) / 2
+        return (centerJ, centerI)
+    }
+
+    /// Samples a `dimension`² module grid through the transform.
+    func sampleGrid(_ t: PerspectiveTransform, dimension: Int) -> BitMatrix? {
+        var out = BitMatrix(width: dimension, height: dimension)
+        var outside = 0
+        for y in 0..<dimension {
+            for x in 0..<dimension {
+                let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+                guard px.isFinite, py.isFinite else { return nil }
+                let ix = Int(px.rounded(.down))
+                let iy = Int(py.rounded(.down))
+                if ix < -1 || iy < -1 || ix > self.image.width || iy > self.image.height {
+                    outside += 1
+                    if outside > dimension { return nil }
+                    continue
+                }
+                let cx = min(max(ix, 0), self.image.width - 1)
+                let cy = min(max(iy, 0), self.image.height - 1)
+                if self.image.get(cx, cy) { out.set(x, y) }
+            }
+        }
+        return out
+    }
+
+    /// Builds the sampling grid for three ordered finder patterns.
+    func detect(
+        bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0
+    ) -> [Detection] {
+        let moduleSize = (moduleSizeOneWay(tl, tr) + moduleSizeOneWay(tl, bl)) / 2
+        guard moduleSize.isFinite, moduleSize >= 1 else { return [] }
+        let tltr = Int((Self.distance(tl, tr) / moduleSize).rounded())
+        let tlbl = Int((Self.distance(tl, bl) / moduleSize).rounded())
+        var dimension = (tltr + tlbl) / 2 + 7
+        switch dimension & 3 {
+        case 0: dimension += 1
+        case 2: dimension -= 1
+        case 3: dimension += 2  // zxing gives up here; try the nearest valid size instead
+        default: break
+        }
+        let dims = [dimension + dimensionDelta]
+        var results: [Detection] = []
+        for dim in dims {
+            guard let version = QRVersion.forDimension(dim) else { continue }
+            let modulesBetween = Double(dim - 7)
+            var alignment: (Double, Double)?
+            if version.alignmentCenters.count > 0 {
+                let brX = tr.x - tl.x + bl.x
+                let brY = tr.y - tl.y + bl.y
+                let correction = 1 - 3 / modulesBetween
+                let estX = Int(tl.x + correction * (brX - tl.x))
+                let estY = Int(tl.y + correction * (brY - tl.y))
+                for factor in [4.0, 8.0, 16.0] {
+                    if let a = findAlignment(moduleSize: moduleSize, estX: estX, estY: estY, allowanceFactor: factor) {
+                        alignment = a
+                        break
+                    }
+                }
+            }
+            let dimMinusThree = Double(dim) - 3.5
+            var transforms: [PerspectiveTransform] = []
+            let brX = tr.x - tl.x + bl.x
+            let brY = tr.y - tl.y + bl.y
+            if let a = alignment {
+                transforms.append(
+                    PerspectiveTransform.quadrilateralToQuadrilateral(
+                        3.5, 3.5, dimMinusThree, 3.5, dimMinusThree - 3, dimMinusThree - 3, 3.5, dimMinusThree,
+                        tl.x, tl.y, tr.x, tr.y, a.0, a.1, bl.x, bl.y))
+            }
+            transforms.append(
+                PerspectiveTransform.quadrilateralToQuadrilateral(
+                    3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
+                    tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y))
+            for t in transforms {
+                guard let bits = sampleGrid(t, dimension: dim) else { continue }
+                let d = Double(dim)
+                let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { c in
+                    let p = t.transform(c.0, c.1)
+                    return Point(x: p.0, y: p.1)
+                }
+                results.append(Detection(bits: bits, corners: corners, finders: [bl, tl, tr]))
+            }
+        }
+        return results
+    }
+}
