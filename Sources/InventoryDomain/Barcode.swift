@@ -15,9 +15,9 @@ public enum Barcode {
         let digits = code.compactMap(\.wholeNumberValue)
         switch digits.count {
         case 8:
-            // EAN-8 when its check digit holds, else UPC-E (expanded to its UPC-A, as GTIN-13).
-            if self.hasValidCheckDigit(digits) { return code }
+            // UPC-E (number system 0 or 1) is expanded to its UPC-A, as GTIN-13; otherwise EAN-8.
             if let upcA = self.expandUPCE(code) { return "0" + upcA }
+            if self.hasValidCheckDigit(digits) { return code }
             throw self.badCheckDigit(code, expected: self.checkDigit(Array(digits.dropLast())), kind: "EAN-8 or UPC-E")
         case 6, 7:
             // UPC-E without number system/check digit is ambiguous: treat it as text.
@@ -42,16 +42,14 @@ public enum Barcode {
         }
     }
 
-    /// The forms under which a scanned code may be stored: its normal form, plus the expansion of an 8-digit UPC-E.
-    ///
-    /// A scanner reading a UPC-E label sends 8 digits; the product may have been saved from the UPC-A/EAN-13 on
-    /// its box. Look a scan up under every candidate.
+    /// The forms under which a scanned code may be stored: its normal form, plus the plain 8 digits when they
+    /// also read as EAN-8. Look a scan up under every candidate.
     public static func lookupCandidates(_ text: String) -> [String] {
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var result: [String] = []
         if let normal = try? self.normalize(code) { result.append(normal) }
-        if code.count == 8, code.allSatisfy(\.isASCIIDigit), let upcA = self.expandUPCE(code), let normal = try? self.normalize(upcA) {
-            result.append(normal)
+        if code.count == 8, code.allSatisfy(\.isASCIIDigit), self.hasValidCheckDigit(code.compactMap(\.wholeNumberValue)) {
+            result.append(code)  // an EAN-8 that also reads as UPC-E
         }
         var seen = Set<String>()
         return result.filter { seen.insert($0).inserted }

@@ -1,0 +1,80 @@
+import InventoryDomain
+import Testing
+
+@Suite struct MoneyTests {
+    @Test(arguments: [
+        ("2.75", Currency.eur, Int64(275)), ("0", .eur, 0), ("-1.5", .eur, -150), ("12", .usd, 1200), ("1,25", .eur, 125),
+        ("300", .jpy, 300), ("1.250", .kwd, 1250), ("2.750", .eur, 275),
+    ])
+    func parsesExactly(text: String, currency: Currency, minor: Int64) throws {
+        #expect(try Money.parse(text, currency: currency, field: "price") == Money(minorUnits: minor))
+    }
+
+    @Test(arguments: ["abc", "", "1.2.3", "1e3", "--1", "0x10", ".", " 12 3"])
+    func refusesNonNumbers(text: String) {
+        #expect(throws: InventoryError(.invalidValue, field: "price", "")) {
+            try Money.parse(text, currency: .eur, field: "price")
+        }
+    }
+
+    @Test func refusesOverPrecisePricesNamingTheCurrency() {
+        do {
+            _ = try Money.parse("2.755", currency: .eur, field: "price")
+            Issue.record("accepted an over-precise price")
+        } catch let error as InventoryError {
+            #expect(error.code == .invalidValue)
+            #expect(error.userMessage.contains("2 decimals"))
+        } catch { Issue.record("unexpected \(error)") }
+        #expect(throws: InventoryError(.invalidValue, field: "price", "")) { try Money.parse("1.5", currency: .jpy, field: "price") }
+    }
+
+    @Test func formatsWithTheCurrencyDecimals() {
+        #expect(Money(minorUnits: 275).decimalString(.eur) == "2.75")
+        #expect(Money(minorUnits: -5).decimalString(.eur) == "-0.05")
+        #expect(Money(minorUnits: 300).decimalString(.jpy) == "300")
+        #expect(Money(minorUnits: 1250).decimalString(.kwd) == "1.250")
+    }
+
+    @Test func currencyTableKnowsMinorUnits() throws {
+        #expect(try Currency(isoCode: "jpy").minorUnits == 0)
+        #expect(try Currency(isoCode: "KWD").minorUnits == 3)
+        #expect(try Currency(isoCode: "EUR").minorUnits == 2)
+        #expect(throws: InventoryError(.invalidValue, field: "currency", "")) { try Currency(isoCode: "EURO") }
+    }
+
+    @Test func roundingIsHalfAwayFromZero() {
+        #expect(FixedPoint.divideRounded(5, 2) == 3)
+        #expect(FixedPoint.divideRounded(-5, 2) == -3)
+        #expect(FixedPoint.divideRounded(4, 3) == 1)
+        #expect(FixedPoint.divideRounded(-4, 3) == -1)
+        #expect(FixedPoint.divideRounded(5, -2) == -3)
+        #expect(FixedPoint.clamp(Int128(Int64.max) + 1) == Int64.max)
+        #expect(FixedPoint.clamp(Int128(Int64.min) - 1) == Int64.min)
+    }
+
+    @Test func quantitiesHaveThreeDecimals() throws {
+        #expect(try Quantity.parse("0.5", field: "q") == Quantity(thousandths: 500))
+        #expect(Quantity(thousandths: 1500).decimalString == "1.5")
+        #expect(Quantity(12).decimalString == "12")
+        #expect(throws: InventoryError(.invalidValue, field: "q", "")) { try Quantity.parse("0.0001", field: "q") }
+        #expect(throws: InventoryError(.invalidValue, field: "q", "")) { try Quantity.parsePositive("0", field: "q") }
+        #expect(throws: InventoryError(.invalidValue, field: "q", "")) { try Quantity.parsePositive("-2", field: "q") }
+    }
+
+    @Test func percentagesAndTax() throws {
+        let rate = try Percent.parse("7.5%", field: "tax")
+        #expect(rate == Percent(hundredths: 750))
+        #expect(rate.decimalString == "7.5")
+        #expect(Money(minorUnits: 1000).applying(rate) == Money(minorUnits: 75))
+        #expect(throws: InventoryError(.invalidValue, field: "tax", "")) { try Percent.parse("-1", field: "tax") }
+        #expect(throws: InventoryError(.invalidValue, field: "tax", "")) { try Percent.parse("x", field: "tax") }
+        #expect(Money.extended(Money(minorUnits: 333), by: Quantity(thousandths: 1500)) == Money(minorUnits: 500))
+    }
+
+    @Test func unitCostAverages() {
+        #expect(UnitCost.average(value: Money(minorUnits: 11_000), quantity: Quantity(40))?.rounded == Money(minorUnits: 275))
+        #expect(UnitCost.average(value: .zero, quantity: .zero) == nil)
+        #expect(UnitCost(scaled: 27_500 * 100).decimalString(.eur) == "2.75")
+        #expect(UnitCost(Money(minorUnits: 3)).value(of: Quantity(thousandths: 500)) == Money(minorUnits: 2))
+    }
+}

@@ -1,0 +1,90 @@
+import InventoryDomain
+import Testing
+
+@Suite struct StockLedgerTests {
+    @Test func sellingTheLastUnitTakesTheRemainingValue() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(3), unitCost: Money(minorUnits: 100)))
+        _ = try ledger.apply(.receipt(quantity: Quantity(0 + 0) + Quantity(thousandths: 0) + Quantity(0) + Quantity(1), unitCost: Money(minorUnits: 101)))
+        // value 401 over 4 units: issuing 1 at a time rounds; the last issue takes what is left.
+        var issued = Money.zero
+        for _ in 0..<4 { issued = issued - (try ledger.apply(.issue(quantity: Quantity(1)))).valueChange }
+        #expect(issued == Money(minorUnits: 401))
+        #expect(ledger.balance.value == .zero)
+        #expect(ledger.balance.quantity == .zero)
+    }
+
+    @Test func overSellingIsRefusedAndChangesNothing() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(2), unitCost: Money(minorUnits: 100)))
+        let before = ledger
+        #expect(throws: InventoryError(.insufficientStock, field: "quantity", "")) {
+            try ledger.apply(.issue(quantity: Quantity(3)))
+        }
+        #expect(ledger == before)
+    }
+
+    @Test func zeroQuantityIsRefused() {
+        var ledger = StockLedger()
+        #expect(throws: InventoryError(.invalidValue, field: "quantity", "")) {
+            try ledger.apply(.receipt(quantity: .zero, unitCost: Money(minorUnits: 1)))
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "quantity", "")) {
+            try ledger.apply(.issue(quantity: Quantity(-1)))
+        }
+    }
+
+    @Test func negativeStockWhenAllowedIsCostedAtLastAverageAndResetByNextReceipt() throws {
+        var ledger = StockLedger(allowsNegativeStock: true)
+        _ = try ledger.apply(.receipt(quantity: Quantity(2), unitCost: Money(minorUnits: 100)))
+        let sale = try ledger.apply(.issue(quantity: Quantity(5)))
+        #expect(sale.valueChange == Money(minorUnits: -500))
+        #expect(ledger.balance.quantity == Quantity(-3))
+        #expect(ledger.balance.value == Money(minorUnits: -300))
+        let receipt = try ledger.apply(.receipt(quantity: Quantity(10), unitCost: Money(minorUnits: 150)))
+        // 7 left, valued at the new price 1.50; the 3 units sold short cost 0.50 more than booked.
+        #expect(receipt.balance.quantity == Quantity(7))
+        #expect(receipt.balance.value == Money(minorUnits: 1050))
+        #expect(receipt.balance.averageCost.rounded == Money(minorUnits: 150))
+        #expect(receipt.costAdjustment == Money(minorUnits: 150))
+        // Books: in 200 + 1500 = issued 500 + adjustment 150 + stock 1050.
+        #expect(Money(minorUnits: 1700) == Money(minorUnits: 500) + receipt.costAdjustment + receipt.balance.value)
+    }
+
+    @Test func customerReturnRestocksAtTheBookedCost() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(3), unitCost: Money(minorUnits: 100)))
+        let sale = try ledger.apply(.issue(quantity: Quantity(2)))
+        _ = try ledger.apply(.receipt(quantity: Quantity(1), unitCost: Money(minorUnits: 400)))
+        let back = try ledger.apply(.returnToStock(quantity: Quantity(1), bookedCost: -sale.valueChange, bookedQuantity: Quantity(2)))
+        #expect(back.valueChange == Money(minorUnits: 100))
+        #expect(ledger.balance.value == Money(minorUnits: 600))
+        #expect(ledger.balance.quantity == Quantity(3))
+    }
+
+    @Test func adjustmentWithoutCostComesInAtAverage() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(4), unitCost: Money(minorUnits: 250)))
+        let found = try ledger.apply(.receiptAtAverage(quantity: Quantity(2)))
+        #expect(found.valueChange == Money(minorUnits: 500))
+        #expect(ledger.balance.averageCost.rounded == Money(minorUnits: 250))
+    }
+
+    @Test func untrackedProductsExpenseReceiptsAndCostNothingOnSale() throws {
+        var ledger = StockLedger(tracksStock: false)
+        let receipt = try ledger.apply(.receipt(quantity: Quantity(5), unitCost: Money(minorUnits: 100)))
+        #expect(receipt.costAdjustment == Money(minorUnits: 500))
+        #expect(receipt.valueChange == .zero)
+        let sale = try ledger.apply(.issue(quantity: Quantity(50)))
+        #expect(sale.valueChange == .zero)
+        #expect(ledger.balance == .empty)
+    }
+
+    @Test func fractionalQuantitiesAreExact() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(thousandths: 2_500), unitCost: Money(minorUnits: 399)))  // 2.5 kg at 3.99
+        #expect(ledger.balance.value == Money(minorUnits: 998))  // 9.975 rounds half up to 9.98
+        let sale = try ledger.apply(.issue(quantity: Quantity(thousandths: 500)))
+        #expect(sale.valueChange == Money(minorUnits: -200))  // 0.5 × 9.98 / 2.5 = 1.996
+    }
+}
