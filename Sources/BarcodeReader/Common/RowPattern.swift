@@ -97,6 +97,39 @@ enum RowPattern {
         return nil
     }
 
+    /// zxing-cpp's narrow/wide thresholds for bars (even offsets) and spaces (odd offsets) of a window;
+    /// nil when the widths are implausible (wide > 4 narrow, bars and spaces too different).
+    static func narrowWideThreshold(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ n: Int) -> (Double, Double)? {
+        guard start + n <= runs.count, n >= 2 else { return nil }
+        var lo = [Int(runs[start]), Int(runs[start + 1])]
+        var hi = lo
+        for i in 2..<n {
+            let v = Int(runs[start + i])
+            lo[i & 1] = min(lo[i & 1], v)
+            hi[i & 1] = max(hi[i & 1], v)
+        }
+        var res = [0.0, 0.0]
+        for i in 0..<2 {
+            let o = 1 - i
+            if hi[i] > 4 * (lo[i] + 1) || hi[i] > 3 * hi[o] || lo[i] > 2 * (lo[o] + 1) { return nil }
+            res[i] = max(Double(lo[i] + hi[i]) / 2, Double(lo[i]) * 1.5)
+        }
+        return (res[0], res[1])
+    }
+
+    /// Narrow/wide bit pattern of `n` elements using ``narrowWideThreshold``; -1 when implausible.
+    static func thresholdPattern(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ n: Int) -> Int {
+        guard let t = narrowWideThreshold(runs, start, n) else { return -1 }
+        var pattern = 0
+        for i in 0..<n {
+            let th = i & 1 == 0 ? t.0 : t.1
+            let v = Double(runs[start + i])
+            if v > th * 2 { return -1 }
+            pattern = (pattern << 1) | (v > th ? 1 : 0)
+        }
+        return pattern
+    }
+
     /// Converts a pattern of narrow (0) / wide (1) elements into a bitmask, zxing style; -1 when not exactly
     /// `wideCount` wide elements can be separated.
     static func narrowWidePattern(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ n: Int, wideCount: Int) -> Int {

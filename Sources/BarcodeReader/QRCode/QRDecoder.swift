@@ -311,9 +311,13 @@ enum QRDecoder {
                 throw BarcodeReaderError(.invalidData, "mode \(mode)")
             }
         }
+        // Byte segments without ECI share one guessed encoding; Kanji segments make Shift-JIS likely.
+        let hasKanji = segments.contains { $0.encoding == .shiftJIS }
+        let unlabelled = segments.filter { $0.encoding == nil }.flatMap(\.bytes)
+        let guessed = guessEncoding(unlabelled, preferShiftJIS: hasKanji)
         var text = ""
         for s in segments where !s.bytes.isEmpty {
-            text += decodeText(s.bytes, s.encoding)
+            text += decodeText(s.bytes, s.encoding ?? guessed)
         }
         return text
     }
@@ -334,21 +338,38 @@ enum QRDecoder {
         }
     }
 
-    /// Turns bytes into text; without an ECI, UTF-8 when valid, else Shift-JIS when it parses, else Latin-1.
-    static func decodeText(_ bytes: [UInt8], _ encoding: String.Encoding?) -> String {
-        if let encoding, let s = String(data: Data(bytes), encoding: encoding) { return s }
-        if let s = String(validating: bytes, as: UTF8.self) { return s }
-        if looksLikeShiftJIS(bytes), let s = String(data: Data(bytes), encoding: .shiftJIS) { return s }
+    /// Guesses the encoding of byte-mode data without ECI: UTF-8 when valid, Shift-JIS when it parses and
+    /// looks Japanese, else ISO-8859-1.
+    static func guessEncoding(_ bytes: [UInt8], preferShiftJIS: Bool) -> String.Encoding {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return preferShiftJIS ? .shiftJIS : .utf8 }
+        if String(validating: bytes, as: UTF8.self) != nil { return .utf8 }
+        if looksLikeShiftJIS(bytes, lenient: preferShiftJIS) { return .shiftJIS }
+        return .isoLatin1
+    }
+
+    /// Turns bytes into text in `encoding`, falling back to ISO-8859-1.
+    static func decodeText(_ bytes: [UInt8], _ encoding: String.Encoding) -> String {
+        if let s = String(data: Data(bytes), encoding: encoding) { return s }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
-    /// A strict check that the bytes are valid Shift-JIS with at least one double-byte character.
-    static func looksLikeShiftJIS(_ bytes: [UInt8]) -> Bool {
+    /// Checks that the bytes are valid Shift-JIS with a double-byte character or a run of 3+ half-width
+    /// katakana (any valid Shift-JIS when `lenient`).
+    static func looksLikeShiftJIS(_ bytes: [UInt8], lenient: Bool) -> Bool {
         var i = 0
         var doubleBytes = 0
+        var katakanaRun = 0
+        var maxKatakanaRun = 0
         while i < bytes.count {
             let b = bytes[i]
-            if b < 0x80 || (0xA1...0xDF).contains(b) {
+            if (0xA1...0xDF).contains(b) {
+                katakanaRun += 1
+                maxKatakanaRun = max(maxKatakanaRun, katakanaRun)
+                i += 1
+                continue
+            }
+            katakanaRun = 0
+            if b < 0x80 {
                 i += 1
                 continue
             }
@@ -358,6 +379,6 @@ enum QRDecoder {
             doubleBytes += 1
             i += 2
         }
-        return doubleBytes > 0
+        return lenient || doubleBytes > 0 || maxKatakanaRun >= 3
     }
 }

@@ -275,8 +275,8 @@ struct QRDetector {
                     var d = [
                         sq(p[0], p[1]), sq(p[1], p[2]), sq(p[0], p[2]),
                     ].sorted()
-                    // Legs at least a version-1 symbol apart.
-                    guard d[0] >= pow2(lo * 14) else { continue }
+                    // Legs roughly at least a version-1 symbol apart (14 modules; module estimates run high).
+                    guard d[0] >= pow2(lo * 10) else { continue }
                     let distortion = abs(d[2] - 2 * d[1]) + abs(d[2] - 2 * d[0])
                     d[0] = distortion / d[2]
                     guard d[0] < 0.7 else { continue }

@@ -126,11 +126,12 @@ enum Code128 {
         var codes: [Int] = []
         var i = b
         var foundStop = false
-        let startWidth = Double(RowPattern.sum(runs, b, 6))
+        var lastWidth = Double(RowPattern.sum(runs, b, 6))
         while i + 6 <= runs.count {
-            // All symbols are 11 modules: reject a symbol whose width is far from the start symbol's.
+            // All symbols are 11 modules: reject a symbol whose width is far from the previous one's.
             let w = Double(RowPattern.sum(runs, i, 6))
-            guard w > startWidth * 0.6, w < startWidth * 1.5,
+            defer { lastWidth = w }
+            guard w > lastWidth * 0.7, w < lastWidth * 1.4,
                 let code = RowPattern.bestMatch(
                     runs, i, sixElementPatterns, patternLength: 11, maxAverage: maxAverageVariance,
                     maxIndividual: maxIndividualVariance)

@@ -41,8 +41,10 @@ enum Code39 {
     }
 
     private static func character(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Character? {
-        let p = RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3)
-        guard p >= 0, let k = encodings.firstIndex(of: p) else { return nil }
+        let p = RowPattern.thresholdPattern(runs, i, 9)
+        if p >= 0, let k = encodings.firstIndex(of: p) { return alphabet[k] }
+        let q = RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3)
+        guard q >= 0, let k = encodings.firstIndex(of: q) else { return nil }
         return alphabet[k]
     }
 
@@ -52,11 +54,12 @@ enum Code39 {
             let b = RowPattern.findLeftGuard(
                 runs, from: from, minSize: 3 * 10,
                 { i, space in
-                    guard RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3) == asterisk else { return false }
+                    guard character(runs, i) == "*" else { return false }
                     return space == Int.max || space * 3 >= RowPattern.sum(runs, i, 9)
                 })
         else { return (nil, nil) }
-        let charWidth = RowPattern.sum(runs, b, 9)
+        // Character widths are compared with the previous character, which tolerates perspective.
+        var charWidth = RowPattern.sum(runs, b, 9)
         var text = ""
         var i = b
         while true {
@@ -65,7 +68,8 @@ enum Code39 {
             guard i + 10 <= runs.count, Int(runs[i]) * 2 <= charWidth else { return (nil, b) }
             i += 1
             let w = RowPattern.sum(runs, i, 9)
-            guard w * 3 > charWidth * 2, w * 2 < charWidth * 3, let c = character(runs, i) else { return (nil, b) }
+            guard w * 4 > charWidth * 3, w * 3 < charWidth * 4, let c = character(runs, i) else { return (nil, b) }
+            charWidth = w
             if c == "*" { break }
             text.append(c)
         }

@@ -46,9 +46,25 @@ enum ITF {
             let w = Double(RowPattern.sum(runs, i, 10))
             // A digit pair is 14-18 modules wide (wide = 2-3 narrow).
             guard w > module * 10, w < module * 26 else { break }
-            guard let bars = wideFlags(runs, i), let spaces = wideFlags(runs, i + 1),
+            var pair: (Int, Int)?
+            if let t = RowPattern.narrowWideThreshold(runs, i, 10) {
+                var bars = [Bool](repeating: false, count: 5)
+                var spaces = [Bool](repeating: false, count: 5)
+                var valid = true
+                for k in 0..<10 {
+                    let th = k & 1 == 0 ? t.0 : t.1
+                    let v = Double(runs[i + k])
+                    if v > th * 2 { valid = false }
+                    if k & 1 == 0 { bars[k / 2] = v > th } else { spaces[k / 2] = v > th }
+                }
+                if valid, let d1 = digit(wideMask: bars), let d2 = digit(wideMask: spaces) { pair = (d1, d2) }
+            }
+            if pair == nil, let bars = wideFlags(runs, i), let spaces = wideFlags(runs, i + 1),
                 let d1 = digit(wideMask: bars), let d2 = digit(wideMask: spaces)
-            else { break }
+            {
+                pair = (d1, d2)
+            }
+            guard let (d1, d2) = pair else { break }
             digits.append(UInt8(48 + d1))
             digits.append(UInt8(48 + d2))
             i += 10
