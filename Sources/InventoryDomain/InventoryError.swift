@@ -1,7 +1,7 @@
 /// An error from the inventory rules: a stable code, the field at fault, a message for the user, and an optional cause.
 ///
 /// Equality compares only ``code`` and ``field``, which makes tests easy to write.
-public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// A stable error code; new codes can be added without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: String, Sendable {
@@ -52,6 +52,11 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         if let field = self.field { return "\(field): \(self.userMessage)" }
         return self.userMessage
+    }
+
+    /// The message with the code and the underlying cause, for logs (never shown to users).
+    public var debugDescription: String {
+        "[\(self.code)] \(self.description)" + (self.cause.map { " — cause: \(String(reflecting: $0))" } ?? "")
     }
 
     public static func == (lhs: InventoryError, rhs: InventoryError) -> Bool {

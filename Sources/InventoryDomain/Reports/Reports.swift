@@ -223,7 +223,7 @@ public enum ReportFolds {
         return byDay.values.sorted { $0.day < $1.day }
     }
 
-    /// The best-selling products between two instants (inclusive), net of returns; ties go to the lower product id.
+    /// The best-selling products between two instants (inclusive), net of returns; ties as in ``rank(_:by:limit:)``.
     public static func top(movements: [StockMovement], names: [ProductID: String], from: Date, to: Date, by metric: TopProductMetric, limit: Int) -> [TopProduct] {
         var rows: [ProductID: TopProduct] = [:]
         let range = from.milliseconds...to.milliseconds
@@ -236,14 +236,13 @@ public enum ReportFolds {
         return self.rank(Array(rows.values), by: metric, limit: limit)
     }
 
-    /// Orders rows by the metric, descending, ties by product id; keeps `limit`.
+    /// Orders rows by the metric, descending, then by the other metric, descending, then by product id; keeps `limit`.
     public static func rank(_ rows: [TopProduct], by metric: TopProductMetric, limit: Int) -> [TopProduct] {
         let sorted = rows.sorted { lhs, rhs in
-            switch metric {
-            case .quantity where lhs.quantity != rhs.quantity: return lhs.quantity > rhs.quantity
-            case .revenue where lhs.revenue != rhs.revenue: return lhs.revenue > rhs.revenue
-            default: return lhs.productID < rhs.productID
-            }
+            if metric == .quantity, lhs.quantity != rhs.quantity { return lhs.quantity > rhs.quantity }
+            if lhs.revenue != rhs.revenue { return lhs.revenue > rhs.revenue }
+            if lhs.quantity != rhs.quantity { return lhs.quantity > rhs.quantity }
+            return lhs.productID < rhs.productID
         }
         return Array(sorted.prefix(max(0, limit)))
     }

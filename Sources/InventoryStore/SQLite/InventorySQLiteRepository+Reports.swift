@@ -64,7 +64,7 @@ extension InventorySQLiteRepository {
         guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
         guard (1...1000).contains(limit) else { throw InventoryError(.invalidValue, field: "limit", "must be between 1 and 1000") }
         return try await self.read { db in
-            let order = metric == .quantity ? "quantity DESC, revenue DESC" : "revenue DESC, quantity DESC"
+            let order = metric == .quantity ? "t.quantity DESC, t.revenue DESC" : "t.revenue DESC, t.quantity DESC"
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.productId, p.name, t.quantity, t.revenue FROM (
                     SELECT productId, -SUM(quantity) AS quantity, SUM(revenue) AS revenue FROM movement

@@ -171,3 +171,18 @@ public struct InventorySQLiteRepository: InventoryRepository {
         return "%" + escaped + "%"
     }
 }
+
+extension InventorySQLiteRepository {
+    /// Every row of every table as text, for tests that prove a refused command changed nothing.
+    public func testOnly_dump() async throws -> String {
+        try await self.read { db in
+            var lines: [String] = []
+            for table in ["setting", "category", "supplier", "customer", "product", "document", "movement"] {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
+                    lines.append("\(table): \(row.description)")
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
