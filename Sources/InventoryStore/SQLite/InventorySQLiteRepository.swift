@@ -186,3 +186,13 @@ extension InventorySQLiteRepository {
         }
     }
 }
+
+extension InventorySQLiteRepository {
+    /// The value of a PRAGMA on a connection (e.g. `journal_mode`, `synchronous`).
+    public func pragma(_ name: String) async throws -> String {
+        guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else {
+            throw InventoryError(.invalidValue, field: "pragma", "not a pragma name")
+        }
+        return try await self.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
+    }
+}
