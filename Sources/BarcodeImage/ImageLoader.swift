@@ -36,6 +36,13 @@ public enum ImageLoader {
         guard isPNG || isJPEG else {
             throw ImageLoadError(.unsupportedFormat, "not a PNG or JPEG image")
         }
+        if isPNG {
+            // libpng stops reading once the pixels are complete; require the IEND trailer so truncation is an error.
+            let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44]
+            let tail = bytes.suffix(1024)
+            let hasEnd = tail.indices.contains { i in i + 4 <= tail.endIndex && Array(tail[i..<(i + 4)]) == iend }
+            guard hasEnd else { throw ImageLoadError(.corrupt, "truncated PNG file (no IEND chunk)") }
+        }
         var image = stockroom_gray_image()
         let status = bytes.withUnsafeBufferPointer { buf in
             isPNG
