@@ -48,6 +48,11 @@ public struct ShopSettings: Sendable, Hashable {
     }
 }
 
+/// What a CSV export contains.
+public enum ExportKind: String, Sendable, CaseIterable {
+    case products, suppliers, customers, purchases, sales, movements
+}
+
 /// How to list products.
 public struct ProductQuery: Sendable, Hashable {
     /// Words matched against name, SKU and barcode (case- and accent-insensitive, substring).
@@ -175,6 +180,13 @@ public protocol InventoryRepository: Sendable {
     func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID
     /// Deletes a supplier return.
     func deleteSupplierReturn(_ id: SupplierReturnID) async throws
+
+    // MARK: Import and export
+
+    /// Applies a validated product import in one transaction; returns how many products were created and updated.
+    func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int)
+    /// A CSV export (RFC 4180, UTF-8, header row, formula cells neutralised).
+    func exportCSV(_ kind: ExportKind) async throws -> String
 
     // MARK: Reports
 

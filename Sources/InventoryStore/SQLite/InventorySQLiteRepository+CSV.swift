@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+extension InventorySQLiteRepository {
+    public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) {
+        try await self.write { db, _ in
+            var categoryIDs: [String: Int64] = [:]
+            for name in plan.newCategories {
+                let category = try Category(id: CategoryID(0), name: name).validated()
+                if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE name = ? COLLATE NOCASE", arguments: [category.name]) {
+                    categoryIDs[name.lowercased()] = existing
+                } else {
+                    try db.execute(sql: "INSERT INTO category (name, color) VALUES (?, ?)", arguments: [category.name, category.color])
+                    categoryIDs[name.lowercased()] = db.lastInsertedRowID
+                }
+            }
+            var created = 0, updated = 0
+            for row in plan.rows {
+                var details = row.details
+                if let name = row.categoryName { details.categoryID = categoryIDs[name.lowercased()].map(CategoryID.init(rawValue:)) }
+                do {
+                    if let id = row.productID {
+                        _ = try Self.fetchProduct(db, id)
+                        try Self.requireUnique(db, details, except: id)
+                        try db.execute(sql: """
+                            UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
+                                salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
+                                allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
+                            WHERE id = ?
+                            """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
+                        updated += 1
+                    } else {
+                        _ = try Self.insertProduct(db, details)
+                        created += 1
+                    }
+                } catch let error as InventoryError {
+                    throw error.nested(under: "line \(row.line)")
+                }
+            }
+            return (created, updated)
+        }
+    }
+
+    public func exportCSV(_ kind: ExportKind) async throws -> String {
+        try await self.read { db in
+            let currency = try Self.loadSettings(db).currency
+            let calendar = try Self.loadSettings(db).calendar
+            func money(_ value: Int64?) -> String { value.map { Money(minorUnits: $0).decimalString(currency) } ?? "" }
+            func quantity(_ value: Int64?) -> String { value.map { Quantity(thousandths: $0).decimalString } ?? "" }
+            func time(_ value: Int64) -> String {
+                let formatter = ISO8601DateFormatter()
+                formatter.timeZone = calendar.timeZone
+                return formatter.string(from: Date(milliseconds: value))
+            }
+            var text = ""
+            func emit(_ header: [String], _ sql: String, _ row: (Row) -> [String]) throws {
+                text += CSV.line(header)
+                let cursor = try Row.fetchCursor(db, sql: sql)
+                while let next = try cursor.next() { text += CSV.line(row(next)) }
+            }
+            switch kind {
+            case .products:
+                try emit(
+                    ["id", "name", "sku", "barcode", "category", "unit", "sale_price", "minimum_sale_price", "tax_rate",
+                     "low_stock_threshold", "track_stock", "allow_negative_stock", "icon", "archived", "cost_price", "quantity", "stock_value"],
+                    """
+                    SELECT p.id, p.name, p.sku, p.barcode, c.name, p.unit, p.salePrice, p.minimumSalePrice, p.taxRate, p.lowStockThreshold,
+                        p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.averageCost, p.quantity, p.value
+                    FROM product p LEFT JOIN category c ON c.id = p.categoryId ORDER BY p.id
+                    """
+                ) { r in
+                    [String(r[0] as Int64), r[1], r[2] ?? "", r[3] ?? "", r[4] ?? "", r[5], money(r[6]), money(r[7]),
+                     Percent(hundredths: r[8]).decimalString, quantity(r[9]), (r[10] as Bool) ? "true" : "false",
+                     (r[11] as Bool) ? "true" : "false", r[12], (r[13] as Bool) ? "true" : "false",
+                     UnitCost(scaled: r[14]).decimalString(currency), quantity(r[15]), money(r[16])]
+                }
+            case .suppliers, .customers:
+                try emit(["id", "name", "location", "phone", "email", "note"],
+                         "SELECT id, name, location, phone, email, note FROM \(kind == .suppliers ? "supplier" : "customer") ORDER BY id") { r in
+                    [String(r[0] as Int64), r[1], r[2], r[3], r[4], r[5]]
+                }
+            case .purchases:
+                try emit(
+                    ["purchase_id", "date", "supplier", "note", "line", "product_id", "product", "quantity", "unit_cost", "amount", "lot", "expiry"],
+                    """
+                    SELECT d.id, d.effectiveAt, s.name, d.note, m.lineNo, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate
+                    FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
+                    LEFT JOIN supplier s ON s.id = d.supplierId WHERE d.kind = 'purchase' ORDER BY d.effectiveAt, d.id, m.lineNo
+                    """
+                ) { r in
+                    let q = Quantity(thousandths: r[7]), cost = Money(minorUnits: r[8])
+                    return [String(r[0] as Int64), time(r[1]), r[2] ?? "", r[3], String((r[4] as Int) + 1), String(r[5] as Int64), r[6],
+                            q.decimalString, cost.decimalString(currency), Money.extended(cost, by: q).decimalString(currency), r[9] ?? "", r[10] ?? ""]
+                }
+            case .sales:
+                try emit(
+                    ["sale_id", "date", "customer", "payment", "tip", "note", "line", "product_id", "product", "quantity", "unit_price",
+                     "discount", "revenue", "tax_rate", "tax", "cogs", "profit"],
+                    """
+                    SELECT d.id, d.effectiveAt, c.name, d.paymentMethod, d.tip, d.note, m.lineNo, m.productId, p.name, m.quantity,
+                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, m.valueChange
+                    FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
+                    LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' ORDER BY d.effectiveAt, d.id, m.lineNo
+                    """
+                ) { r in
+                    let revenue = r[12] as Int64, cogs = -(r[15] as Int64)
+                    return [String(r[0] as Int64), time(r[1]), r[2] ?? "", r[3] ?? "", money(r[4]), r[5], String((r[6] as Int) + 1),
+                            String(r[7] as Int64), r[8], Quantity(thousandths: -(r[9] as Int64)).decimalString, money(r[10]), money(r[11]),
+                            money(revenue), Percent(hundredths: r[13]).decimalString, money(r[14]), money(cogs), money(revenue - cogs)]
+                }
+            case .movements:
+                try emit(
+                    ["movement_id", "date", "recorded_at", "product_id", "product", "kind", "reason", "document_id", "quantity",
+                     "value_change", "cost_adjustment", "quantity_after", "value_after", "average_cost_after"],
+                    """
+                    SELECT m.id, m.effectiveAt, m.recordedAt, m.productId, p.name, m.kind, d.reason, m.documentId, m.quantity,
+                        m.valueChange, m.costAdjustment, m.quantityAfter, m.valueAfter, m.averageCostAfter
+                    FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
+                    ORDER BY m.productId, m.effectiveAt, m.documentId, m.lineNo
+                    """
+                ) { r in
+                    [String(r[0] as Int64), time(r[1]), time(r[2]), String(r[3] as Int64), r[4], r[5], r[6] ?? "", String(r[7] as Int64),
+                     quantity(r[8]), money(r[9]), money(r[10]), quantity(r[11]), money(r[12]), UnitCost(scaled: r[13]).decimalString(currency)]
+                }
+            }
+            return text
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import InventoryDomain
+import InventoryStore
+import Testing
+
+@Suite struct CSVStoreTests {
+    @Test(arguments: Backend.allCases)
+    func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
+        let store = try backend.make()
+        let beans = try await store.createProduct(ProductDetails(name: "Beans", sku: "B1", salePrice: eur("9.00")))
+        let csv = "name,sku,category,sale_price\nBeans,B1,Coffee,9.50\nTea,T1,Tea,3.00\n"
+        let settings = try await store.settings()
+        let plan = try ProductImport.plan(csv: csv, currency: settings.currency, existing: try await store.products(ProductQuery(limit: 1000)).products,
+                                          categories: try await store.categories()).get()
+        let result = try await store.importProducts(plan)
+        #expect(result.created == 1 && result.updated == 1)
+        #expect(try await store.product(beans.id).details.salePrice == eur("9.50"))
+        #expect(try await store.categories().map(\.name) == ["Coffee", "Tea"])
+
+        // A plan made stale by a concurrent change is refused whole.
+        let stale = try ProductImport.plan(csv: "name,sku,barcode\nA,A1,\nB,B2,4006381333931\n", currency: .eur, existing: [], categories: []).get()
+        _ = try await store.createProduct(ProductDetails(name: "Owner", barcode: "4006381333931"))
+        try await expectRefusal(store, .duplicate, field: "line 3.barcode") { _ = try await store.importProducts(stale) }
+
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: beans.id, quantity: qty(4), unitCost: eur("2.50"))]))
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: beans.id, quantity: qty(1), unitPrice: eur("9.50"))]))
+        let products = try CSV.parse(try await store.exportCSV(.products))
+        #expect(products.first?.cells.first == "id")
+        let beansRow = try #require(products.first { $0.cells[1] == "Beans" })
+        #expect(beansRow.cells.suffix(3) == ["2.50", "3", "7.50"])
+        let sales = try CSV.parse(try await store.exportCSV(.sales))
+        #expect(sales.count == 2)
+        #expect(sales[1].cells[12] == "9.50" && sales[1].cells[15] == "2.50" && sales[1].cells[16] == "7.00")
+        #expect(try CSV.parse(try await store.exportCSV(.purchases)).count == 2)
+        #expect(try CSV.parse(try await store.exportCSV(.movements)).count == 3)
+        #expect(try CSV.parse(try await store.exportCSV(.suppliers)).count == 1)
+        // An export of products imports back with nothing to change.
+        let again = try ProductImport.plan(csv: try await store.exportCSV(.products), currency: .eur,
+                                           existing: try await store.products(ProductQuery(includeArchived: true, limit: 1000)).products,
+                                           categories: try await store.categories()).get()
+        #expect(again.rows.isEmpty)
+    }
+}
