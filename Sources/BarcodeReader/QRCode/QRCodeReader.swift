@@ -2,13 +2,13 @@
 enum QRCodeReader {
     static func read(_ image: GrayscaleImage, tryInvert: Bool) -> [DecodedBarcode] {
         let binary = HybridBinarizer.binarize(image)
-        var found = read(binary)
-        if found.isEmpty && tryInvert { found = read(binary.inverted()) }
+        var found = read(binary, gray: image)
+        if found.isEmpty && tryInvert { found = read(binary.inverted(), gray: image.inverted()) }
         return found
     }
 
-    static func read(_ binary: BitMatrix) -> [DecodedBarcode] {
-        let detector = QRDetector(image: binary)
+    static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
+        let detector = QRDetector(image: binary, gray: gray)
         var centers = detector.findFinderPatterns()
         guard centers.count >= 3 else { return [] }
         var results: [DecodedBarcode] = []

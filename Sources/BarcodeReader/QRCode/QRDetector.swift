@@ -28,6 +28,8 @@ struct QRDetector {
     }
 
     let image: BitMatrix
+    /// The luminance image, for the grey-level resampling fallback.
+    var gray: GrayscaleImage?
 
     // MARK: finder patterns
 
@@ -36,9 +38,17 @@ struct QRDetector {
         guard total >= 7, s.allSatisfy({ $0 > 0 }) else { return false }
         let module = Double(total) / 7
         let maxV = module / 2
-        return abs(module - Double(s[0])) < maxV && abs(module - Double(s[1])) < maxV
+        if abs(module - Double(s[0])) < maxV && abs(module - Double(s[1])) < maxV
             && abs(3 * module - Double(s[2])) < 3 * maxV && abs(module - Double(s[3])) < maxV
             && abs(module - Double(s[4])) < maxV
+        {
+            return true
+        }
+        // Edge-to-edge distances (bar + following space) survive ink spread and blur better (as zxing-cpp).
+        let pairs = [s[0] + s[1], s[1] + s[2], s[2] + s[3], s[3] + s[4]]
+        let expected = [2.0, 4.0, 4.0, 2.0]
+        for k in 0..<4 where abs(Double(pairs[k]) - expected[k] * module) > module * 0.6 { return false }
+        return s[2] > s[0] && s[2] > s[4] && Double(s[2]) >= 2 * module
     }
 
     static func foundPatternDiagonal(_ s: [Int]) -> Bool {
@@ -182,7 +192,6 @@ struct QRDetector {
         guard let centerI = crossCheckVertical(i, Int(centerJ), s[2], total) else { return false }
         guard let cj = crossCheckHorizontal(Int(centerJ), Int(centerI), s[2], total) else { return false }
         centerJ = cj
-        guard crossCheckDiagonal(Int(centerI), Int(centerJ)) else { return false }
         let module = Double(total) / 7
         for k in centers.indices where centers[k].aboutEquals(moduleSize: module, y: centerI, x: centerJ) {
             centers[k] = centers[k].combined(y: centerI, x: centerJ, moduleSize: module)
@@ -279,7 +288,7 @@ struct QRDetector {
                     guard d[0] >= pow2(lo * 10) else { continue }
                     let distortion = abs(d[2] - 2 * d[1]) + abs(d[2] - 2 * d[0])
                     d[0] = distortion / d[2]
-                    guard d[0] < 0.7 else { continue }
+                    guard d[0] < 1.2 else { continue }
                     scored.append((d[0], idx))
                 }
             }
@@ -480,6 +489,44 @@ struct QRDetector {
         return out
     }
 
+    /// Samples module centres from the luminance image (3×3 average) and thresholds each module against the
+    /// midpoint of the darkest and lightest modules in its 9×9-module neighbourhood.
+    func sampleGrey(_ g: GrayscaleImage, _ t: PerspectiveTransform, dimension: Int) -> BitMatrix? {
+        var values = [Int](repeating: 0, count: dimension * dimension)
+        let w = g.width
+        let h = g.height
+        g.pixels.withUnsafeBufferPointer { px in
+            for y in 0..<dimension {
+                for x in 0..<dimension {
+                    let (fx, fy) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+                    guard fx.isFinite, fy.isFinite else { continue }
+                    let cx = min(max(Int(fx), 1), w - 2)
+                    let cy = min(max(Int(fy), 1), h - 2)
+                    var sum = 0
+                    for dy in -1...1 { for dx in -1...1 { sum += Int(px[(cy + dy) * w + cx + dx]) } }
+                    values[y * dimension + x] = sum / 9
+                }
+            }
+        }
+        var out = BitMatrix(width: dimension, height: dimension)
+        let r = 4
+        for y in 0..<dimension {
+            for x in 0..<dimension {
+                var lo = 255
+                var hi = 0
+                for yy in max(0, y - r)...min(dimension - 1, y + r) {
+                    for xx in max(0, x - r)...min(dimension - 1, x + r) {
+                        let v = values[yy * dimension + xx]
+                        lo = min(lo, v)
+                        hi = max(hi, v)
+                    }
+                }
+                if values[y * dimension + x] * 2 < lo + hi { out.set(x, y) }
+            }
+        }
+        return out
+    }
+
     /// Builds the sampling grid for three ordered finder patterns.
     func detect(
         bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0
@@ -529,13 +576,17 @@ struct QRDetector {
                     3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
                     tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y))
             for t in transforms {
-                guard let bits = sampleGrid(t, dimension: dim) else { continue }
+                guard let binarySample = sampleGrid(t, dimension: dim) else { continue }
+                var variants = [binarySample]
+                if let g = self.gray, let greySample = sampleGrey(g, t, dimension: dim) { variants.append(greySample) }
+                for bits in variants {
                 let d = Double(dim)
                 let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { c in
                     let p = t.transform(c.0, c.1)
                     return Point(x: p.0, y: p.1)
                 }
                 results.append(Detection(bits: bits, corners: corners, finders: [bl, tl, tr]))
+                }
             }
         }
         return results
