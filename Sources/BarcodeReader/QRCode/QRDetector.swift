@@ -489,6 +489,79 @@ struct QRDetector {
         return out
     }
 
+    /// Piecewise sampling for versions 7+: every alignment pattern is located near where the global transform
+    /// predicts it, and each cell of the finder/alignment mesh gets its own perspective transform.
+    func sampleMesh(
+        _ global: PerspectiveTransform, version: QRVersion, moduleSize: Double, bl: FinderPattern, tl: FinderPattern,
+        tr: FinderPattern
+    ) -> BitMatrix? {
+        let c = version.alignmentCenters
+        let n = c.count
+        let dim = version.dimension
+        var moduleX = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        var moduleY = moduleX
+        var imageX = moduleX
+        var imageY = moduleX
+        for j in 0..<n {
+            for i in 0..<n {
+                var mx = Double(c[i]) + 0.5
+                var my = Double(c[j]) + 0.5
+                var p: (Double, Double)
+                if i == 0 && j == 0 {
+                    (mx, my) = (3.5, 3.5)
+                    p = (tl.x, tl.y)
+                } else if i == n - 1 && j == 0 {
+                    (mx, my) = (Double(dim) - 3.5, 3.5)
+                    p = (tr.x, tr.y)
+                } else if i == 0 && j == n - 1 {
+                    (mx, my) = (3.5, Double(dim) - 3.5)
+                    p = (bl.x, bl.y)
+                } else {
+                    p = global.transform(mx, my)
+                    guard p.0.isFinite, p.1.isFinite else { return nil }
+                    if let a = findAlignment(
+                        moduleSize: moduleSize, estX: Int(p.0), estY: Int(p.1), allowanceFactor: 2.5),
+                        abs(a.0 - p.0) + abs(a.1 - p.1) < moduleSize * 3
+                    {
+                        p = a
+                    }
+                }
+                moduleX[j][i] = mx
+                moduleY[j][i] = my
+                imageX[j][i] = p.0
+                imageY[j][i] = p.1
+            }
+        }
+        var cells: [[PerspectiveTransform]] = []
+        for j in 0..<(n - 1) {
+            var row: [PerspectiveTransform] = []
+            for i in 0..<(n - 1) {
+                row.append(
+                    PerspectiveTransform.quadrilateralToQuadrilateral(
+                        moduleX[j][i], moduleY[j][i], moduleX[j][i + 1], moduleY[j][i + 1],
+                        moduleX[j + 1][i + 1], moduleY[j + 1][i + 1], moduleX[j + 1][i], moduleY[j + 1][i],
+                        imageX[j][i], imageY[j][i], imageX[j][i + 1], imageY[j][i + 1],
+                        imageX[j + 1][i + 1], imageY[j + 1][i + 1], imageX[j + 1][i], imageY[j + 1][i]))
+            }
+            cells.append(row)
+        }
+        var out = BitMatrix(width: dim, height: dim)
+        for y in 0..<dim {
+            var cj = 0
+            while cj < n - 2 && y >= c[cj + 1] { cj += 1 }
+            for x in 0..<dim {
+                var ci = 0
+                while ci < n - 2 && x >= c[ci + 1] { ci += 1 }
+                let (px, py) = cells[cj][ci].transform(Double(x) + 0.5, Double(y) + 0.5)
+                guard px.isFinite, py.isFinite else { return nil }
+                let ix = min(max(Int(px), 0), self.image.width - 1)
+                let iy = min(max(Int(py), 0), self.image.height - 1)
+                if self.image.get(ix, iy) { out.set(x, y) }
+            }
+        }
+        return out
+    }
+
     /// Samples module centres from the luminance image (3×3 average) and thresholds each module against the
     /// midpoint of the darkest and lightest modules in its 9×9-module neighbourhood.
     func sampleGrey(_ g: GrayscaleImage, _ t: PerspectiveTransform, dimension: Int) -> BitMatrix? {
@@ -575,9 +648,14 @@ struct QRDetector {
                 PerspectiveTransform.quadrilateralToQuadrilateral(
                     3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
                     tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y))
-            for t in transforms {
+            for (n, t) in transforms.enumerated() {
                 guard let binarySample = sampleGrid(t, dimension: dim) else { continue }
                 var variants = [binarySample]
+                if n == 0, version.alignmentCenters.count >= 3,
+                    let mesh = sampleMesh(t, version: version, moduleSize: moduleSize, bl: bl, tl: tl, tr: tr)
+                {
+                    variants.append(mesh)
+                }
                 if let g = self.gray, let greySample = sampleGrey(g, t, dimension: dim) { variants.append(greySample) }
                 for bits in variants {
                 let d = Double(dim)
