@@ -36,32 +36,39 @@ public struct BarcodeReader: Sendable {
     /// - Parameter image: the luminance image.
     /// - Returns: the barcodes found, most confident first; empty when there is nothing to read.
     public func decode(_ image: GrayscaleImage) -> [DecodedBarcode] {
-        var results: [DecodedBarcode] = []
         let linearFormats = self.options.formats.filter(\.isLinear)
-        if !linearFormats.isEmpty {
-            results += self.decodeLinear(image, formats: linearFormats)
+        let wantsQR = self.options.formats.contains(.qrCode)
+        let scanner = LinearScanner(
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 256)
+        let rotations = self.options.tryRotate ? [false, true] : [false]
+
+        // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
+        var results = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
+        var binary: BitMatrix?
+        if wantsQR {
+            let b = HybridBinarizer.binarize(image)
+            binary = b
+            results += QRCodeReader.read(b, gray: image)
         }
-        if self.options.formats.contains(.qrCode) {
-            results += QRCodeReader.read(image, tryInvert: self.options.tryInvert)
+        if !results.isEmpty { return results }
+
+        // Uneven light: a local-mean threshold along the lines.
+        results = self.firstHit(rotations.map { (scanner, $0, false, .local) })
+        if !results.isEmpty || !self.options.tryInvert { return results }
+
+        // Light symbols on a dark ground.
+        results = self.firstHit(rotations.map { (scanner, $0, true, .histogram) })
+        if let binary {
+            results += QRCodeReader.read(binary.inverted(), gray: image.inverted())
         }
         return results
     }
 
-    private func decodeLinear(_ image: GrayscaleImage, formats: Set<BarcodeFormat>) -> [DecodedBarcode] {
-        let scanner = LinearScanner(
-            image: image, formats: formats, minLineCount: self.options.minLineCount, rowDivisor: 256)
-        var passes: [(rotated: Bool, inverted: Bool, bin: LinearScanner.Binarization)] = [
-            (false, false, .histogram)
-        ]
-        if self.options.tryRotate { passes.append((true, false, .histogram)) }
-        passes.append((false, false, .local))
-        if self.options.tryRotate { passes.append((true, false, .local)) }
-        if self.options.tryInvert {
-            passes.append((false, true, .histogram))
-            if self.options.tryRotate { passes.append((true, true, .histogram)) }
-        }
-        for pass in passes {
-            let found = scanner.scan(rotated: pass.rotated, inverted: pass.inverted, binarization: pass.bin)
+    private func firstHit(
+        _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
+    ) -> [DecodedBarcode] {
+        for (scanner, rotated, inverted, binarization) in passes {
+            let found = scanner.scan(rotated: rotated, inverted: inverted, binarization: binarization)
             if !found.isEmpty { return found }
         }
         return []

@@ -70,3 +70,10 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
         return copy
     }
 }
+
+extension InventoryError: LocalizedError {
+    /// The user message with its field, as Foundation and command-line tools show errors.
+    public var errorDescription: String? { self.description }
+}
+
+import Foundation

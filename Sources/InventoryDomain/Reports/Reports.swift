@@ -142,13 +142,14 @@ public struct CategoryValuation: Sendable, Hashable {
     }
 }
 
-/// A lot that expires soon while its product is in stock.
+/// A lot that expires by a day and, counting stock first in, first out, may still be on the shelf.
 public struct ExpiringLot: Sendable, Hashable {
     public var productID: ProductID
     public var name: String
     public var lotCode: String?
     public var expiryDate: String
     public var purchasedQuantity: Quantity
+    /// How much of the lot is still in stock, first in, first out.
     public var stockQuantity: Quantity
 
     /// Creates a row.

@@ -200,7 +200,7 @@ public protocol InventoryRepository: Sendable {
     func lowStock() async throws -> [LowStockItem]
     /// Stock value by category.
     func valuation() async throws -> [CategoryValuation]
-    /// Lots expiring on or before a day while their product is in stock.
+    /// Lots expiring on or before a day that, first in, first out, may still be in stock.
     func expiringLots(through day: String) async throws -> [ExpiringLot]
     /// Every movement in ledger order (exports, oracles).
     func allMovements() async throws -> [StockMovement]

@@ -115,11 +115,18 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "through", "'\(day)' is not a date (write YYYY-MM-DD)")
         }
         return try await self.read { db in
+            // First in, first out: a lot is still on the shelf for the part of the stock not covered by later receipts.
             try Row.fetchAll(db, sql: """
-                SELECT m.productId, p.name, m.lotCode, m.expiryDate, m.quantity, p.quantity FROM movement m
-                JOIN product p ON p.id = m.productId
-                WHERE m.expiryDate IS NOT NULL AND m.expiryDate <= ? AND p.quantity > 0 AND p.isArchived = 0
-                ORDER BY m.expiryDate, p.name COLLATE NOCASE, m.id
+                SELECT * FROM (
+                    SELECT m.productId, p.name, m.lotCode, m.expiryDate, m.quantity,
+                        MIN(m.quantity, p.quantity - COALESCE((
+                            SELECT SUM(later.quantity) FROM movement later
+                            WHERE later.productId = m.productId AND later.quantity > 0
+                              AND (later.effectiveAt, later.documentId, later.lineNo) > (m.effectiveAt, m.documentId, m.lineNo)), 0)) AS remaining
+                    FROM movement m JOIN product p ON p.id = m.productId
+                    WHERE m.expiryDate IS NOT NULL AND m.expiryDate <= ? AND p.quantity > 0 AND p.isArchived = 0)
+                WHERE remaining > 0
+                ORDER BY expiryDate, name COLLATE NOCASE, productId
                 """, arguments: [day]).map {
                 ExpiringLot(productID: ProductID($0[0]), name: $0[1], lotCode: $0[2], expiryDate: $0[3],
                             purchasedQuantity: Quantity(thousandths: $0[4]), stockQuantity: Quantity(thousandths: $0[5]))

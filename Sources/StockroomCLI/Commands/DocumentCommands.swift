@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import InventoryDomain
+import InventoryStore
+
+/// `stockroom purchase add`: goods received.
+struct PurchaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "purchase", abstract: "Record purchases.", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a purchase: stock goes up and the cost becomes the weighted average.",
+            discussion: "Each --line is PRODUCT:QUANTITY@UNIT_COST, optionally followed by ;lot=CODE;expiry=YYYY-MM-DD. PRODUCT is an id, SKU, barcode or name.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Supplier name or id.") var supplier: String?
+        @Option(help: "When it happened (2026-11-22, 2026-11-22T14:30, or with a zone); default now. Back-dating re-costs later movements.") var date: String?
+        @Option(help: "A note.") var note: String = ""
+        @Option(name: .customLong("line"), help: "PRODUCT:QUANTITY@UNIT_COST[;lot=L;expiry=YYYY-MM-DD]") var lines: [String] = []
+
+        func validate() throws {
+            if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY@UNIT_COST") }
+        }
+
+        func run() async throws {
+            let store = try self.database.open()
+            let settings = try await store.settings()
+            let lookup = Lookup(store: store)
+            var draftLines: [PurchaseDraft.Line] = []
+            for (index, text) in self.lines.enumerated() {
+                let spec = try LineSpec.parse(text, index: index, amountRequired: true)
+                let product = try await lookup.product(spec.product, field: "line[\(index)].product")
+                let cost = try Money.parse(spec.amount ?? "", currency: settings.currency, field: "line[\(index)].unitCost")
+                draftLines.append(.init(productID: product.id, quantity: spec.quantity, unitCost: cost,
+                                        lotCode: spec.options["lot"], expiryDate: spec.options["expiry"]))
+            }
+            let draft = PurchaseDraft(
+                effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"),
+                supplierID: try await self.supplier.asyncMap { try await lookup.supplier($0) }, note: self.note, lines: draftLines)
+            let purchase = try await store.postPurchase(draft)
+            print("Recorded purchase \(purchase.id): \(purchase.lines.count) line(s), total \(purchase.total.decimalString(settings.currency))")
+            for line in purchase.lines {
+                print("  \(line.productName): \(line.quantity.decimalString) @ \(line.unitCost.decimalString(settings.currency)) → average cost \(line.averageCostAfter.decimalString(settings.currency))")
+            }
+        }
+    }
+}
+
+/// `stockroom sale add`: goods sold.
+struct SaleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sale", abstract: "Record sales.", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a sale: stock goes down and cost of goods sold is booked at the average cost.",
+            discussion: "Each --line is PRODUCT:QUANTITY[@UNIT_PRICE][;discount=AMOUNT]; the price defaults to the product's.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Customer name or id.") var customer: String?
+        @Option(help: "When it happened; default now.") var date: String?
+        @Option(help: "A note.") var note: String = ""
+        @Option(help: "Tip.") var tip: String = "0"
+        @Option(help: "cash, card or other.") var payment: String = "cash"
+        @Flag(help: "A manager approves prices below the minimum sale price.") var allowBelowMinimum = false
+        @Option(name: .customLong("line"), help: "PRODUCT:QUANTITY[@UNIT_PRICE][;discount=AMOUNT]") var lines: [String] = []
+
+        func validate() throws {
+            if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY[@UNIT_PRICE]") }
+        }
+
+        func run() async throws {
+            let store = try self.database.open()
+            let settings = try await store.settings()
+            let currency = settings.currency
+            let lookup = Lookup(store: store)
+            guard let payment = PaymentMethod(rawValue: self.payment) else {
+                throw InventoryError(.invalidValue, field: "payment", "must be cash, card or other")
+            }
+            var draftLines: [SaleDraft.Line] = []
+            for (index, text) in self.lines.enumerated() {
+                let spec = try LineSpec.parse(text, index: index, amountRequired: false)
+                let product = try await lookup.product(spec.product, field: "line[\(index)].product")
+                let price = try spec.amount.map { try Money.parse($0, currency: currency, field: "line[\(index)].unitPrice") } ?? product.details.salePrice
+                let discount = try spec.options["discount"].map { try Money.parse($0, currency: currency, field: "line[\(index)].discount") } ?? .zero
+                draftLines.append(.init(productID: product.id, quantity: spec.quantity, unitPrice: price, discount: discount))
+            }
+            let draft = SaleDraft(
+                effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"),
+                customerID: try await self.customer.asyncMap { try await lookup.customer($0) }, note: self.note, lines: draftLines,
+                tip: try Money.parse(self.tip, currency: currency, field: "tip"), paymentMethod: payment, allowBelowMinimum: self.allowBelowMinimum)
+            let sale = try await store.postSale(draft)
+            print("Recorded sale \(sale.id): revenue \(sale.revenue.decimalString(currency)), tax \(sale.tax.decimalString(currency)), total \(sale.total.decimalString(currency)), cost of goods \(sale.costOfGoodsSold.decimalString(currency))")
+        }
+    }
+}
+
+/// `stockroom adjust`: counts, write-offs and corrections.
+struct AdjustCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "adjust", abstract: "Adjust a product's stock with a reason.")
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "Product id, SKU, barcode or name.") var product: String
+    @Argument(help: "Signed change, e.g. -2 (damaged) or 5 (found).") var quantity: String
+    @Option(help: "initial, count, damage, expired, return, correction or transfer.") var reason: String
+    @Option(help: "Unit cost of stock added (default: the average cost).") var cost: String?
+    @Option(help: "When it happened; default now.") var date: String?
+    @Option(help: "A note.") var note: String = ""
+
+    func run() async throws {
+        let store = try self.database.open()
+        let settings = try await store.settings()
+        guard let reason = AdjustmentReason(rawValue: self.reason) else {
+            throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let product = try await Lookup(store: store).product(self.product, field: "product")
+        let id = try await store.postAdjustment(AdjustmentDraft(
+            effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"), productID: product.id,
+            quantityChange: try Quantity.parse(self.quantity, field: "quantity"), reason: reason, note: self.note,
+            unitCost: try self.cost.map { try Money.parse($0, currency: settings.currency, field: "cost") }))
+        let after = try await store.product(product.id)
+        print("Recorded adjustment \(id): \(product.name) now \(after.stock.quantity.decimalString) \(after.details.unit)")
+    }
+}

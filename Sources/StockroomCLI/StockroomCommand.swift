@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+
+/// `stockroom`: the shop's inventory and point of sale from the command line.
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct StockroomCommand: AsyncParsableCommand {
+    /// The command list.
+    public static let configuration = CommandConfiguration(
+        commandName: "stockroom",
+        abstract: "Inventory and point of sale for small shops, with exact weighted-average books.",
+        discussion: "Data lives in one SQLite file in the data folder (--data, or STOCKROOM_DATA, default ./stockroom-data).",
+        subcommands: [
+            InitCommand.self, DemoCommand.self, ProductCommand.self, PurchaseCommand.self, SaleCommand.self, AdjustCommand.self,
+            ReportCommand.self, ExportCommand.self, ImportCommand.self, ScanCommand.self, BenchCommand.self,
+        ]
+    )
+
+    /// Creates the root command.
+    public init() {}
+}

@@ -1,0 +1,9 @@
+import StockroomCLI
+
+/// The `stockroom` executable: hands the command line to ``StockroomCommand``.
+@main
+enum Stockroom {
+    static func main() async {
+        await StockroomCommand.main(nil)
+    }
+}
