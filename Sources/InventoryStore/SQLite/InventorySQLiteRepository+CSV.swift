@@ -44,8 +44,8 @@ extension InventorySQLiteRepository {
 
     public func exportCSV(_ kind: ExportKind) async throws -> String {
         try await self.read { db in
-            let currency = try Self.loadSettings(db).currency
-            let calendar = try Self.loadSettings(db).calendar
+            let settings = try Self.loadSettings(db)
+            let currency = settings.currency, calendar = settings.calendar
             func money(_ value: Int64?) -> String { value.map { Money(minorUnits: $0).decimalString(currency) } ?? "" }
             func quantity(_ value: Int64?) -> String { value.map { Quantity(thousandths: $0).decimalString } ?? "" }
             func time(_ value: Int64) -> String {

@@ -171,7 +171,7 @@ extension InventorySQLiteRepository {
     }
 
     static func requireActiveProduct(_ db: Database, _ id: ProductID, field: String, allowArchived: Bool) throws {
-        guard let archived = try Bool.fetchOne(db, sql: "SELECT isArchived FROM product WHERE id = ?", arguments: [id.rawValue]) else {
+        guard let archived = try Bool.fetchOne(db.cachedStatement(sql: "SELECT isArchived FROM product WHERE id = ?"), arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: field, "product \(id) does not exist")
         }
         if archived && !allowArchived {
@@ -270,11 +270,17 @@ extension InventorySQLiteRepository {
         }
         var minimums: [ProductID: Money] = [:]
         var taxRates: [ProductID: Percent] = [:]
+        let lookup = try db.cachedStatement(sql: "SELECT isArchived, minimumSalePrice, taxRate FROM product WHERE id = ?")
         for (index, line) in draft.lines.enumerated() {
-            try self.requireActiveProduct(db, line.productID, field: "lines[\(index)].productId", allowArchived: old != nil)
-            let row = try Row.fetchOne(db, sql: "SELECT minimumSalePrice, taxRate FROM product WHERE id = ?", arguments: [line.productID.rawValue])
-            if let minimum = row?[0] as Int64? { minimums[line.productID] = Money(minorUnits: minimum) }
-            taxRates[line.productID] = Percent(hundredths: row?[1] ?? 0)
+            let field = "lines[\(index)].productId"
+            guard let row = try Row.fetchOne(lookup, arguments: [line.productID.rawValue]) else {
+                throw InventoryError(.notFound, field: field, "product \(line.productID) does not exist")
+            }
+            if row[0] as Bool && old == nil {
+                throw InventoryError(.conflict, field: field, "product \(line.productID) is archived; restore it before using it")
+            }
+            if let minimum = row[1] as Int64? { minimums[line.productID] = Money(minorUnits: minimum) }
+            taxRates[line.productID] = Percent(hundredths: row[2])
         }
         let draft = try draft.validated(minimumPrices: minimums)
         let documentID = try self.saveHeader(

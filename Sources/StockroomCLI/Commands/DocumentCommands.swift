@@ -97,7 +97,7 @@ struct AdjustCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "adjust", abstract: "Adjust a product's stock with a reason.")
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "Product id, SKU, barcode or name.") var product: String
-    @Argument(help: "Signed change, e.g. -2 (damaged) or 5 (found).") var quantity: String
+    @Option(name: .customLong("by"), parsing: .unconditional, help: "Signed change, e.g. -2 (damaged) or 5 (found).") var quantity: String
     @Option(help: "initial, count, damage, expired, return, correction or transfer.") var reason: String
     @Option(help: "Unit cost of stock added (default: the average cost).") var cost: String?
     @Option(help: "When it happened; default now.") var date: String?

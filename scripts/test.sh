@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every test of Stockroom on a fresh machine: installs what is missing, builds, tests, reports coverage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System libraries: SQLite for the store, libpng and libjpeg for reading barcode images.
+packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]}"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+fi
+
+echo "== building"
+swift build --build-tests
+
+echo "== swift test (with coverage)"
+swift test --enable-code-coverage
+
+echo "== coverage"
+python3 scripts/coverage.py "$(swift test --show-codecov-path)"
