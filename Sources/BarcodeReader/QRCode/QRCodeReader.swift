@@ -1,12 +1,5 @@
 /// Finds and decodes QR Codes in an image.
 enum QRCodeReader {
-    static func read(_ image: GrayscaleImage, tryInvert: Bool) -> [DecodedBarcode] {
-        let binary = HybridBinarizer.binarize(image)
-        var found = read(binary, gray: image)
-        if found.isEmpty && tryInvert { found = read(binary.inverted(), gray: image.inverted()) }
-        return found
-    }
-
     static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
         let detector = QRDetector(image: binary, gray: gray)
         var centers = detector.findFinderPatterns()
@@ -16,10 +9,11 @@ enum QRCodeReader {
         while centers.count >= 3 && attempts < 30 {
             let triples = QRDetector.candidateTriples(centers, limit: 12)
             var decodedTriple: [Int]?
-            for triple in triples {
+            for (rank, triple) in triples.enumerated() {
                 attempts += 1
                 let (bl, tl, tr) = QRDetector.order(triple.map { centers[$0] })
-                if let r = decode(detector, bl, tl, tr) {
+                // Only the best-shaped triple is tried unconditionally; others must show timing patterns.
+                if let r = decode(detector, bl, tl, tr, minTimingScore: rank == 0 && results.isEmpty ? 0 : 0.6) {
                     if !results.contains(where: { $0.text == r.text }) { results.append(r) }
                     decodedTriple = triple
                     break
@@ -34,29 +28,35 @@ enum QRCodeReader {
 
     private static func decode(
         _ detector: QRDetector, _ bl: QRDetector.FinderPattern, _ tl: QRDetector.FinderPattern,
-        _ tr: QRDetector.FinderPattern
+        _ tr: QRDetector.FinderPattern, minTimingScore: Double
     ) -> DecodedBarcode? {
         for delta in [0, 4, -4] {
-            if let r = decode(detector, bl, tl, tr, delta: delta) { return r }
+            let minScore = delta == 0 ? minTimingScore : max(minTimingScore, 0.6)
+            if let r = decode(detector, bl, tl, tr, delta: delta, minTimingScore: minScore) { return r }
         }
         return nil
     }
 
     private static func decode(
         _ detector: QRDetector, _ bl: QRDetector.FinderPattern, _ tl: QRDetector.FinderPattern,
-        _ tr: QRDetector.FinderPattern, delta: Int
+        _ tr: QRDetector.FinderPattern, delta: Int, minTimingScore: Double
     ) -> DecodedBarcode? {
-        for detection in detector.detect(bottomLeft: bl, topLeft: tl, topRight: tr, dimensionDelta: delta) {
-            for mirrored in [false, true] {
-                var bits = detection.bits
-                if mirrored {
-                    var m = BitMatrix(width: bits.width, height: bits.height)
-                    for y in 0..<bits.height { for x in 0..<bits.width where bits.get(x, y) { m.set(y, x) } }
-                    bits = m
-                }
-                if let r = try? QRDecoder.decode(bits) {
-                    return DecodedBarcode(
-                        format: .qrCode, text: r.text, rawBytes: r.bytes, corners: detection.corners)
+        let candidates = detector.detect(
+            bottomLeft: bl, topLeft: tl, topRight: tr, dimensionDelta: delta, minTimingScore: minTimingScore)
+        for sampling in QRDetector.Sampling.allCases {
+            for candidate in candidates {
+                guard let sampled = detector.sample(candidate, sampling) else { continue }
+                for mirrored in [false, true] {
+                    var bits = sampled
+                    if mirrored {
+                        var m = BitMatrix(width: bits.width, height: bits.height)
+                        for y in 0..<bits.height { for x in 0..<bits.width where bits.get(x, y) { m.set(y, x) } }
+                        bits = m
+                    }
+                    if let r = try? QRDecoder.decode(bits) {
+                        return DecodedBarcode(
+                            format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+                    }
                 }
             }
         }

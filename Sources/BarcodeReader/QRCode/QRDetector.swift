@@ -20,12 +20,19 @@ struct QRDetector {
         }
     }
 
-    /// A located symbol: the sampled module grid plus its corners in image coordinates.
-    struct Detection {
-        var bits: BitMatrix
+    /// A located symbol: a module-to-image transform plus what is needed to sample it.
+    struct Candidate {
+        var transform: PerspectiveTransform
+        var version: QRVersion
+        var moduleSize: Double
         var corners: [Point]
         var finders: [FinderPattern]
+        /// Only the first transform of a triple (the one using the alignment pattern) gets the mesh variant.
+        var isPrimary: Bool
     }
+
+    /// Ways to turn a candidate into modules, cheapest first.
+    enum Sampling: CaseIterable { case binary, mesh, grey }
 
     let image: BitMatrix
     /// The luminance image, for the grey-level resampling fallback.
@@ -271,8 +278,11 @@ struct QRDetector {
     }
 
     /// Candidate triples, best-shaped first (right angle, equal legs, similar module sizes).
+    static let maxCandidates = 12
+
     static func candidateTriples(_ centers: [FinderPattern], limit: Int) -> [[Int]] {
-        let usable = centers.enumerated().filter { $0.element.count >= 1 }.map(\.offset)
+        // Noise yields many one-off candidates: keep the most often confirmed ones (bounded O(n^3) search).
+        let usable = centers.indices.sorted { centers[$0].count > centers[$1].count }.prefix(maxCandidates).map { $0 }
         var scored: [(Double, [Int])] = []
         for ai in 0..<usable.count {
             for bi in (ai + 1)..<max(ai + 1, usable.count) {
@@ -489,6 +499,38 @@ struct QRDetector {
         return out
     }
 
+    /// Fraction of timing-pattern modules (row and column 6) that alternate as they should.
+    func timingScore(_ t: PerspectiveTransform, dimension: Int) -> Double {
+        var good = 0
+        var total = 0
+        for k in 8..<(dimension - 8) {
+            let expected = k % 2 == 0
+            for (mx, my) in [(Double(k) + 0.5, 6.5), (6.5, Double(k) + 0.5)] {
+                let (px, py) = t.transform(mx, my)
+                guard px.isFinite, py.isFinite else { return 0 }
+                total += 1
+                if self.image.get(Int(px), Int(py)) == expected { good += 1 }
+            }
+        }
+        return total == 0 ? 0 : Double(good) / Double(total)
+    }
+
+    /// Samples a candidate's modules; nil when the variant does not apply or the grid leaves the image.
+    func sample(_ c: Candidate, _ sampling: Sampling) -> BitMatrix? {
+        switch sampling {
+        case .binary:
+            return sampleGrid(c.transform, dimension: c.version.dimension)
+        case .mesh:
+            guard c.isPrimary, c.version.alignmentCenters.count >= 3 else { return nil }
+            return sampleMesh(
+                c.transform, version: c.version, moduleSize: c.moduleSize, bl: c.finders[0], tl: c.finders[1],
+                tr: c.finders[2])
+        case .grey:
+            guard let g = self.gray else { return nil }
+            return sampleGrey(g, c.transform, dimension: c.version.dimension)
+        }
+    }
+
     /// Piecewise sampling for versions 7+: every alignment pattern is located near where the global transform
     /// predicts it, and each cell of the finder/alignment mesh gets its own perspective transform.
     func sampleMesh(
@@ -581,20 +623,27 @@ struct QRDetector {
                 }
             }
         }
-        var out = BitMatrix(width: dimension, height: dimension)
+        // Threshold: mean of the 9×9-module neighbourhood (summed-area table), QR data being about half dark.
+        let n = dimension
+        var integral = [Int](repeating: 0, count: (n + 1) * (n + 1))
+        for y in 0..<n {
+            var rowSum = 0
+            for x in 0..<n {
+                rowSum += values[y * n + x]
+                integral[(y + 1) * (n + 1) + x + 1] = integral[y * (n + 1) + x + 1] + rowSum
+            }
+        }
+        var out = BitMatrix(width: n, height: n)
         let r = 4
-        for y in 0..<dimension {
-            for x in 0..<dimension {
-                var lo = 255
-                var hi = 0
-                for yy in max(0, y - r)...min(dimension - 1, y + r) {
-                    for xx in max(0, x - r)...min(dimension - 1, x + r) {
-                        let v = values[yy * dimension + xx]
-                        lo = min(lo, v)
-                        hi = max(hi, v)
-                    }
-                }
-                if values[y * dimension + x] * 2 < lo + hi { out.set(x, y) }
+        for y in 0..<n {
+            let y0 = max(0, y - r)
+            let y1 = min(n, y + r + 1)
+            for x in 0..<n {
+                let x0 = max(0, x - r)
+                let x1 = min(n, x + r + 1)
+                let sum = integral[y1 * (n + 1) + x1] - integral[y0 * (n + 1) + x1] - integral[y1 * (n + 1) + x0]
+                    + integral[y0 * (n + 1) + x0]
+                if values[y * n + x] * (y1 - y0) * (x1 - x0) < sum { out.set(x, y) }
             }
         }
         return out
@@ -602,8 +651,9 @@ struct QRDetector {
 
     /// Builds the sampling grid for three ordered finder patterns.
     func detect(
-        bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0
-    ) -> [Detection] {
+        bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0,
+        minTimingScore: Double = 0
+    ) -> [Candidate] {
         let moduleSize = (moduleSizeOneWay(tl, tr) + moduleSizeOneWay(tl, bl)) / 2
         guard moduleSize.isFinite, moduleSize >= 1 else { return [] }
         let tltr = Int((Self.distance(tl, tr) / moduleSize).rounded())
@@ -616,10 +666,17 @@ struct QRDetector {
         default: break
         }
         let dims = [dimension + dimensionDelta]
-        var results: [Detection] = []
+        var results: [Candidate] = []
         for dim in dims {
             guard let version = QRVersion.forDimension(dim) else { continue }
             let modulesBetween = Double(dim - 7)
+            // The timing patterns run between the finders, where the parallelogram transform is accurate:
+            // reject a wrong dimension (or a noise triple) before the costly alignment search.
+            let dimMinus = Double(dim) - 3.5
+            let parallelogram = PerspectiveTransform.quadrilateralToQuadrilateral(
+                3.5, 3.5, dimMinus, 3.5, dimMinus, dimMinus, 3.5, dimMinus,
+                tl.x, tl.y, tr.x, tr.y, tr.x - tl.x + bl.x, tr.y - tl.y + bl.y, bl.x, bl.y)
+            guard minTimingScore == 0 || timingScore(parallelogram, dimension: dim) >= minTimingScore else { continue }
             var alignment: (Double, Double)?
             if version.alignmentCenters.count > 0 {
                 let brX = tr.x - tl.x + bl.x
@@ -649,22 +706,15 @@ struct QRDetector {
                     3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
                     tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y))
             for (n, t) in transforms.enumerated() {
-                guard let binarySample = sampleGrid(t, dimension: dim) else { continue }
-                var variants = [binarySample]
-                if n == 0, version.alignmentCenters.count >= 3,
-                    let mesh = sampleMesh(t, version: version, moduleSize: moduleSize, bl: bl, tl: tl, tr: tr)
-                {
-                    variants.append(mesh)
-                }
-                if let g = self.gray, let greySample = sampleGrey(g, t, dimension: dim) { variants.append(greySample) }
-                for bits in variants {
                 let d = Double(dim)
                 let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { c in
                     let p = t.transform(c.0, c.1)
                     return Point(x: p.0, y: p.1)
                 }
-                results.append(Detection(bits: bits, corners: corners, finders: [bl, tl, tr]))
-                }
+                results.append(
+                    Candidate(
+                        transform: t, version: version, moduleSize: moduleSize, corners: corners,
+                        finders: [bl, tl, tr], isPrimary: n == 0))
             }
         }
         return results

@@ -54,8 +54,8 @@ enum Code39 {
             let b = RowPattern.findLeftGuard(
                 runs, from: from, minSize: 3 * 10,
                 { i, space in
-                    guard character(runs, i) == "*" else { return false }
-                    return space == Int.max || space * 3 >= RowPattern.sum(runs, i, 9)
+                    guard space == Int.max || space * 3 >= RowPattern.sum(runs, i, 9) else { return false }
+                    return character(runs, i) == "*"
                 })
         else { return (nil, nil) }
         // Character widths are compared with the previous character, which tolerates perspective.
