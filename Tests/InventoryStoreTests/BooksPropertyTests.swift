@@ -152,7 +152,7 @@ import Testing
     }
 
     /// (a) books balance per product; (c) no negative stock unless allowed; stored balances chain exactly.
-    func checkInvariants(_ movements: [StockMovement], store: InventorySQLiteRepository, seed: UInt64) async throws {
+    func checkInvariants(_ movements: [StockMovement], store: any TestableRepository, seed: UInt64) async throws {
         var totalIn = Money.zero, totalOut = Money.zero, totalAdjustments = Money.zero, totalValue = Money.zero
         for (productID, ledger) in Dictionary(grouping: movements, by: \.productID) {
             let product = try await store.product(productID)
@@ -206,7 +206,7 @@ import Testing
     }
 
     /// Every SQL report equals its pure fold over the movements.
-    func checkReports(_ movements: [StockMovement], store: InventorySQLiteRepository, seed: UInt64, random: inout SeededRandom) async throws {
+    func checkReports(_ movements: [StockMovement], store: any TestableRepository, seed: UInt64, random: inout SeededRandom) async throws {
         var names: [ProductID: String] = [:]
         for product in try await store.products(ProductQuery(includeArchived: true)).products { names[product.id] = product.name }
         let base = at(20260101)

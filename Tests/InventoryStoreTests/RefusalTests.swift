@@ -6,7 +6,7 @@ import Testing
 /// Every kind of bad input is refused with a clear error naming the field, and the database is unchanged.
 @Suite struct RefusalTests {
     struct Shop {
-        let store: InventorySQLiteRepository
+        let store: any TestableRepository
         let beans: Product
         let milk: Product
         let supplier: Contact<Supplier>

@@ -3,19 +3,27 @@ import InventoryDomain
 import InventoryStore
 import Testing
 
+/// A repository the conformance suite can run on: the protocol plus a dump of every row, to prove refusals change
+/// nothing. A new backend (PostgreSQL) conforms and adds a case to ``Backend``.
+protocol TestableRepository: InventoryRepository {
+    func testOnly_dump() async throws -> String
+}
+
+extension InventorySQLiteRepository: TestableRepository {}
+
 /// The backends every conformance test runs on.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqliteMemory, sqliteFile
 
     var testDescription: String { self.rawValue }
 
-    func make() throws -> InventorySQLiteRepository {
+    func make() throws -> any TestableRepository {
         switch self {
         case .sqliteMemory:
-            return try .inMemory()
+            return try InventorySQLiteRepository.inMemory()
         case .sqliteFile:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-test-\(UUID().uuidString)").path
-            return try .open(dataFolder: folder)
+            return try InventorySQLiteRepository.open(dataFolder: folder)
         }
     }
 }
@@ -35,7 +43,7 @@ func qty(_ units: Int64) -> Quantity { Quantity(units) }
 
 /// Expects `body` to throw an ``InventoryError`` with `code` (and `field` when given) and the database to be unchanged.
 func expectRefusal(
-    _ repository: InventorySQLiteRepository, _ code: InventoryError.Code, field: String? = nil,
+    _ repository: any TestableRepository, _ code: InventoryError.Code, field: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
 ) async throws {
     let before = try await repository.testOnly_dump()
