@@ -44,11 +44,13 @@ public struct BarcodeReader: Sendable {
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
         var results = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
+        let wantsDM = self.options.formats.contains(.dataMatrix)
         var binary: BitMatrix?
-        if wantsQR {
+        if wantsQR || wantsDM {
             let b = HybridBinarizer.binarize(image)
             binary = b
-            results += QRCodeReader.read(b, gray: image)
+            if wantsQR { results += QRCodeReader.read(b, gray: image) }
+            if wantsDM { results += DataMatrixReader.read(b) }
         }
         if !results.isEmpty { return results }
 
@@ -59,7 +61,9 @@ public struct BarcodeReader: Sendable {
         // Light symbols on a dark ground.
         results = self.firstHit(rotations.map { (scanner, $0, true, .histogram) })
         if let binary {
-            results += QRCodeReader.read(binary.inverted(), gray: image.inverted())
+            let inverted = binary.inverted()
+            if wantsQR { results += QRCodeReader.read(inverted, gray: image.inverted()) }
+            if wantsDM { results += DataMatrixReader.read(inverted) }
         }
         return results
     }

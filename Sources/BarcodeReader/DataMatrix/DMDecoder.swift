@@ -1,0 +1,265 @@
+import Foundation
+
+/// Decodes a sampled Data Matrix module grid (row 0 on top, solid L on the left and bottom) into text.
+enum DMDecoder {
+    struct Result {
+        var text: String
+        var bytes: [UInt8]
+    }
+
+    /// Reads the data codewords of a full symbol matrix (`version.columns × version.rows`).
+    static func codewords(_ m: BitMatrix, version: DMVersion) throws(BarcodeReaderError) -> [Int] {
+        let nrow = version.mappingRows
+        let ncol = version.mappingColumns
+        let placement = DMPlacement.table(rows: nrow, columns: ncol)
+        var raw = [Int](repeating: 0, count: version.totalCodewords)
+        for r in 0..<nrow {
+            let symbolRow = (r / version.regionRows) * (version.regionRows + 2) + 1 + r % version.regionRows
+            for c in 0..<ncol {
+                let p = placement[r * ncol + c]
+                guard p >= 0 else { continue }
+                let symbolColumn = (c / version.regionColumns) * (version.regionColumns + 2) + 1
+                    + c % version.regionColumns
+                let codeword = p >> 3
+                guard codeword < raw.count else { continue }
+                if m.get(symbolColumn, symbolRow) { raw[codeword] |= 0x80 >> (p & 7) }
+            }
+        }
+        // De-interleave: codeword i belongs to block i % blockCount (data, then error correction).
+        let n = version.blockCount
+        var dataLengths: [Int] = []
+        for b in version.blocks { dataLengths += [Int](repeating: b.data, count: b.count) }
+        var blocks = dataLengths.map { [Int](repeating: 0, count: $0 + version.ecCodewords) }
+        var offset = 0
+        let maxData = dataLengths.max() ?? 0
+        for i in 0..<maxData {
+            for j in 0..<n where i < dataLengths[j] {
+                blocks[j][i] = raw[offset]
+                offset += 1
+            }
+        }
+        let special = version.rows == 144
+        for i in 0..<version.ecCodewords {
+            for j in 0..<n {
+                let jj = special ? (j + 8) % n : j
+                blocks[jj][dataLengths[jj] + i] = raw[offset]
+                offset += 1
+            }
+        }
+        var data = [Int](repeating: 0, count: version.totalDataCodewords)
+        for j in 0..<n {
+            var block = blocks[j]
+            try ReedSolomon.decode(&block, ecCount: version.ecCodewords, field: .dataMatrix)
+            for i in 0..<dataLengths[j] { data[i * n + j] = block[i] }
+        }
+        return data
+    }
+
+    static func decode(_ m: BitMatrix, version: DMVersion) throws(BarcodeReaderError) -> Result {
+        let data = try codewords(m, version: version)
+        return Result(text: try parse(data), bytes: data.map { UInt8(truncatingIfNeeded: $0) })
+    }
+
+    private enum Mode { case ascii, c40, text, x12, edifact, base256 }
+
+    /// Parses ECC 200 data codewords (ASCII, C40, Text, X12, EDIFACT, Base 256, FNC1, ECI, macros).
+    static func parse(_ data: [Int]) throws(BarcodeReaderError) -> String {
+        var out: [UInt8] = []
+        var trailer: [UInt8] = []
+        var i = 0
+        var mode = Mode.ascii
+        var upperShift = false
+        var eci: String.Encoding?
+        var segments: [([UInt8], String.Encoding?)] = []
+        var c40 = C40State()
+        func flush() {
+            if !out.isEmpty { segments.append((out, eci)) }
+            out = []
+        }
+        func emit(_ v: Int) {
+            if v < 0 {
+                upperShift = true
+                return
+            }
+            out.append(UInt8(truncatingIfNeeded: upperShift ? v + 128 : v))
+            upperShift = false
+        }
+        loop: while i < data.count {
+            switch mode {
+            case .ascii:
+                let c = data[i]
+                i += 1
+                switch c {
+                case 0: throw BarcodeReaderError(.invalidData, "codeword 0")
+                case 1...128: emit(c - 1)
+                case 129: break loop  // pad
+                case 130...229:
+                    let v = c - 130
+                    emit(48 + v / 10)
+                    emit(48 + v % 10)
+                case 230: mode = .c40
+                case 231: mode = .base256
+                case 232: if !(i == 1 || (i == 2 && data.first.map { $0 == 233 } == true)) { out.append(0x1D) }
+                case 233: i += 3  // structured append: position, file id
+                case 234: break  // reader programming
+                case 235: upperShift = true
+                case 236:
+                    out += Array("[)>\u{1E}05\u{1D}".utf8)
+                    trailer = Array("\u{1E}\u{04}".utf8)
+                case 237:
+                    out += Array("[)>\u{1E}06\u{1D}".utf8)
+                    trailer = Array("\u{1E}\u{04}".utf8)
+                case 238: mode = .x12
+                case 239: mode = .text
+                case 240: mode = .edifact
+                case 241:
+                    guard i < data.count else { throw BarcodeReaderError(.invalidData, "ECI") }
+                    var value = data[i] - 1
+                    i += 1
+                    if data[i - 1] > 127, i < data.count {
+                        value = (data[i - 1] - 128) * 254 + data[i] - 1
+                        i += 1
+                        if data[i - 2] > 191, i < data.count {
+                            value = (data[i - 2] - 192) * 64516 + 16383 + (data[i - 1] - 1) * 254 + data[i] - 1
+                            i += 1
+                        }
+                    }
+                    flush()
+                    eci = QRDecoder.encoding(forECI: value)
+                default: throw BarcodeReaderError(.invalidData, "codeword \(c)")
+                }
+            case .c40, .text:
+                guard data[i] != 254 else {
+                    i += 1
+                    mode = .ascii
+                    continue
+                }
+                guard i + 1 < data.count else {
+                    mode = .ascii
+                    continue
+                }
+                let v = data[i] * 256 + data[i + 1] - 1
+                i += 2
+                try decodeC40Triple([v / 1600, (v / 40) % 40, v % 40], text: mode == .text, emit: emit, state: &c40)
+            case .x12:
+                guard data[i] != 254 else {
+                    i += 1
+                    mode = .ascii
+                    continue
+                }
+                guard i + 1 < data.count else {
+                    mode = .ascii
+                    continue
+                }
+                let v = data[i] * 256 + data[i + 1] - 1
+                i += 2
+                for k in [v / 1600, (v / 40) % 40, v % 40] {
+                    switch k {
+                    case 0: emit(13)
+                    case 1: emit(42)
+                    case 2: emit(62)
+                    case 3: emit(32)
+                    case 4...13: emit(48 + k - 4)
+                    case 14...39: emit(65 + k - 14)
+                    default: throw BarcodeReaderError(.invalidData, "X12")
+                    }
+                }
+            case .edifact:
+                // Four 6-bit values in three codewords; 011111 returns to ASCII.
+                var bits = 0
+                var n = 0
+                while n < 3 && i + n < data.count {
+                    bits = (bits << 8) | data[i + n]
+                    n += 1
+                }
+                bits <<= (3 - n) * 8
+                i += n
+                var unlatched = false
+                for k in 0..<4 {
+                    let v = (bits >> (18 - 6 * k)) & 0x3F
+                    if v == 0x1F {
+                        unlatched = true
+                        break
+                    }
+                    emit(v & 0x20 == 0 ? v | 0x40 : v)
+                }
+                if unlatched || n < 3 { mode = .ascii }
+            case .base256:
+                func next() throws(BarcodeReaderError) -> Int {
+                    guard i < data.count else { throw BarcodeReaderError(.invalidData, "base256") }
+                    let position = i + 1
+                    let pseudo = ((149 * position) % 255) + 1
+                    let t = data[i] - pseudo
+                    i += 1
+                    return t >= 0 ? t : t + 256
+                }
+                let d1 = try next()
+                var count: Int
+                if d1 == 0 {
+                    count = data.count - i
+                } else if d1 < 250 {
+                    count = d1
+                } else {
+                    count = 250 * (d1 - 249) + (try next())
+                }
+                guard count >= 0, count <= data.count - i else { throw BarcodeReaderError(.invalidData, "base256") }
+                for _ in 0..<count { out.append(UInt8(try next())) }
+                mode = .ascii
+            }
+        }
+        out += trailer
+        flush()
+        var text = ""
+        for (bytes, enc) in segments {
+            text += QRDecoder.decodeText(bytes, enc ?? .isoLatin1)
+        }
+        return text
+    }
+
+    struct C40State {
+        var shift = 0
+    }
+
+    static func decodeC40Triple(
+        _ values: [Int], text: Bool, emit: (Int) -> Void, state: inout C40State
+    ) throws(BarcodeReaderError) {
+        for v in values {
+            switch state.shift {
+            case 0:
+                switch v {
+                case 0...2: state.shift = v + 1
+                case 3: emit(32)
+                case 4...13: emit(48 + v - 4)
+                case 14...39: emit((text ? 97 : 65) + v - 14)
+                default: throw BarcodeReaderError(.invalidData, "C40")
+                }
+            case 1:
+                emit(v)
+                state.shift = 0
+            case 2:
+                switch v {
+                case 0...14: emit(33 + v)
+                case 15...21: emit(58 + v - 15)
+                case 22...26: emit(91 + v - 22)
+                case 27: emit(0x1D)
+                case 30: emit(-1)  // upper shift marker handled by caller
+                default: throw BarcodeReaderError(.invalidData, "C40 shift 2")
+                }
+                state.shift = 0
+            default:
+                if text {
+                    switch v {
+                    case 0: emit(96)
+                    case 1...26: emit(65 + v - 1)
+                    case 27...31: emit(123 + v - 27)
+                    default: throw BarcodeReaderError(.invalidData, "Text shift 3")
+                    }
+                } else {
+                    guard v <= 31 else { throw BarcodeReaderError(.invalidData, "C40 shift 3") }
+                    emit(96 + v)
+                }
+                state.shift = 0
+            }
+        }
+    }
+}

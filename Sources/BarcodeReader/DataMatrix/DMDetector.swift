@@ -1,0 +1,284 @@
+import Foundation
+
+/// Locates Data Matrix symbols: a large dark connected component whose minimum-area rectangle has two solid
+/// sides (the L finder) and two alternating sides (the timing pattern).
+struct DMDetector {
+    let image: BitMatrix
+
+    struct Candidate {
+        var bottomLeft: (Double, Double)
+        var topLeft: (Double, Double)
+        var bottomRight: (Double, Double)
+        var topRight: (Double, Double)
+        /// Alternative top-right estimates (the timing corner is light, so the hull misses it).
+        var topRightAlternatives: [(Double, Double)] = []
+    }
+
+    /// Per-component data gathered from row runs.
+    private struct Component {
+        var count = 0
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+        var edgePoints: [(Double, Double)] = []
+    }
+
+    /// Dark connected components (8-connected runs), largest first, with their row-extreme points.
+    private func components(maxCount: Int) -> [Component] {
+        let w = self.image.width
+        let h = self.image.height
+        var parent: [Int] = []
+        func find(_ x: Int) -> Int {
+            var r = x
+            while parent[r] != r { r = parent[r] }
+            var c = x
+            while parent[c] != r {
+                let n = parent[c]
+                parent[c] = r
+                c = n
+            }
+            return r
+        }
+        // Runs: (y, x0, x1, label)
+        var runs: [(Int, Int, Int, Int)] = []
+        var prevStart = 0
+        var prevEnd = 0
+        self.image.bits.withUnsafeBufferPointer { bits in
+            for y in 0..<h {
+                let rowStart = runs.count
+                var x = 0
+                let base = y * w
+                while x < w {
+                    if bits[base + x] == 0 {
+                        x += 1
+                        continue
+                    }
+                    let x0 = x
+                    while x < w && bits[base + x] != 0 { x += 1 }
+                    let label = parent.count
+                    parent.append(label)
+                    runs.append((y, x0, x - 1, label))
+                    // Union with overlapping runs of the previous row (8-connected).
+                    for k in prevStart..<prevEnd {
+                        let r = runs[k]
+                        if r.2 >= x0 - 1 && r.1 <= x {
+                            let a = find(r.3)
+                            let b = find(label)
+                            if a != b { parent[b] = a }
+                        }
+                    }
+                }
+                prevStart = rowStart
+                prevEnd = runs.count
+            }
+        }
+        var byRoot: [Int: Component] = [:]
+        for r in runs {
+            let root = find(r.3)
+            var c = byRoot[root] ?? Component()
+            c.count += r.2 - r.1 + 1
+            c.minX = min(c.minX, r.1)
+            c.maxX = max(c.maxX, r.2 + 1)
+            c.minY = min(c.minY, r.0)
+            c.maxY = max(c.maxY, r.0 + 1)
+            byRoot[root] = c
+        }
+        let minSide = 8
+        let chosen = byRoot.filter { _, c in
+            c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.count >= 40
+                && c.maxX - c.minX < w * 98 / 100 + 2
+        }.sorted { $0.value.count > $1.value.count }.prefix(maxCount)
+        let roots = Set(chosen.map(\.key))
+        guard !roots.isEmpty else { return [] }
+        // Outer corners of the extreme pixels of each row.
+        var points: [Int: [(Double, Double)]] = [:]
+        var rowExtremes: [Int: [Int: (Int, Int)]] = [:]
+        for r in runs {
+            let root = find(r.3)
+            guard roots.contains(root) else { continue }
+            var rows = rowExtremes[root] ?? [:]
+            let e = rows[r.0] ?? (Int.max, Int.min)
+            rows[r.0] = (min(e.0, r.1), max(e.1, r.2 + 1))
+            rowExtremes[root] = rows
+        }
+        for (root, rows) in rowExtremes {
+            var p: [(Double, Double)] = []
+            for (y, e) in rows {
+                p.append((Double(e.0), Double(y)))
+                p.append((Double(e.0), Double(y + 1)))
+                p.append((Double(e.1), Double(y)))
+                p.append((Double(e.1), Double(y + 1)))
+            }
+            points[root] = p
+        }
+        return chosen.map { key, value in
+            var c = value
+            c.edgePoints = points[key] ?? []
+            return c
+        }
+    }
+
+    static func convexHull(_ pts: [(Double, Double)]) -> [(Double, Double)] {
+        let p = pts.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        guard p.count >= 3 else { return p }
+        func cross(_ o: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+        }
+        var lower: [(Double, Double)] = []
+        for q in p {
+            while lower.count >= 2 && cross(lower[lower.count - 2], lower[lower.count - 1], q) <= 0 { lower.removeLast() }
+            lower.append(q)
+        }
+        var upper: [(Double, Double)] = []
+        for q in p.reversed() {
+            while upper.count >= 2 && cross(upper[upper.count - 2], upper[upper.count - 1], q) <= 0 { upper.removeLast() }
+            upper.append(q)
+        }
+        return Array(lower.dropLast() + upper.dropLast())
+    }
+
+    /// Four corners of the hull's minimum-area rectangle, refined to the nearest hull points.
+    static func quad(_ hull: [(Double, Double)]) -> (refined: [(Double, Double)], rectangle: [(Double, Double)])? {
+        guard hull.count >= 4 else { return nil }
+        var bestArea = Double.infinity
+        var bestCorners: [(Double, Double)] = []
+        var angle = 0.0
+        while angle < 90 {
+            let a = angle * .pi / 180
+            let (c, s) = (cos(a), sin(a))
+            var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+            for q in hull {
+                let u = q.0 * c + q.1 * s
+                let v = -q.0 * s + q.1 * c
+                minU = min(minU, u)
+                maxU = max(maxU, u)
+                minV = min(minV, v)
+                maxV = max(maxV, v)
+            }
+            let area = (maxU - minU) * (maxV - minV)
+            if area < bestArea {
+                bestArea = area
+                let uvs: [(Double, Double)] = [(minU, minV), (maxU, minV), (maxU, maxV), (minU, maxV)]
+                bestCorners = uvs.map { uv -> (Double, Double) in
+                    let x: Double = uv.0 * c - uv.1 * s
+                    let y: Double = uv.0 * s + uv.1 * c
+                    return (x, y)
+                }
+            }
+            angle += 1
+        }
+        let refined = bestCorners.map { corner in
+            var best = corner
+            var bestD = Double.infinity
+            for q in hull {
+                let d = (q.0 - corner.0) * (q.0 - corner.0) + (q.1 - corner.1) * (q.1 - corner.1)
+                if d < bestD {
+                    bestD = d
+                    best = q
+                }
+            }
+            return best
+        }
+        return (refined, bestCorners)
+    }
+
+    /// Dark fraction and run count along a side, offset `inset` pixels towards `center`.
+    func profile(
+        _ a: (Double, Double), _ b: (Double, Double), center: (Double, Double), inset: Double, samples: Int
+    ) -> (dark: Double, runs: Int) {
+        var dark = 0
+        var runs = 0
+        var last: Bool?
+        for k in 0..<samples {
+            let t = (Double(k) + 0.5) / Double(samples)
+            var x = a.0 + (b.0 - a.0) * t
+            var y = a.1 + (b.1 - a.1) * t
+            let dx = center.0 - x
+            let dy = center.1 - y
+            let d = (dx * dx + dy * dy).squareRoot()
+            if d > 0 {
+                x += dx / d * inset
+                y += dy / d * inset
+            }
+            let v = self.image.get(Int(x), Int(y))
+            if v { dark += 1 }
+            if v != last {
+                runs += 1
+                last = v
+            }
+        }
+        return (Double(dark) / Double(samples), runs)
+    }
+
+    func detect(maxCandidates: Int = 3) -> [Candidate] {
+        var out: [Candidate] = []
+        for component in components(maxCount: maxCandidates) {
+            let hull = Self.convexHull(component.edgePoints)
+            guard let (q, rect) = Self.quad(hull) else { continue }
+            let center = ((q[0].0 + q[1].0 + q[2].0 + q[3].0) / 4, (q[0].1 + q[1].1 + q[2].1 + q[3].1) / 4)
+            // Which corner joins two solid sides?
+            var solid = [Bool](repeating: false, count: 4)
+            for i in 0..<4 {
+                let a = q[i]
+                let b = q[(i + 1) % 4]
+                let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+                let p = profile(a, b, center: center, inset: 1.5, samples: max(16, Int(len)))
+                solid[i] = p.dark > 0.88
+            }
+            for k in 0..<4 where solid[(k + 3) % 4] && solid[k] {
+                // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.
+                let bl = q[k]
+                var tl = q[(k + 3) % 4]
+                var br = q[(k + 1) % 4]
+                let crossZ = (bl.0 - tl.0) * (br.1 - bl.1) - (bl.1 - tl.1) * (br.0 - bl.0)
+                if crossZ > 0 { swap(&tl, &br) }
+                let parallelogram = (tl.0 + br.0 - bl.0, tl.1 + br.1 - bl.1)
+                out.append(
+                    Candidate(
+                        bottomLeft: bl, topLeft: tl, bottomRight: br, topRight: parallelogram,
+                        topRightAlternatives: [rect[(k + 2) % 4], q[(k + 2) % 4]]))
+            }
+        }
+        return out
+    }
+
+    /// Module counts along the timing sides (top: TL->TR, right: TR->BR).
+    func dimensions(_ c: Candidate) -> [(rows: Int, columns: Int)] {
+        let center = (
+            (c.topLeft.0 + c.topRight.0 + c.bottomLeft.0 + c.bottomRight.0) / 4,
+            (c.topLeft.1 + c.topRight.1 + c.bottomLeft.1 + c.bottomRight.1) / 4
+        )
+        // Run counts along a timing side at a few insets (blur and binarisation make any single one unreliable).
+        func counts(_ a: (Double, Double), _ b: (Double, Double)) -> [Int] {
+            let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+            let samples = max(32, Int(len * 2))
+            let first = profile(a, b, center: center, inset: 1, samples: samples).runs
+            guard first > 0 else { return [] }
+            var module = len / Double(first)
+            var result: [Int] = []
+            for factor in [0.5, 0.35, 0.65] {
+                let n = profile(a, b, center: center, inset: max(1, module * factor), samples: samples).runs
+                result.append(n + (n & 1))
+                if factor == 0.5, n > 0 { module = len / Double(n) }
+            }
+            return result
+        }
+        let colCounts = counts(c.topLeft, c.topRight)
+        let rowCounts = counts(c.bottomRight, c.topRight)
+        var result: [(rows: Int, columns: Int)] = []
+        func add(_ r: Int, _ c: Int) {
+            if DMVersion.forSize(rows: r, columns: c) != nil && !result.contains(where: { $0 == (r, c) }) {
+                result.append((r, c))
+            }
+        }
+        for (r0, c0) in zip(rowCounts, colCounts) {
+            add(r0, c0)
+            if abs(r0 - c0) <= 4 {
+                add(max(r0, c0), max(r0, c0))
+                add(min(r0, c0), min(r0, c0))
+            }
+        }
+        for (r0, c0) in zip(rowCounts, colCounts) {
+            for dr in [-2, 0, 2] { for dc in [-2, 0, 2] { add(r0 + dr, c0 + dc) } }
+        }
+        return result
+    }
+}
