@@ -15,14 +15,14 @@ struct DMDetector {
     }
 
     /// Per-component data gathered from row runs.
-    private struct Component {
+    struct Component {
         var count = 0
         var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         var edgePoints: [(Double, Double)] = []
     }
 
     /// Dark connected components (8-connected runs), largest first, with their row-extreme points.
-    private func components(maxCount: Int) -> [Component] {
+    func components(maxCount: Int) -> [Component] {
         let w = self.image.width
         let h = self.image.height
         var parent: [Int] = []
@@ -215,13 +215,16 @@ struct DMDetector {
             guard let (q, rect) = Self.quad(hull) else { continue }
             let center = ((q[0].0 + q[1].0 + q[2].0 + q[3].0) / 4, (q[0].1 + q[1].1 + q[2].1 + q[3].1) / 4)
             // Which corner joins two solid sides?
+            // Classify the sides on the rectangle (the hull corner at the light top-right module can be far off).
             var solid = [Bool](repeating: false, count: 4)
             for i in 0..<4 {
-                let a = q[i]
-                let b = q[(i + 1) % 4]
+                for (a, b) in [(rect[i], rect[(i + 1) % 4]), (q[i], q[(i + 1) % 4])] {
                 let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
-                let p = profile(a, b, center: center, inset: 1.5, samples: max(16, Int(len)))
-                solid[i] = p.dark > 0.88
+                for inset in [1.5, 3.0] {
+                    let p = profile(a, b, center: center, inset: inset, samples: max(16, Int(len)))
+                    if p.dark > 0.88 { solid[i] = true }
+                }
+                }
             }
             for k in 0..<4 where solid[(k + 3) % 4] && solid[k] {
                 // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.

@@ -2,20 +2,96 @@ import Foundation
 
 /// Finds and decodes Data Matrix (ECC 200) symbols.
 enum DataMatrixReader {
+    static func transform(_ c: DMDetector.Candidate, topRight tr: (Double, Double), version: DMVersion)
+        -> PerspectiveTransform
+    {
+        let cols = Double(version.columns)
+        let rows = Double(version.rows)
+        return PerspectiveTransform.quadrilateralToQuadrilateral(
+            0, 0, cols, 0, cols, rows, 0, rows,
+            c.topLeft.0, c.topLeft.1, tr.0, tr.1, c.bottomRight.0, c.bottomRight.1, c.bottomLeft.0, c.bottomLeft.1)
+    }
+
+    /// Moves the top-right corner (a light timing module, invisible to the hull) to where the top and right
+    /// timing patterns alternate best.
+    /// Sizes worth sampling, best first: the run counts along the timing sides, then every size whose aspect
+    /// ratio fits, ranked by how well its timing patterns alternate once the top-right corner is refined.
+    static func rankedVersions(_ c: DMDetector.Candidate, detector: DMDetector, binary: BitMatrix)
+        -> [(DMVersion, (Double, Double))]
+    {
+        func dist(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+        }
+        let width = dist(c.bottomLeft, c.bottomRight)
+        let height = dist(c.bottomLeft, c.topLeft)
+        guard width > 4, height > 4 else { return [] }
+        let aspect = width / height
+        var scored: [(Double, DMVersion, (Double, Double))] = []
+        let counted = Set(detector.dimensions(c).map { "\($0.rows)x\($0.columns)" })
+        for version in DMVersion.all {
+            let va = Double(version.columns) / Double(version.rows)
+            guard abs(va / aspect - 1) < 0.35 else { continue }
+            guard width / Double(version.columns) >= 1.2, height / Double(version.rows) >= 1.2 else { continue }
+            let (tr, score) = refineTopRight(c, version: version, binary: binary)
+            let bonus = counted.contains("\(version.rows)x\(version.columns)") ? 0.05 : 0
+            scored.append((score + bonus, version, tr))
+        }
+        scored.sort { $0.0 > $1.0 }
+        return scored.prefix(4).filter { $0.0 > 0.75 }.map { ($0.1, $0.2) }
+    }
+
+    static func refineTopRight(_ c: DMDetector.Candidate, version: DMVersion, binary: BitMatrix)
+        -> ((Double, Double), Double)
+    {
+        let module = (
+            ((c.bottomRight.0 - c.bottomLeft.0) / Double(version.columns)),
+            ((c.bottomRight.1 - c.bottomLeft.1) / Double(version.columns)),
+            ((c.topLeft.0 - c.bottomLeft.0) / Double(version.rows)),
+            ((c.topLeft.1 - c.bottomLeft.1) / Double(version.rows))
+        )
+        func score(_ tr: (Double, Double)) -> Int {
+            let t = transform(c, topRight: tr, version: version)
+            var s = 0
+            for x in 0..<version.columns {
+                let (px, py) = t.transform(Double(x) + 0.5, 0.5)
+                if binary.get(Int(px), Int(py)) == (x % 2 == 0) { s += 1 }
+            }
+            for y in 0..<version.rows {
+                let (px, py) = t.transform(Double(version.columns) - 0.5, Double(y) + 0.5)
+                if binary.get(Int(px), Int(py)) == ((version.rows - 1 - y) % 2 == 0) { s += 1 }
+            }
+            return s
+        }
+        var best = c.topRight
+        var bestScore = score(best)
+        var step = 1.0
+        while step >= 0.25 {
+            var improved = true
+            while improved {
+                improved = false
+                for (du, dv) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
+                    let cand = (best.0 + du * module.0 + dv * module.2, best.1 + du * module.1 + dv * module.3)
+                    let sc = score(cand)
+                    if sc > bestScore {
+                        bestScore = sc
+                        best = cand
+                        improved = true
+                    }
+                }
+            }
+            step /= 2
+        }
+        return (best, Double(bestScore) / Double(version.rows + version.columns))
+    }
+
     static func read(_ binary: BitMatrix) -> [DecodedBarcode] {
         let detector = DMDetector(image: binary)
         var results: [DecodedBarcode] = []
         for c in detector.detect() {
             var decoded = false
-            for dims in detector.dimensions(c).prefix(6) {
-                guard let version = DMVersion.forSize(rows: dims.rows, columns: dims.columns) else { continue }
-                for tr in [c.topRight] + c.topRightAlternatives {
-                    let cols = Double(version.columns)
-                    let rows = Double(version.rows)
-                    let t = PerspectiveTransform.quadrilateralToQuadrilateral(
-                        0, 0, cols, 0, cols, rows, 0, rows,
-                        c.topLeft.0, c.topLeft.1, tr.0, tr.1, c.bottomRight.0, c.bottomRight.1,
-                        c.bottomLeft.0, c.bottomLeft.1)
+            for (version, refined) in rankedVersions(c, detector: detector, binary: binary) {
+                for tr in [refined, c.topRight] + c.topRightAlternatives {
+                    let t = transform(c, topRight: tr, version: version)
                     var bits = BitMatrix(width: version.columns, height: version.rows)
                     for y in 0..<version.rows {
                         for x in 0..<version.columns {
