@@ -50,7 +50,7 @@ public struct BarcodeReader: Sendable {
             let b = HybridBinarizer.binarize(image)
             binary = b
             if wantsQR { results += QRCodeReader.read(b, gray: image) }
-            if wantsDM { results += DataMatrixReader.read(b) }
+            if wantsDM { results += DataMatrixReader.read(b, gray: image) }
         }
         if !results.isEmpty { return results }
 
@@ -63,7 +63,7 @@ public struct BarcodeReader: Sendable {
         if let binary {
             let inverted = binary.inverted()
             if wantsQR { results += QRCodeReader.read(inverted, gray: image.inverted()) }
-            if wantsDM { results += DataMatrixReader.read(inverted) }
+            if wantsDM { results += DataMatrixReader.read(inverted, gray: image.inverted()) }
         }
         return results
     }

@@ -37,7 +37,7 @@ enum DataMatrixReader {
             scored.append((score + bonus, version, tr))
         }
         scored.sort { $0.0 > $1.0 }
-        return scored.prefix(4).filter { $0.0 > 0.75 }.map { ($0.1, $0.2) }
+        return scored.prefix(4).filter { $0.0 > 0.65 }.map { ($0.1, $0.2) }
     }
 
     static func refineTopRight(_ c: DMDetector.Candidate, version: DMVersion, binary: BitMatrix)
@@ -84,7 +84,7 @@ enum DataMatrixReader {
         return (best, Double(bestScore) / Double(version.rows + version.columns))
     }
 
-    static func read(_ binary: BitMatrix) -> [DecodedBarcode] {
+    static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
         let detector = DMDetector(image: binary)
         var results: [DecodedBarcode] = []
         for c in detector.detect() {
@@ -99,7 +99,13 @@ enum DataMatrixReader {
                             if binary.get(Int(px), Int(py)) { bits.set(x, y) }
                         }
                     }
-                    if let r = try? DMDecoder.decode(bits, version: version) {
+                    var r = try? DMDecoder.decode(bits, version: version)
+                    if r == nil, let gray,
+                        let grey = GreySampler.sample(gray, t, width: version.columns, height: version.rows)
+                    {
+                        r = try? DMDecoder.decode(grey, version: version)
+                    }
+                    if let r {
                         let corners = [c.topLeft, tr, c.bottomRight, c.bottomLeft].map { Point(x: $0.0, y: $0.1) }
                         if !results.contains(where: { $0.text == r.text }) {
                             results.append(

@@ -604,49 +604,8 @@ struct QRDetector {
         return out
     }
 
-    /// Samples module centres from the luminance image (3×3 average) and thresholds each module against the
-    /// midpoint of the darkest and lightest modules in its 9×9-module neighbourhood.
     func sampleGrey(_ g: GrayscaleImage, _ t: PerspectiveTransform, dimension: Int) -> BitMatrix? {
-        var values = [Int](repeating: 0, count: dimension * dimension)
-        let w = g.width
-        let h = g.height
-        g.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<dimension {
-                for x in 0..<dimension {
-                    let (fx, fy) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
-                    guard fx.isFinite, fy.isFinite else { continue }
-                    let cx = min(max(Int(fx), 1), w - 2)
-                    let cy = min(max(Int(fy), 1), h - 2)
-                    var sum = 0
-                    for dy in -1...1 { for dx in -1...1 { sum += Int(px[(cy + dy) * w + cx + dx]) } }
-                    values[y * dimension + x] = sum / 9
-                }
-            }
-        }
-        // Threshold: mean of the 9×9-module neighbourhood (summed-area table), QR data being about half dark.
-        let n = dimension
-        var integral = [Int](repeating: 0, count: (n + 1) * (n + 1))
-        for y in 0..<n {
-            var rowSum = 0
-            for x in 0..<n {
-                rowSum += values[y * n + x]
-                integral[(y + 1) * (n + 1) + x + 1] = integral[y * (n + 1) + x + 1] + rowSum
-            }
-        }
-        var out = BitMatrix(width: n, height: n)
-        let r = 4
-        for y in 0..<n {
-            let y0 = max(0, y - r)
-            let y1 = min(n, y + r + 1)
-            for x in 0..<n {
-                let x0 = max(0, x - r)
-                let x1 = min(n, x + r + 1)
-                let sum = integral[y1 * (n + 1) + x1] - integral[y0 * (n + 1) + x1] - integral[y1 * (n + 1) + x0]
-                    + integral[y0 * (n + 1) + x0]
-                if values[y * n + x] * (y1 - y0) * (x1 - x0) < sum { out.set(x, y) }
-            }
-        }
-        return out
+        GreySampler.sample(g, t, width: dimension, height: dimension)
     }
 
     /// Builds the sampling grid for three ordered finder patterns.
