@@ -5,8 +5,8 @@ import Testing
 
 /// Regression guard: ZXing's own must-pass counts (../shared/barcode/thresholds.json) per set and rotation.
 ///
-/// Data Matrix sets are skipped (not implemented yet; see `dataMatrixIsNotImplemented`). Rotations 0/180
-/// are checked for every 1-D set, and 0/90/180/270 for QR Code, as the thresholds list them.
+/// Every set with a threshold is checked at the rotations the thresholds list: 0/180 for the 1-D sets,
+/// 0/90/180/270 for QR Code and Data Matrix.
 @Suite(.enabled(if: Corpus.root != nil, "barcode corpus ../shared/barcode not found next to the repository"))
 struct CorpusTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -48,11 +48,6 @@ struct CorpusTests {
         }
     }
 
-    @Test func dataMatrixIsNotImplemented() {
-        withKnownIssue("Data Matrix decoding is not implemented: datamatrix-1/2/3 thresholds are skipped") {
-            Issue.record("skipped sets: datamatrix-1, datamatrix-2, datamatrix-3")
-        }
-    }
 }
 
 enum Corpus {
@@ -64,7 +59,9 @@ enum Corpus {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
 
-    static let supportedFamilies: Set<String> = ["ean13", "ean8", "upca", "upce", "code128", "code39", "itf", "qrcode"]
+    static let supportedFamilies: Set<String> = [
+        "ean13", "ean8", "upca", "upce", "code128", "code39", "itf", "qrcode", "datamatrix",
+    ]
 
     static func family(of set: String) -> String {
         String(set.split(separator: "-").dropLast().joined(separator: "-"))

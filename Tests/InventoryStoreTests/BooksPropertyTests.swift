@@ -59,9 +59,11 @@ import Testing
         var documents: [Int64: Document] = [:]
         let base = at(20260101)
 
+        // Half the runs crowd 10 days (ties in effective date-time happen often), half spread over 4 months
+        // (report ranges cross month ends).
+        let step = seed % 2 == 0 ? 6 * 3600 : 3 * 86_400
         func randomDate() -> Date {
-            // Coarse times so ties in effective date-time happen often.
-            base.addingTimeInterval(TimeInterval(Int.random(in: 0..<40, using: &random) * 6 * 3600))
+            base.addingTimeInterval(TimeInterval(Int.random(in: 0..<40, using: &random) * step))
         }
         func randomQuantity(_ max: Int64) -> Quantity {
             Bool.random(using: &random) ? Quantity(Int64.random(in: 1...max, using: &random))
@@ -215,11 +217,14 @@ import Testing
             #expect(try await store.snapshot(at: moment) == ReportFolds.snapshot(movements: movements, names: names, at: moment), "seed \(seed)")
         }
         let calendar = try await store.settings().calendar
-        let first = calendar.dayNumber(base.addingTimeInterval(-86_400)), last = calendar.dayNumber(base.addingTimeInterval(20 * 86_400))
+        let first = calendar.dayNumber(base.addingTimeInterval(-86_400)), last = calendar.dayNumber(base.addingTimeInterval(125 * 86_400))
         let expected = ReportFolds.daily(movements: movements, sales: try await store.saleFacts(), calendar: calendar, from: first, to: last)
         #expect(try await store.daily(from: first, to: last) == expected, "seed \(seed)")
-        let from = base.addingTimeInterval(TimeInterval(Int.random(in: 0..<5, using: &random) * 86_400))
-        let to = from.addingTimeInterval(TimeInterval(Int.random(in: 0..<10, using: &random) * 86_400))
+        let from = [base.addingTimeInterval(TimeInterval(Int.random(in: -2..<40, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
+                    calendar.startOfDay(Int.random(in: 20260101...20260131, using: &random)),
+                    calendar.startOfDay(20260101)].randomElement(using: &random) ?? base
+        let to = [from.addingTimeInterval(TimeInterval(Int.random(in: 0..<130, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
+                  calendar.startOfDay(20260501).addingTimeInterval(-0.001), calendar.startOfDay(20260301)].randomElement(using: &random) ?? base
         for metric in TopProductMetric.allCases {
             #expect(try await store.topProducts(from: from, to: to, by: metric, limit: 3)
                 == ReportFolds.top(movements: movements, names: names, from: from, to: to, by: metric, limit: 3), "seed \(seed)")

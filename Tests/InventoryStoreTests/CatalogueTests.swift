@@ -111,6 +111,15 @@ import Testing
         settings.timeZoneIdentifier = "UTC"
         try await store.saveSettings(settings)
         #expect(try await store.daily(from: 20260102, to: 20260102).first?.salesCount == 1)
+        // The monthly sales summary follows the new zone: a sale at 23:30 UTC on 31 January is February in Tokyo.
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260131, minutes: 11 * 60 + 30), lines: [.init(productID: yoghurt.id, quantity: qty(2), unitPrice: eur("1.00"))]))
+        settings.timeZoneIdentifier = "Asia/Tokyo"
+        try await store.saveSettings(settings)
+        let calendar = try await store.settings().calendar
+        let january = try await store.topProducts(from: calendar.startOfDay(20260101), to: calendar.startOfDay(20260201).addingTimeInterval(-0.001), by: .quantity, limit: 5)
+        let february = try await store.topProducts(from: calendar.startOfDay(20260201), to: calendar.startOfDay(20260301).addingTimeInterval(-0.001), by: .quantity, limit: 5)
+        #expect(january.first?.quantity == qty(1))
+        #expect(february.first?.quantity == qty(2))
         settings.currency = .jpy
         try await expectRefusal(store, .conflict, field: "currency") { try await store.saveSettings(settings) }
     }
@@ -118,7 +127,7 @@ import Testing
     @Test func fileDatabaseUsesWalFullSyncAndNamedMigrations() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-wal-\(UUID().uuidString)").path
         let store = try InventorySQLiteRepository.open(dataFolder: folder)
-        #expect(try await store.appliedMigrations() == ["v1-catalogue", "v1-books", "v1-report-indexes"])
+        #expect(try await store.appliedMigrations() == ["v1-catalogue", "v1-books", "v1-reports"])
         #expect(try await store.pragma("journal_mode") == "wal")
         #expect(try await store.pragma("synchronous") == "2")
         #expect(try await store.pragma("foreign_keys") == "1")

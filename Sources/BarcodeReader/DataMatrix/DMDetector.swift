@@ -84,7 +84,6 @@ struct DMDetector {
         let minSide = 8
         let chosen = byRoot.filter { _, c in
             c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.count >= 40
-                && c.maxX - c.minX < w * 98 / 100 + 2
         }.sorted { $0.value.count > $1.value.count }.prefix(maxCount)
         let roots = Set(chosen.map(\.key))
         guard !roots.isEmpty else { return [] }

@@ -224,7 +224,8 @@ public enum ReportFolds {
         return byDay.values.sorted { $0.day < $1.day }
     }
 
-    /// The best-selling products between two instants (inclusive), net of returns; ties as in ``rank(_:by:limit:)``.
+    /// The best-selling products between two instants (inclusive), net of returns, leaving out products whose sales
+    /// net to nothing; ties as in ``rank(_:by:limit:)``.
     public static func top(movements: [StockMovement], names: [ProductID: String], from: Date, to: Date, by metric: TopProductMetric, limit: Int) -> [TopProduct] {
         var rows: [ProductID: TopProduct] = [:]
         let range = from.milliseconds...to.milliseconds
@@ -234,7 +235,7 @@ public enum ReportFolds {
             row.revenue = row.revenue + movement.revenue
             rows[movement.productID] = row
         }
-        return self.rank(Array(rows.values), by: metric, limit: limit)
+        return self.rank(rows.values.filter { $0.quantity != .zero || $0.revenue != .zero }, by: metric, limit: limit)
     }
 
     /// Orders rows by the metric, descending, then by the other metric, descending, then by product id; keeps `limit`.

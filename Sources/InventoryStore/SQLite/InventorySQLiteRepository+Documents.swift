@@ -110,7 +110,7 @@ extension InventorySQLiteRepository {
             }
         }
         let documentID = try self.saveHeader(
-            db, settings, kind: .purchase, effectiveAt: draft.effectiveAt, replacing: old,
+            db, settings, kind: .purchase, effectiveAt: draft.effectiveAt, replacing: old, writer: writer,
             columns: ["supplierId": draft.supplierID?.rawValue, "note": draft.note])
         let effectiveAt = draft.effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
@@ -126,25 +126,25 @@ extension InventorySQLiteRepository {
 
     /// Writes a document header; an edit keeps the id (and so the entry sequence) and drops the old lines.
     static func saveHeader(_ db: Database, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Date, replacing old: DocumentHeader?,
-                           columns: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
+                           writer: LedgerWriter, columns: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
         let milliseconds = effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: milliseconds)
         let names = columns.keys.sorted()
         if let old {
-            try db.execute(sql: "DELETE FROM movement WHERE documentId = ?", arguments: [old.id])
+            try writer.deleteMovements(documentID: old.id)
             let assignments = (["effectiveAt", "day"] + names).map { "\($0) = ?" }.joined(separator: ", ")
             var arguments: StatementArguments = [milliseconds, day]
             for name in names { arguments += [columns[name] ?? nil] }
             arguments += [old.id]
-            try db.execute(sql: "UPDATE document SET \(assignments) WHERE id = ?", arguments: arguments)
+            try db.cachedStatement(sql: "UPDATE document SET \(assignments) WHERE id = ?").execute(arguments: arguments)
             return old.id
         }
         let allNames = ["kind", "effectiveAt", "day", "recordedAt"] + names
         var arguments: StatementArguments = [kind.rawValue, milliseconds, day, Self.now]
         for name in names { arguments += [columns[name] ?? nil] }
-        try db.execute(
-            sql: "INSERT INTO document (\(allNames.joined(separator: ", "))) VALUES (\(allNames.map { _ in "?" }.joined(separator: ", ")))",
-            arguments: arguments)
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO document (\(allNames.joined(separator: ", "))) VALUES (\(allNames.map { _ in "?" }.joined(separator: ", ")))")
+        try insert.execute(arguments: arguments)
         return db.lastInsertedRowID
     }
 
@@ -165,7 +165,7 @@ extension InventorySQLiteRepository {
     }
 
     static func requireRow(_ db: Database, table: String, id: Int64, field: String, label: String) throws {
-        guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?", arguments: [id]) == 1 else {
+        guard try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?"), arguments: [id]) == 1 else {
             throw InventoryError(.notFound, field: field, "\(label) \(id) does not exist")
         }
     }
@@ -284,7 +284,7 @@ extension InventorySQLiteRepository {
         }
         let draft = try draft.validated(minimumPrices: minimums)
         let documentID = try self.saveHeader(
-            db, settings, kind: .sale, effectiveAt: draft.effectiveAt, replacing: old,
+            db, settings, kind: .sale, effectiveAt: draft.effectiveAt, replacing: old, writer: writer,
             columns: ["customerId": draft.customerID?.rawValue, "note": draft.note, "tip": draft.tip.minorUnits,
                       "paymentMethod": draft.paymentMethod.rawValue])
         let effectiveAt = draft.effectiveAt.milliseconds
@@ -331,7 +331,7 @@ extension InventorySQLiteRepository {
             try Self.requireActiveProduct(db, draft.productID, field: "productId", allowArchived: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
-                db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil,
+                db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["reason": draft.reason.rawValue, "note": draft.note])
             let effectiveAt = draft.effectiveAt.milliseconds
             try writer.write([
@@ -358,7 +358,7 @@ extension InventorySQLiteRepository {
             }
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
-                db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil,
+                db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["saleId": draft.saleID.rawValue, "customerId": sale.customerID?.rawValue, "note": draft.note])
             let effectiveAt = draft.effectiveAt.milliseconds
             var pending: [PendingMovement] = []
@@ -408,7 +408,7 @@ extension InventorySQLiteRepository {
             }
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
-                db, settings, kind: .supplierReturn, effectiveAt: draft.effectiveAt, replacing: nil,
+                db, settings, kind: .supplierReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["supplierId": draft.supplierID?.rawValue, "note": draft.note])
             let effectiveAt = draft.effectiveAt.milliseconds
             try writer.write(draft.lines.enumerated().map { index, line in
@@ -431,9 +431,9 @@ extension InventorySQLiteRepository {
         try await self.write { db, settings in
             let old = try Self.requireDocument(db, id, kind: kind)
             if kind == .sale { try Self.requireNoReturns(db, SaleID(id)) }
-            try db.execute(sql: "DELETE FROM movement WHERE documentId = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            try writer.deleteMovements(documentID: id)
+            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
             for (product, position) in old.firstPositions.sorted(by: { $0.key < $1.key }) {
                 try writer.recost(product, from: position)
             }

@@ -26,10 +26,15 @@ extension InventorySQLiteRepository {
             let calendar = try Self.loadSettings(db).calendar
             var byDay: [Int: DailyPerformance] = [:]
             for day in calendar.days(from: from, through: to) { byDay[day] = DailyPerformance(day: day) }
+            // The covering index is ordered by time: bound the scan by the days' instants (with a day of margin for
+            // the zone), then keep the exact days.
+            let start = calendar.startOfDay(calendar.addingDays(-1, to: from)).milliseconds
+            let end = calendar.startOfDay(calendar.addingDays(2, to: to)).milliseconds
             let lines = try Row.fetchAll(db, sql: """
                 SELECT day, kind, SUM(revenue), SUM(discount), SUM(tax), SUM(valueChange) FROM movement
-                WHERE kind IN ('sale', 'customerReturn') AND day BETWEEN ? AND ? GROUP BY day, kind
-                """, arguments: [from, to])
+                WHERE kind IN ('sale', 'customerReturn') AND effectiveAt >= ? AND effectiveAt < ? AND day BETWEEN ? AND ?
+                GROUP BY day, kind
+                """, arguments: [start, end, from, to])
             for row in lines {
                 let day: Int = row[0]
                 guard var figures = byDay[day] else { continue }
@@ -64,20 +69,48 @@ extension InventorySQLiteRepository {
         guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
         guard (1...1000).contains(limit) else { throw InventoryError(.invalidValue, field: "limit", "must be between 1 and 1000") }
         return try await self.read { db in
+            let calendar = try Self.loadSettings(db).calendar
             let order = metric == .quantity ? "t.quantity DESC, t.revenue DESC" : "t.revenue DESC, t.quantity DESC"
+            // Whole calendar months inside the range come from the monthly summary; the partial months at either
+            // end from the sale lines themselves.
+            let fromMilliseconds = from.milliseconds, toMilliseconds = to.milliseconds
+            var firstMonth = calendar.dayNumber(from) / 100
+            if calendar.startOfDay(firstMonth * 100 + 1).milliseconds != fromMilliseconds { firstMonth = Self.month(after: firstMonth) }
+            var lastMonth = calendar.dayNumber(to) / 100
+            if calendar.startOfDay(Self.month(after: lastMonth) * 100 + 1).milliseconds - 1 > toMilliseconds { lastMonth = Self.month(before: lastMonth) }
+            var parts: [String] = []
+            var arguments: StatementArguments = []
+            let lines = "SELECT productId, -quantity AS quantity, revenue FROM movement WHERE kind IN ('sale', 'customerReturn') AND effectiveAt >= ? AND effectiveAt <= ?"
+            if firstMonth <= lastMonth {
+                let wholeStart = calendar.startOfDay(firstMonth * 100 + 1).milliseconds
+                let wholeEnd = calendar.startOfDay(Self.month(after: lastMonth) * 100 + 1).milliseconds
+                let (quantity, revenue) = SalesSummary.monthSums(first: firstMonth, last: lastMonth)
+                parts.append("SELECT productId, \(quantity) AS quantity, \(revenue) AS revenue FROM productSalesYear WHERE year BETWEEN ? AND ?")
+                arguments += [firstMonth / 100, lastMonth / 100]
+                parts.append(lines)
+                arguments += [fromMilliseconds, wholeStart - 1]
+                parts.append(lines)
+                arguments += [wholeEnd, toMilliseconds]
+            } else {
+                parts.append(lines)
+                arguments += [fromMilliseconds, toMilliseconds]
+            }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.productId, p.name, t.quantity, t.revenue FROM (
-                    SELECT productId, -SUM(quantity) AS quantity, SUM(revenue) AS revenue FROM movement
-                    WHERE kind IN ('sale', 'customerReturn') AND effectiveAt BETWEEN ? AND ?
-                    GROUP BY productId) t
+                    SELECT productId, SUM(quantity) AS quantity, SUM(revenue) AS revenue
+                    FROM (\(parts.joined(separator: " UNION ALL "))) GROUP BY productId
+                    HAVING SUM(quantity) != 0 OR SUM(revenue) != 0) t
                 JOIN product p ON p.id = t.productId
                 ORDER BY \(order), t.productId LIMIT ?
-                """, arguments: [from.milliseconds, to.milliseconds, limit])
+                """, arguments: arguments + [limit])
             return rows.map {
                 TopProduct(productID: ProductID($0[0]), name: $0[1], quantity: Quantity(thousandths: $0[2]), revenue: Money(minorUnits: $0[3]))
             }
         }
     }
+
+    static func month(after month: Int) -> Int { month % 100 == 12 ? (month / 100 + 1) * 100 + 1 : month + 1 }
+    static func month(before month: Int) -> Int { month % 100 == 1 ? (month / 100 - 1) * 100 + 12 : month - 1 }
 
     public func lowStock() async throws -> [LowStockItem] {
         try await self.read { db in

@@ -90,6 +90,7 @@ public struct InventorySQLiteRepository: InventoryRepository {
         case .SQLITE_CONSTRAINT_FOREIGNKEY, .SQLITE_CONSTRAINT_TRIGGER:
             return InventoryError(.inUse, "the record is still referenced by other records", cause: error)
         default:
+            if ProcessInfo.processInfo.environment["STOCKROOM_DEBUG_SQL"] != nil { print("SQL error: \(error)") }
             return InventoryError(.storage, "the database failed; see the server log", cause: error)
         }
     }
@@ -152,6 +153,7 @@ public struct InventorySQLiteRepository: InventoryRepository {
                 try update.execute(arguments: [calendar.dayNumber(milliseconds: row[1]), row[0] as Int64])
             }
         }
+        try SalesSummary.rebuild(db)
     }
 
     // MARK: - Search keys

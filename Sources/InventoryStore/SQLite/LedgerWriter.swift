@@ -213,7 +213,22 @@ final class LedgerWriter {
         }
     }
 
+    /// Deletes a document's movements, taking its sales out of the monthly sales summary.
+    func deleteMovements(documentID: Int64) throws {
+        let rows = try Row.fetchAll(self.db.cachedStatement(sql: """
+            SELECT productId, day, quantity, revenue FROM movement WHERE documentId = ? AND kind IN ('sale', 'customerReturn')
+            """), arguments: [documentID])
+        for row in rows {
+            try SalesSummary.add(self.db, productID: row[0], day: row[1], quantitySold: row[2] as Int64, revenue: -(row[3] as Int64))
+        }
+        try self.db.cachedStatement(sql: "DELETE FROM movement WHERE documentId = ?").execute(arguments: [documentID])
+    }
+
     private func insert(_ line: PendingMovement, outcome: MovementOutcome) throws {
+        if line.kind == .sale || line.kind == .customerReturn {
+            try SalesSummary.add(self.db, productID: line.productID.rawValue, day: line.day,
+                                 quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
+        }
         let effectName: String
         switch line.effect {
         case .receipt: effectName = "receipt"
