@@ -90,8 +90,9 @@ struct BenchCommand: AsyncParsableCommand {
             var target = regularSaleLines * (offset + 1) / self.days - regularSaleLines * offset / self.days
             if offset >= busyStart { target += self.busy * (offset - busyStart + 1) / 365 - self.busy * (offset - busyStart) / 365 }
             var busyToday = offset >= busyStart ? self.busy * (offset - busyStart + 1) / 365 - self.busy * (offset - busyStart) / 365 : 0
-            var made = 0
-            while made < target {
+            var made = 0, attempts = 0
+            while made < target && attempts < target * 20 {
+                attempts += 1
                 var saleLines: [SaleDraft.Line] = []
                 for _ in 0..<min(target - made, Int.random(in: 1...4, using: &random)) {
                     var id = Int.random(in: 2...self.products, using: &random)
@@ -104,7 +105,7 @@ struct BenchCommand: AsyncParsableCommand {
                     stock[id] -= quantity
                     saleLines.append(.init(productID: ProductID(Int64(id)), quantity: Quantity(quantity), unitPrice: Money(minorUnits: Int64.random(in: 100...6_000, using: &random))))
                 }
-                made += max(1, saleLines.count)
+                made += saleLines.count
                 guard !saleLines.isEmpty else { continue }
                 let minute = Double(saleDrafts.count) * (10 * 60 / Double(max(1, target)))
                 saleDrafts.append(SaleDraft(effectiveAt: opening.addingTimeInterval(8 * 3600 + minute * 60), lines: saleLines, allowBelowMinimum: true))
