@@ -44,6 +44,7 @@ struct DMDetector {
         self.image.bits.withUnsafeBufferPointer { bits in
             for y in 0..<h {
                 let rowStart = runs.count
+                var cursor = prevStart
                 var x = 0
                 let base = y * w
                 while x < w {
@@ -56,63 +57,59 @@ struct DMDetector {
                     let label = parent.count
                     parent.append(label)
                     runs.append((y, x0, x - 1, label))
-                    // Union with overlapping runs of the previous row (8-connected).
-                    for k in prevStart..<prevEnd {
-                        let r = runs[k]
-                        if r.2 >= x0 - 1 && r.1 <= x {
-                            let a = find(r.3)
-                            let b = find(label)
-                            if a != b { parent[b] = a }
-                        }
+                    // Union with overlapping runs of the previous row (8-connected); both rows are sorted by x.
+                    while cursor < prevEnd && runs[cursor].2 < x0 - 1 { cursor += 1 }
+                    var k = cursor
+                    while k < prevEnd && runs[k].1 <= x {
+                        let a = find(runs[k].3)
+                        let b = find(label)
+                        if a != b { parent[b] = a }
+                        k += 1
                     }
                 }
                 prevStart = rowStart
                 prevEnd = runs.count
             }
         }
-        var byRoot: [Int: Component] = [:]
-        for r in runs {
+        // Statistics per root label, in flat arrays (dictionaries of structs copy too much on noisy images).
+        var rootOf = [Int](repeating: 0, count: runs.count)
+        var stats = [Component](repeating: Component(), count: parent.count)
+        for (i, r) in runs.enumerated() {
             let root = find(r.3)
-            var c = byRoot[root] ?? Component()
-            c.count += r.2 - r.1 + 1
-            c.minX = min(c.minX, r.1)
-            c.maxX = max(c.maxX, r.2 + 1)
-            c.minY = min(c.minY, r.0)
-            c.maxY = max(c.maxY, r.0 + 1)
-            byRoot[root] = c
+            rootOf[i] = root
+            stats[root].count += r.2 - r.1 + 1
+            stats[root].minX = min(stats[root].minX, r.1)
+            stats[root].maxX = max(stats[root].maxX, r.2 + 1)
+            stats[root].minY = min(stats[root].minY, r.0)
+            stats[root].maxY = max(stats[root].maxY, r.0 + 1)
         }
         let minSide = 8
-        let chosen = byRoot.filter { _, c in
-            c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.count >= 40
-        }.sorted { $0.value.count > $1.value.count }.prefix(maxCount)
-        let roots = Set(chosen.map(\.key))
-        guard !roots.isEmpty else { return [] }
-        // Outer corners of the extreme pixels of each row.
-        var points: [Int: [(Double, Double)]] = [:]
-        var rowExtremes: [Int: [Int: (Int, Int)]] = [:]
-        for r in runs {
-            let root = find(r.3)
-            guard roots.contains(root) else { continue }
-            var rows = rowExtremes[root] ?? [:]
-            let e = rows[r.0] ?? (Int.max, Int.min)
-            rows[r.0] = (min(e.0, r.1), max(e.1, r.2 + 1))
-            rowExtremes[root] = rows
-        }
-        for (root, rows) in rowExtremes {
-            var p: [(Double, Double)] = []
-            for (y, e) in rows {
-                p.append((Double(e.0), Double(y)))
-                p.append((Double(e.0), Double(y + 1)))
-                p.append((Double(e.1), Double(y)))
-                p.append((Double(e.1), Double(y + 1)))
+        let chosen = stats.indices.filter { k in
+            let c = stats[k]
+            return c.count >= 40 && c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide
+        }.sorted { stats[$0].count > stats[$1].count }.prefix(maxCount)
+        guard !chosen.isEmpty else { return [] }
+        var result: [Component] = []
+        for root in chosen {
+            // Outer corners of the extreme pixels of each row.
+            let c = stats[root]
+            var lo = [Int](repeating: Int.max, count: c.maxY - c.minY)
+            var hi = [Int](repeating: Int.min, count: c.maxY - c.minY)
+            for (i, r) in runs.enumerated() where rootOf[i] == root {
+                let y = r.0 - c.minY
+                lo[y] = min(lo[y], r.1)
+                hi[y] = max(hi[y], r.2 + 1)
             }
-            points[root] = p
+            var component = c
+            for k in lo.indices where lo[k] != Int.max {
+                let y = Double(k + c.minY)
+                component.edgePoints += [
+                    (Double(lo[k]), y), (Double(lo[k]), y + 1), (Double(hi[k]), y), (Double(hi[k]), y + 1),
+                ]
+            }
+            result.append(component)
         }
-        return chosen.map { key, value in
-            var c = value
-            c.edgePoints = points[key] ?? []
-            return c
-        }
+        return result
     }
 
     static func convexHull(_ pts: [(Double, Double)]) -> [(Double, Double)] {
@@ -216,16 +213,32 @@ struct DMDetector {
             // Which corner joins two solid sides?
             // Classify the sides on the rectangle (the hull corner at the light top-right module can be far off).
             var solid = [Bool](repeating: false, count: 4)
+            var alternating = [Bool](repeating: false, count: 4)
             for i in 0..<4 {
+                var solidNear = false
+                var solidFar = false
+                var alternatingNear = false
                 for (a, b) in [(rect[i], rect[(i + 1) % 4]), (q[i], q[(i + 1) % 4])] {
-                let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
-                for inset in [1.5, 3.0] {
-                    let p = profile(a, b, center: center, inset: inset, samples: max(16, Int(len)))
-                    if p.dark > 0.88 { solid[i] = true }
+                    let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+                    for inset in [1.5, 3.0] {
+                        let p = profile(a, b, center: center, inset: inset, samples: max(16, Int(len)))
+                        if p.dark > 0.88 {
+                            if inset < 2 { solidNear = true } else { solidFar = true }
+                        }
+                        if p.dark > 0.2 && p.dark < 0.8 && p.runs >= 5 {
+                            alternating[i] = true
+                            if inset < 2 { alternatingNear = true }
+                        }
+                    }
                 }
-                }
+                // The far inset helps blurred edges but, with small modules, reaches the row inside the timing.
+                solid[i] = solidNear || (solidFar && !alternatingNear)
             }
-            for k in 0..<4 where solid[(k + 3) % 4] && solid[k] {
+            // Two adjacent solid sides (the L) and two alternating ones (the timing pattern).
+            for k in 0..<4
+            where solid[(k + 3) % 4] && solid[k] && !solid[(k + 1) % 4] && !solid[(k + 2) % 4]
+                && (alternating[(k + 1) % 4] || alternating[(k + 2) % 4])
+            {
                 // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.
                 let bl = q[k]
                 var tl = q[(k + 3) % 4]
