@@ -217,7 +217,7 @@ struct DMDetector {
             for i in 0..<4 {
                 var solidNear = false
                 var solidFar = false
-                var alternatingNear = false
+                var alternatingNearCount = 0
                 for (a, b) in [(rect[i], rect[(i + 1) % 4]), (q[i], q[(i + 1) % 4])] {
                     let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
                     for inset in [1.5, 3.0] {
@@ -225,19 +225,16 @@ struct DMDetector {
                         if p.dark > 0.88 {
                             if inset < 2 { solidNear = true } else { solidFar = true }
                         }
-                        if p.dark > 0.2 && p.dark < 0.8 && p.runs >= 5 {
-                            alternating[i] = true
-                            if inset < 2 { alternatingNear = true }
-                        }
+                        if p.dark > 0.2 && p.dark < 0.8 && p.runs >= 5 { alternating[i] = true }
+                        if inset < 2 && p.dark > 0.3 && p.dark < 0.7 && p.runs >= 8 { alternatingNearCount += 1 }
                     }
                 }
                 // The far inset helps blurred edges but, with small modules, reaches the row inside the timing.
-                solid[i] = solidNear || (solidFar && !alternatingNear)
+                solid[i] = solidNear || (solidFar && alternatingNearCount < 2)
             }
             // Two adjacent solid sides (the L) and two alternating ones (the timing pattern).
             for k in 0..<4
-            where solid[(k + 3) % 4] && solid[k] && !solid[(k + 1) % 4] && !solid[(k + 2) % 4]
-                && (alternating[(k + 1) % 4] || alternating[(k + 2) % 4])
+            where solid[(k + 3) % 4] && solid[k] && (alternating[(k + 1) % 4] || alternating[(k + 2) % 4])
             {
                 // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.
                 let bl = q[k]
