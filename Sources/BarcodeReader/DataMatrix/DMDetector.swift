@@ -161,6 +161,10 @@ struct DMDetector {
             }
             angle += 1
         }
+        // The largest quadrilateral inscribed in the hull follows shear and perspective, unlike the rectangle.
+        if let inscribed = maxAreaQuad(hull) {
+            return (inscribed, bestCorners)
+        }
         let refined = bestCorners.map { corner in
             var best = corner
             var bestD = Double.infinity
@@ -174,6 +178,45 @@ struct DMDetector {
             return best
         }
         return (refined, bestCorners)
+    }
+
+    /// The four hull vertices spanning the largest area, in hull order.
+    static func maxAreaQuad(_ hull: [(Double, Double)]) -> [(Double, Double)]? {
+        let m = hull.count
+        guard m >= 4, m <= 400 else { return nil }
+        func area2(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) -> Double {
+            abs((b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0))
+        }
+        var best = -1.0
+        var result: [Int] = []
+        for i in 0..<m {
+            var k = i + 1
+            for j in (i + 2)..<(i + m - 1) {
+                // Best apex between i and j (monotone in j for convex polygons).
+                if k <= i { k = i + 1 }
+                while k + 1 < j && area2(hull[i], hull[(k + 1) % m], hull[j % m]) >= area2(hull[i], hull[k % m], hull[j % m]) {
+                    k += 1
+                }
+                var l = j + 1
+                var bestL = area2(hull[j % m], hull[l % m], hull[i])
+                var t = j + 2
+                while t < i + m {
+                    let a = area2(hull[j % m], hull[t % m], hull[i])
+                    if a > bestL {
+                        bestL = a
+                        l = t
+                    }
+                    t += 1
+                }
+                let total = area2(hull[i], hull[k % m], hull[j % m]) + bestL
+                if total > best {
+                    best = total
+                    result = [i, k % m, j % m, l % m]
+                }
+            }
+        }
+        guard result.count == 4 else { return nil }
+        return result.map { hull[$0] }
     }
 
     /// Dark fraction and run count along a side, offset `inset` pixels towards `center`.
