@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: inventory core
@@ -27,9 +28,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "StockroomCLI",
+            name: "InventoryServer",
             dependencies: [
                 "InventoryDomain", "InventoryStore", "BarcodeReader", "BarcodeImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StockroomCLI",
+            dependencies: [
+                "InventoryDomain", "InventoryStore", "BarcodeReader", "InventoryServer", "BarcodeImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -39,6 +49,14 @@ let package = Package(
         .testTarget(
             name: "InventoryStoreTests",
             dependencies: ["InventoryDomain", "InventoryStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "InventoryServerTests",
+            dependencies: [
+                "InventoryServer", "InventoryDomain", "InventoryStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -175,9 +175,9 @@ public struct Category: Sendable, Hashable, Identifiable {
 }
 
 /// Marker for supplier ids.
-public enum Supplier {}
+public enum Supplier: Sendable {}
 /// Marker for customer ids.
-public enum Customer {}
+public enum Customer: Sendable {}
 
 /// Which contact list a contact belongs to.
 public enum ContactKind: String, Sendable, Codable {

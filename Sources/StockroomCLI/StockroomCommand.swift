@@ -11,7 +11,7 @@ public struct StockroomCommand: AsyncParsableCommand {
         discussion: "Data lives in one SQLite file in the data folder (--data, or STOCKROOM_DATA, default ./stockroom-data).",
         subcommands: [
             InitCommand.self, DemoCommand.self, ProductCommand.self, PurchaseCommand.self, SaleCommand.self, AdjustCommand.self,
-            ReportCommand.self, ExportCommand.self, ImportCommand.self, ScanCommand.self, BenchCommand.self,
+            ReportCommand.self, ExportCommand.self, ImportCommand.self, ScanCommand.self, BenchCommand.self, ServeCommand.self,
         ]
     )
 

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Marker for purchase ids.
-public enum Purchase {}
+public enum Purchase: Sendable {}
 /// Marker for sale ids.
-public enum Sale {}
+public enum Sale: Sendable {}
 /// Marker for adjustment ids.
-public enum StockAdjustment {}
+public enum StockAdjustment: Sendable {}
 /// Marker for customer-return ids.
-public enum CustomerReturn {}
+public enum CustomerReturn: Sendable {}
 /// Marker for supplier-return ids.
-public enum SupplierReturn {}
+public enum SupplierReturn: Sendable {}
 
 /// How a sale was paid.
 public enum PaymentMethod: String, Sendable, Codable, CaseIterable {

@@ -1,0 +1,395 @@
+import Foundation
+import Hummingbird
+import InventoryDomain
+
+/// `/api/v1/purchases`, `/api/v1/sales`, returns and adjustments: every write re-costs exactly as the core does.
+struct DocumentController<Repository: InventoryRepository> {
+    let repository: Repository
+
+    // MARK: Purchases
+
+    struct PurchaseRequest: Decodable, Sendable {
+        var effectiveAt: String?
+        var supplierId: Int64?
+        var note: String?
+        var lines: [Line]
+
+        struct Line: Decodable, Sendable {
+            var productId: Int64?
+            var newProduct: ProductController<Repository>.ProductRequest?
+            var quantity: String
+            var unitCost: String
+            var lotCode: String?
+            var expiryDate: String?
+
+            enum CodingKeys: String, CodingKey, CaseIterable { case productId, newProduct, quantity, unitCost, lotCode, expiryDate }
+
+            init(from decoder: any Decoder) throws {
+                try decoder.rejectUnknownKeys(CodingKeys.self)
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                self.productId = try c.decodeIfPresent(Int64.self, forKey: .productId)
+                self.newProduct = try c.decodeIfPresent(ProductController<Repository>.ProductRequest.self, forKey: .newProduct)
+                self.quantity = try c.decode(String.self, forKey: .quantity)
+                self.unitCost = try c.decode(String.self, forKey: .unitCost)
+                self.lotCode = try c.decodeIfPresent(String.self, forKey: .lotCode)
+                self.expiryDate = try c.decodeIfPresent(String.self, forKey: .expiryDate)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, supplierId, note, lines }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.effectiveAt = try c.decodeIfPresent(String.self, forKey: .effectiveAt)
+            self.supplierId = try c.decodeIfPresent(Int64.self, forKey: .supplierId)
+            self.note = try c.decodeIfPresent(String.self, forKey: .note)
+            self.lines = try c.decode([Line].self, forKey: .lines)
+        }
+
+        func draft(_ formats: Formats, defaultTax: Percent) throws -> PurchaseDraft {
+            let lines = try self.lines.enumerated().map { index, line -> PurchaseDraft.Line in
+                let field = "lines[\(index)]"
+                let product: ProductReference
+                switch (line.productId, line.newProduct) {
+                case (let id?, nil): product = .existing(ProductID(id))
+                case (nil, let new?):
+                    do {
+                        product = .new(try new.details(formats: formats, defaultTax: defaultTax))
+                    } catch let error as InventoryError {
+                        throw error.nested(under: "\(field).newProduct")
+                    }
+                default:
+                    throw InventoryError(.missingValue, field: "\(field).productId", "give either productId or newProduct")
+                }
+                return PurchaseDraft.Line(
+                    product: product, quantity: try Quantity.parse(line.quantity, field: "\(field).quantity"),
+                    unitCost: try formats.money(line.unitCost, field: "\(field).unitCost"), lotCode: line.lotCode, expiryDate: line.expiryDate)
+            }
+            return PurchaseDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"),
+                                 supplierID: self.supplierId.map(SupplierID.init(rawValue:)), note: self.note ?? "", lines: lines)
+        }
+    }
+
+    struct PurchaseResponse: Encodable, Sendable {
+        var id: Int64
+        var effectiveAt: String
+        var recordedAt: String
+        var supplierId: Int64?
+        var supplierName: String?
+        var note: String
+        var total: String
+        var lines: [Line]
+
+        struct Line: Encodable, Sendable {
+            var id: Int64
+            var productId: Int64
+            var productName: String
+            var quantity: String
+            var unitCost: String
+            var amount: String
+            var lotCode: String?
+            var expiryDate: String?
+            var averageCostAfter: String
+        }
+
+        init(_ p: PurchaseRecord, _ f: Formats) {
+            self.id = p.id.rawValue
+            self.effectiveAt = f.string(p.effectiveAt)
+            self.recordedAt = f.string(p.recordedAt)
+            self.supplierId = p.supplierID?.rawValue
+            self.supplierName = p.supplierName
+            self.note = p.note
+            self.total = f.string(p.total)
+            self.lines = p.lines.map {
+                Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
+                     unitCost: f.string($0.unitCost), amount: f.string($0.amount), lotCode: $0.lotCode, expiryDate: $0.expiryDate,
+                     averageCostAfter: f.string($0.averageCostAfter))
+            }
+        }
+    }
+
+    // MARK: Sales
+
+    struct SaleRequest: Decodable, Sendable {
+        var effectiveAt: String?
+        var customerId: Int64?
+        var note: String?
+        var tip: String?
+        var paymentMethod: String?
+        var lines: [Line]
+
+        struct Line: Decodable, Sendable {
+            var productId: Int64
+            var quantity: String
+            var unitPrice: String?
+            var discount: String?
+            var taxRate: String?
+
+            enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, taxRate }
+
+            init(from decoder: any Decoder) throws {
+                try decoder.rejectUnknownKeys(CodingKeys.self)
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                self.productId = try c.decode(Int64.self, forKey: .productId)
+                self.quantity = try c.decode(String.self, forKey: .quantity)
+                self.unitPrice = try c.decodeIfPresent(String.self, forKey: .unitPrice)
+                self.discount = try c.decodeIfPresent(String.self, forKey: .discount)
+                self.taxRate = try c.decodeIfPresent(String.self, forKey: .taxRate)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, lines }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.effectiveAt = try c.decodeIfPresent(String.self, forKey: .effectiveAt)
+            self.customerId = try c.decodeIfPresent(Int64.self, forKey: .customerId)
+            self.note = try c.decodeIfPresent(String.self, forKey: .note)
+            self.tip = try c.decodeIfPresent(String.self, forKey: .tip)
+            self.paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
+            self.lines = try c.decode([Line].self, forKey: .lines)
+        }
+
+        func draft(_ formats: Formats, repository: Repository, allowBelowMinimum: Bool) async throws -> SaleDraft {
+            var lines: [SaleDraft.Line] = []
+            for (index, line) in self.lines.enumerated() {
+                let field = "lines[\(index)]"
+                let price: Money
+                if let text = line.unitPrice {
+                    price = try formats.money(text, field: "\(field).unitPrice")
+                } else {
+                    do {
+                        price = try await repository.product(ProductID(line.productId)).details.salePrice
+                    } catch let error as InventoryError {
+                        throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
+                    }
+                }
+                lines.append(SaleDraft.Line(
+                    productID: ProductID(line.productId), quantity: try Quantity.parse(line.quantity, field: "\(field).quantity"), unitPrice: price,
+                    discount: try formats.money(line.discount, field: "\(field).discount") ?? .zero,
+                    taxRate: try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }))
+            }
+            let payment = try self.paymentMethod.map { text in
+                guard let method = PaymentMethod(rawValue: text) else {
+                    throw InventoryError(.invalidValue, field: "paymentMethod", "must be cash, card or other")
+                }
+                return method
+            } ?? .cash
+            return SaleDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), customerID: self.customerId.map(CustomerID.init(rawValue:)),
+                             note: self.note ?? "", lines: lines, tip: try formats.money(self.tip, field: "tip") ?? .zero,
+                             paymentMethod: payment, allowBelowMinimum: allowBelowMinimum)
+        }
+    }
+
+    struct SaleResponse: Encodable, Sendable {
+        var id: Int64
+        var effectiveAt: String
+        var recordedAt: String
+        var customerId: Int64?
+        var customerName: String?
+        var note: String
+        var paymentMethod: String
+        var revenue: String
+        var tax: String
+        var tip: String
+        var total: String
+        var costOfGoodsSold: String
+        var profit: String
+        var lines: [Line]
+
+        struct Line: Encodable, Sendable {
+            var id: Int64
+            var productId: Int64
+            var productName: String
+            var quantity: String
+            var unitPrice: String
+            var discount: String
+            var taxRate: String
+            var tax: String
+            var revenue: String
+            var costOfGoodsSold: String
+        }
+
+        init(_ s: SaleRecord, _ f: Formats) {
+            self.id = s.id.rawValue
+            self.effectiveAt = f.string(s.effectiveAt)
+            self.recordedAt = f.string(s.recordedAt)
+            self.customerId = s.customerID?.rawValue
+            self.customerName = s.customerName
+            self.note = s.note
+            self.paymentMethod = s.paymentMethod.rawValue
+            self.revenue = f.string(s.revenue)
+            self.tax = f.string(s.tax)
+            self.tip = f.string(s.tip)
+            self.total = f.string(s.total)
+            self.costOfGoodsSold = f.string(s.costOfGoodsSold)
+            self.profit = f.string(s.revenue - s.costOfGoodsSold)
+            self.lines = s.lines.map {
+                Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
+                     unitPrice: f.string($0.unitPrice), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
+                     revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold))
+            }
+        }
+    }
+
+    struct SummaryResponse: Encodable, Sendable {
+        var id: Int64
+        var effectiveAt: String
+        var partyName: String?
+        var lineCount: Int
+        var total: String
+        var note: String
+    }
+
+    // MARK: Returns and adjustments
+
+    struct CustomerReturnRequest: Decodable, Sendable {
+        var effectiveAt: String?
+        var saleId: Int64
+        var note: String?
+        var lines: [Line]
+
+        struct Line: Decodable, Sendable {
+            var saleLineId: Int64
+            var quantity: String
+        }
+    }
+
+    struct SupplierReturnRequest: Decodable, Sendable {
+        var effectiveAt: String?
+        var supplierId: Int64?
+        var note: String?
+        var lines: [Line]
+
+        struct Line: Decodable, Sendable {
+            var productId: Int64
+            var quantity: String
+        }
+    }
+
+    struct AdjustmentRequest: Decodable, Sendable {
+        var effectiveAt: String?
+        var productId: Int64
+        var quantityChange: String
+        var reason: String
+        var note: String?
+        var unitCost: String?
+    }
+
+    struct Created: Encodable, Sendable {
+        var id: Int64
+    }
+
+    func addRoutes(purchases: RouterGroup<some RequestContext>, sales: RouterGroup<some RequestContext>, returns: RouterGroup<some RequestContext>,
+                   adjustments: RouterGroup<some RequestContext>) {
+        purchases.get { request, _ in
+            let limit = try request.queryInt("limit", default: 50, range: 1...500), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
+            return JSON(try await self.summaries(try await self.repository.purchases(limit: limit, offset: offset)))
+        }
+        purchases.post { request, context in
+            let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
+            let (formats, settings) = try await self.formats()
+            return JSON(PurchaseResponse(try await self.repository.postPurchase(try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats), status: .created)
+        }
+        purchases.get(":id") { request, context in
+            JSON(PurchaseResponse(try await self.repository.purchase(PurchaseID(try request.id(context))), try await self.formats().0))
+        }
+        purchases.put(":id") { request, context in
+            let id = PurchaseID(try request.id(context))
+            let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
+            let (formats, settings) = try await self.formats()
+            return JSON(PurchaseResponse(try await self.repository.updatePurchase(id, try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats))
+        }
+        purchases.delete(":id") { request, context in
+            try await self.repository.deletePurchase(PurchaseID(try request.id(context)))
+            return Response(status: .noContent)
+        }
+
+        sales.get { request, _ in
+            let limit = try request.queryInt("limit", default: 50, range: 1...500), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
+            return JSON(try await self.summaries(try await self.repository.sales(limit: limit, offset: offset)))
+        }
+        sales.post { request, context in
+            let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
+            let formats = try await self.formats().0
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: true)
+            return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
+        }
+        sales.get(":id") { request, context in
+            JSON(SaleResponse(try await self.repository.sale(SaleID(try request.id(context))), try await self.formats().0))
+        }
+        sales.put(":id") { request, context in
+            let id = SaleID(try request.id(context))
+            let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
+            let formats = try await self.formats().0
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: true)
+            return JSON(SaleResponse(try await self.repository.updateSale(id, draft), formats))
+        }
+        sales.delete(":id") { request, context in
+            try await self.repository.deleteSale(SaleID(try request.id(context)))
+            return Response(status: .noContent)
+        }
+
+        returns.post("customer") { request, context in
+            let body = try await request.decodeJSON(as: CustomerReturnRequest.self, context: context)
+            let formats = try await self.formats().0
+            let lines = try body.lines.enumerated().map { index, line in
+                CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try Quantity.parse(line.quantity, field: "lines[\(index)].quantity"))
+            }
+            let id = try await self.repository.postCustomerReturn(CustomerReturnDraft(
+                effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines))
+            return JSON(Created(id: id.rawValue), status: .created)
+        }
+        returns.delete("customer/:id") { request, context in
+            try await self.repository.deleteCustomerReturn(CustomerReturnID(try request.id(context)))
+            return Response(status: .noContent)
+        }
+        returns.post("supplier") { request, context in
+            let body = try await request.decodeJSON(as: SupplierReturnRequest.self, context: context)
+            let formats = try await self.formats().0
+            let lines = try body.lines.enumerated().map { index, line in
+                SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try Quantity.parse(line.quantity, field: "lines[\(index)].quantity"))
+            }
+            let id = try await self.repository.postSupplierReturn(SupplierReturnDraft(
+                effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), supplierID: body.supplierId.map(SupplierID.init(rawValue:)),
+                note: body.note ?? "", lines: lines))
+            return JSON(Created(id: id.rawValue), status: .created)
+        }
+        returns.delete("supplier/:id") { request, context in
+            try await self.repository.deleteSupplierReturn(SupplierReturnID(try request.id(context)))
+            return Response(status: .noContent)
+        }
+
+        adjustments.post { request, context in
+            let body = try await request.decodeJSON(as: AdjustmentRequest.self, context: context)
+            let formats = try await self.formats().0
+            guard let reason = AdjustmentReason(rawValue: body.reason) else {
+                throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let id = try await self.repository.postAdjustment(AdjustmentDraft(
+                effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), productID: ProductID(body.productId),
+                quantityChange: try Quantity.parse(body.quantityChange, field: "quantityChange"), reason: reason, note: body.note ?? "",
+                unitCost: try formats.money(body.unitCost, field: "unitCost")))
+            return JSON(Created(id: id.rawValue), status: .created)
+        }
+        adjustments.delete(":id") { request, context in
+            try await self.repository.deleteAdjustment(AdjustmentID(try request.id(context)))
+            return Response(status: .noContent)
+        }
+    }
+
+    func formats() async throws -> (Formats, ShopSettings) {
+        let settings = try await self.repository.settings()
+        return (Formats(currency: settings.currency, calendar: settings.calendar), settings)
+    }
+
+    func summaries(_ list: [DocumentSummary]) async throws -> [SummaryResponse] {
+        let formats = try await self.formats().0
+        return list.map {
+            SummaryResponse(id: $0.id, effectiveAt: formats.string($0.effectiveAt), partyName: $0.partyName, lineCount: $0.lineCount,
+                            total: formats.string($0.total), note: $0.note)
+        }
+    }
+}

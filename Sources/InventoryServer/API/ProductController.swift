@@ -1,0 +1,254 @@
+import Foundation
+import Hummingbird
+import InventoryDomain
+
+/// `/api/v1/products`: the catalogue with stock from the books.
+struct ProductController<Repository: InventoryRepository> {
+    let repository: Repository
+
+    /// A product as the API shows it: amounts as decimal strings, stock from the ledger.
+    struct ProductResponse: Codable, Sendable, Equatable {
+        var id: Int64
+        var name: String
+        var sku: String?
+        var barcode: String?
+        var categoryId: Int64?
+        var unit: String
+        var imageRef: String?
+        var iconEmoji: String
+        var salePrice: String
+        var minimumSalePrice: String?
+        var taxRate: String
+        var lowStockThreshold: String?
+        var tracksStock: Bool
+        var allowsNegativeStock: Bool
+        var archived: Bool
+        var costPrice: String
+        var quantity: String
+        var stockValue: String
+        var status: String
+        var createdAt: String
+        var updatedAt: String
+
+        init(_ product: Product, formats: Formats, categoryThreshold: Quantity?) {
+            let d = product.details
+            self.id = product.id.rawValue
+            self.name = d.name
+            self.sku = d.sku
+            self.barcode = d.barcode
+            self.categoryId = d.categoryID?.rawValue
+            self.unit = d.unit
+            self.imageRef = d.imageRef
+            self.iconEmoji = d.iconEmoji
+            self.salePrice = formats.string(d.salePrice)
+            self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
+            self.taxRate = d.taxRate.decimalString
+            self.lowStockThreshold = d.lowStockThreshold?.decimalString
+            self.tracksStock = d.tracksStock
+            self.allowsNegativeStock = d.allowsNegativeStock
+            self.archived = d.isArchived
+            self.costPrice = formats.string(product.stock.averageCost)
+            self.quantity = product.stock.quantity.decimalString
+            self.stockValue = formats.string(product.stock.value)
+            self.status = product.stockStatus(categoryThreshold: categoryThreshold).rawValue
+            self.createdAt = formats.string(Date(milliseconds: product.createdAt))
+            self.updatedAt = formats.string(Date(milliseconds: product.updatedAt))
+        }
+    }
+
+    /// The fields of a product to create or replace. Amounts are decimal strings.
+    struct ProductRequest: Decodable, Sendable {
+        var name: String
+        var sku: String?
+        var barcode: String?
+        var categoryId: Int64?
+        var unit: String?
+        var iconEmoji: String?
+        var salePrice: String?
+        var minimumSalePrice: String?
+        var taxRate: String?
+        var lowStockThreshold: String?
+        var tracksStock: Bool?
+        var allowsNegativeStock: Bool?
+        var archived: Bool?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, sku, barcode, categoryId, unit, iconEmoji, salePrice, minimumSalePrice, taxRate, lowStockThreshold,
+                tracksStock, allowsNegativeStock, archived
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.name = try c.decode(String.self, forKey: .name)
+            self.sku = try c.decodeIfPresent(String.self, forKey: .sku)
+            self.barcode = try c.decodeIfPresent(String.self, forKey: .barcode)
+            self.categoryId = try c.decodeIfPresent(Int64.self, forKey: .categoryId)
+            self.unit = try c.decodeIfPresent(String.self, forKey: .unit)
+            self.iconEmoji = try c.decodeIfPresent(String.self, forKey: .iconEmoji)
+            self.salePrice = try c.decodeIfPresent(String.self, forKey: .salePrice)
+            self.minimumSalePrice = try c.decodeIfPresent(String.self, forKey: .minimumSalePrice)
+            self.taxRate = try c.decodeIfPresent(String.self, forKey: .taxRate)
+            self.lowStockThreshold = try c.decodeIfPresent(String.self, forKey: .lowStockThreshold)
+            self.tracksStock = try c.decodeIfPresent(Bool.self, forKey: .tracksStock)
+            self.allowsNegativeStock = try c.decodeIfPresent(Bool.self, forKey: .allowsNegativeStock)
+            self.archived = try c.decodeIfPresent(Bool.self, forKey: .archived)
+        }
+
+        /// The domain fields, keeping `base`'s image and anything not given.
+        func details(formats: Formats, defaultTax: Percent, base: ProductDetails? = nil) throws -> ProductDetails {
+            var details = base ?? ProductDetails(name: "", taxRate: defaultTax)
+            details.name = self.name
+            details.sku = self.sku
+            details.barcode = self.barcode
+            details.categoryID = self.categoryId.map(CategoryID.init(rawValue:))
+            if let unit { details.unit = unit }
+            if let iconEmoji { details.iconEmoji = iconEmoji }
+            if let salePrice { details.salePrice = try formats.money(salePrice, field: "salePrice") }
+            details.minimumSalePrice = try formats.money(self.minimumSalePrice, field: "minimumSalePrice")
+            if let taxRate { details.taxRate = try Percent.parse(taxRate, field: "taxRate") }
+            details.lowStockThreshold = try self.lowStockThreshold.map { try Quantity.parse($0, field: "lowStockThreshold") }
+            if let tracksStock { details.tracksStock = tracksStock }
+            if let allowsNegativeStock { details.allowsNegativeStock = allowsNegativeStock }
+            if let archived { details.isArchived = archived }
+            return details
+        }
+    }
+
+    struct Page: Encodable, Sendable {
+        var items: [ProductResponse]
+        var total: Int
+        var limit: Int
+        var offset: Int
+    }
+
+    struct MovementResponse: Encodable, Sendable {
+        var id: Int64
+        var kind: String
+        var reason: String?
+        var documentId: Int64
+        var effectiveAt: String
+        var recordedAt: String
+        var quantity: String
+        var valueChange: String
+        var costAdjustment: String
+        var quantityAfter: String
+        var valueAfter: String
+        var averageCostAfter: String
+    }
+
+    func addRoutes(to group: RouterGroup<some RequestContext>) {
+        group.get(use: self.list)
+        group.post(use: self.create)
+        group.get("barcode/:code", use: self.byBarcode)
+        group.get(":id", use: self.get)
+        group.put(":id", use: self.update)
+        group.delete(":id", use: self.delete)
+        group.post(":id/archive", use: self.archive)
+        group.post(":id/restore", use: self.restore)
+        group.get(":id/movements", use: self.movements)
+    }
+
+    func formats() async throws -> Formats {
+        let settings = try await self.repository.settings()
+        return Formats(currency: settings.currency, calendar: settings.calendar)
+    }
+
+    func respond(_ product: Product, status: HTTPResponse.Status = .ok) async throws -> JSON<ProductResponse> {
+        let threshold = try await self.categoryThresholds()[product.details.categoryID ?? CategoryID(0)] ?? nil
+        return JSON(ProductResponse(product, formats: try await self.formats(), categoryThreshold: threshold), status: status)
+    }
+
+    func categoryThresholds() async throws -> [CategoryID: Quantity?] {
+        Dictionary(try await self.repository.categories().map { ($0.id, $0.lowStockThreshold) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Sendable func list(_ request: Request, context: some RequestContext) async throws -> JSON<Page> {
+        var query = ProductQuery()
+        query.search = request.query("search")
+        if let category = request.query("categoryId") {
+            guard let id = Int64(category) else { throw InventoryError(.invalidValue, field: "categoryId", "'\(category)' is not an id") }
+            query.categoryID = CategoryID(id)
+        }
+        if let status = request.query("status") {
+            guard let value = StockStatus(rawValue: status) else {
+                throw InventoryError(.invalidValue, field: "status", "must be one of \(StockStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.status = value
+        }
+        if let sort = request.query("sort") {
+            guard let value = ProductQuery.Sort(rawValue: sort) else {
+                throw InventoryError(.invalidValue, field: "sort", "must be one of \(ProductQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.sort = value
+        }
+        query.includeArchived = request.query("archived") == "true"
+        query.limit = try request.queryInt("limit", default: 50, range: 1...500)
+        query.offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
+        let result = try await self.repository.products(query)
+        let formats = try await self.formats()
+        let thresholds = try await self.categoryThresholds()
+        return JSON(Page(items: result.products.map { ProductResponse($0, formats: formats, categoryThreshold: thresholds[$0.details.categoryID ?? CategoryID(0)] ?? nil) },
+                         total: result.total, limit: query.limit, offset: query.offset))
+    }
+
+    @Sendable func get(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        try await self.respond(try await self.repository.product(ProductID(try request.id(context))))
+    }
+
+    @Sendable func byBarcode(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        let code = context.parameters.get("code") ?? ""
+        guard let product = try await self.repository.product(barcode: code) else {
+            throw InventoryError(.notFound, field: "code", "no product has the barcode \(code)")
+        }
+        return try await self.respond(product)
+    }
+
+    @Sendable func create(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        let body = try await request.decodeJSON(as: ProductRequest.self, context: context)
+        let settings = try await self.repository.settings()
+        let details = try body.details(formats: try await self.formats(), defaultTax: settings.defaultTaxRate)
+        return try await self.respond(try await self.repository.createProduct(details), status: .created)
+    }
+
+    @Sendable func update(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        let id = ProductID(try request.id(context))
+        let body = try await request.decodeJSON(as: ProductRequest.self, context: context)
+        let current = try await self.repository.product(id)
+        let details = try body.details(formats: try await self.formats(), defaultTax: .zero, base: current.details)
+        return try await self.respond(try await self.repository.updateProduct(id, details))
+    }
+
+    @Sendable func archive(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        try await self.setArchived(true, request, context)
+    }
+
+    @Sendable func restore(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        try await self.setArchived(false, request, context)
+    }
+
+    func setArchived(_ archived: Bool, _ request: Request, _ context: some RequestContext) async throws -> JSON<ProductResponse> {
+        let id = ProductID(try request.id(context))
+        var details = try await self.repository.product(id).details
+        details.isArchived = archived
+        return try await self.respond(try await self.repository.updateProduct(id, details))
+    }
+
+    @Sendable func delete(_ request: Request, context: some RequestContext) async throws -> Response {
+        try await self.repository.deleteProduct(ProductID(try request.id(context)))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func movements(_ request: Request, context: some RequestContext) async throws -> JSON<[MovementResponse]> {
+        let formats = try await self.formats()
+        let movements = try await self.repository.movements(productID: ProductID(try request.id(context)))
+        return JSON(movements.map { m in
+            MovementResponse(
+                id: m.id.rawValue, kind: m.kind.rawValue, reason: m.reason?.rawValue, documentId: m.documentID,
+                effectiveAt: formats.string(Date(milliseconds: m.position.effectiveAt)), recordedAt: formats.string(Date(milliseconds: m.recordedAt)),
+                quantity: m.quantity.decimalString, valueChange: formats.string(m.valueChange), costAdjustment: formats.string(m.costAdjustment),
+                quantityAfter: m.balance.quantity.decimalString, valueAfter: formats.string(m.balance.value),
+                averageCostAfter: formats.string(m.balance.averageCost))
+        })
+    }
+}

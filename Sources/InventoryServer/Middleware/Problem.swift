@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import InventoryDomain
+import Logging
+
+/// An RFC 9457 problem: `application/problem+json` with the field at fault and the reason.
+public struct Problem: Error, HTTPResponseError, Sendable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// A short, stable summary of the kind of problem.
+    public var title: String
+    /// What happened and how to fix it.
+    public var detail: String
+    /// The input field at fault, when one is.
+    public var field: String?
+    /// A stable code (`invalidValue`, `notFound` …).
+    public var code: String
+
+    /// Creates a problem.
+    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.field = field
+    }
+
+    struct Body: Encodable {
+        var type: String
+        var title: String
+        var status: Int
+        var detail: String
+        var field: String?
+        var code: String
+    }
+
+    /// Renders the problem as `application/problem+json`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = Body(type: "https://stockroom.invalid/problems/\(self.code)", title: self.title, status: self.status.code,
+                        detail: self.detail, field: self.field, code: self.code)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data()
+        return Response(status: self.status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The problem for a refused domain command.
+    public init(_ error: InventoryError) {
+        let status: HTTPResponse.Status
+        let title: String
+        switch error.code {
+        case .notFound: (status, title) = (.notFound, "Not found")
+        case .duplicate: (status, title) = (.conflict, "Already taken")
+        case .inUse: (status, title) = (.conflict, "Still in use")
+        case .conflict: (status, title) = (.conflict, "Conflict")
+        case .insufficientStock: (status, title) = (.unprocessableContent, "Not enough stock")
+        case .missingValue: (status, title) = (.unprocessableContent, "Missing value")
+        case .storage: (status, title) = (.internalServerError, "Internal error")
+        default: (status, title) = (.unprocessableContent, "Invalid value")
+        }
+        self.init(status, code: error.code.description, title: title, detail: error.userMessage, field: error.field)
+    }
+}
+
+/// Turns every error into a problem response: domain refusals keep their field and reason, malformed requests
+/// become 400s, and anything unexpected is logged in full and answered with a generic 500.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            var response = try await next(request, context)
+            response.headers[.init("X-Request-Id")!] = context.id
+            return response
+        } catch let problem as Problem {
+            return try self.respond(problem, request, context)
+        } catch let error as InventoryError {
+            if error.code == .storage {
+                context.logger.error("storage failure", metadata: ["error": "\(String(reflecting: error.cause ?? error))"])
+            }
+            return try self.respond(Problem(error), request, context)
+        } catch let error as DecodingError {
+            return try self.respond(Problem(decoding: error), request, context)
+        } catch let error as any HTTPResponseError {
+            let problem = Problem(error.status, code: error.status.code == 404 ? "notFound" : "badRequest",
+                                  title: error.status.reasonPhrase, detail: Self.message(of: error), field: nil)
+            return try self.respond(problem, request, context)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            return try self.respond(Problem(.internalServerError, code: "internal", title: "Internal error",
+                                            detail: "something went wrong on the server; the log has the details (request \(context.id))"),
+                                    request, context)
+        }
+    }
+
+    private func respond(_ problem: Problem, _ request: Request, _ context: Context) throws -> Response {
+        var response = try problem.response(from: request, context: context)
+        response.headers[.init("X-Request-Id")!] = context.id
+        return response
+    }
+
+    static func message(of error: any HTTPResponseError) -> String {
+        if let http = error as? HTTPError, let message = http.body { return message }
+        return error.status.reasonPhrase
+    }
+}
+
+extension Problem {
+    /// A 400 naming the JSON path of a malformed or mistyped value.
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey]) -> String? {
+            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(.badRequest, code: "missingValue", title: "Missing value", detail: "is required",
+                      field: path(context.codingPath + [key]))
+        case .typeMismatch(let type, let context):
+            self.init(.badRequest, code: "invalidValue", title: "Wrong type", detail: "must be \(Self.describe(type))", field: path(context.codingPath))
+        case .valueNotFound(let type, let context):
+            self.init(.badRequest, code: "missingValue", title: "Missing value", detail: "must be \(Self.describe(type)), not null", field: path(context.codingPath))
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                self.init(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is not valid JSON")
+            } else {
+                self.init(.badRequest, code: "invalidValue", title: "Invalid value", detail: context.debugDescription, field: path(context.codingPath))
+            }
+        @unknown default:
+            self.init(.badRequest, code: "badRequest", title: "Bad request", detail: "the request body cannot be read")
+        }
+    }
+
+    static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "true or false"
+        default: "a value of type \(type)"
+        }
+    }
+}
