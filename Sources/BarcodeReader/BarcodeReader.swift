@@ -43,7 +43,15 @@ public struct BarcodeReader: Sendable {
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
-        var results = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
+        var linear = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
+        let sparse = LinearScanner(
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96)
+        if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
+            // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
+            let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })
+            if let best = local.first, best.lines > (linear.first?.lines ?? 0) { linear = local }
+        }
+        var results = linear.map(\.barcode)
         let wantsDM = self.options.formats.contains(.dataMatrix)
         var binary: BitMatrix?
         if wantsQR || wantsDM {
@@ -54,12 +62,12 @@ public struct BarcodeReader: Sendable {
         }
         if !results.isEmpty { return results }
 
-        // Uneven light: a local-mean threshold along the lines.
-        results = self.firstHit(rotations.map { (scanner, $0, false, .local) })
+        // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
+        results = self.firstHit(rotations.map { (sparse, $0, false, .local) }).map(\.barcode)
         if !results.isEmpty || !self.options.tryInvert { return results }
 
         // Light symbols on a dark ground.
-        results = self.firstHit(rotations.map { (scanner, $0, true, .histogram) })
+        results = self.firstHit(rotations.map { (sparse, $0, true, .histogram) }).map(\.barcode)
         if let binary {
             let inverted = binary.inverted()
             if wantsQR { results += QRCodeReader.read(inverted, gray: image.inverted()) }
@@ -70,7 +78,7 @@ public struct BarcodeReader: Sendable {
 
     private func firstHit(
         _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
-    ) -> [DecodedBarcode] {
+    ) -> [(barcode: DecodedBarcode, lines: Int)] {
         for (scanner, rotated, inverted, binarization) in passes {
             let found = scanner.scan(rotated: rotated, inverted: inverted, binarization: binarization)
             if !found.isEmpty { return found }

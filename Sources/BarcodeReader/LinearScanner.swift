@@ -39,7 +39,12 @@ struct LinearScanner {
     enum Binarization { case histogram, local }
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
-    func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [DecodedBarcode] {
+    func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
+        self.finish(self.scanCandidates(rotated: rotated, inverted: inverted, binarization: binarization), rotated: rotated)
+    }
+
+    /// Every symbol seen on any line, with the number of lines that agreed.
+    func scanCandidates(rotated: Bool, inverted: Bool, binarization: Binarization) -> [Candidate] {
         guard !self.decoders.isEmpty else { return [] }
         let length = rotated ? self.image.height : self.image.width
         let lines = rotated ? self.image.width : self.image.height
@@ -116,7 +121,7 @@ struct LinearScanner {
                 }
             }
         }
-        return self.finish(candidates, rotated: rotated)
+        return candidates
     }
 
     private func record(_ hit: LinearHit, row: Int, span: (Double, Double), into candidates: inout [Candidate]) {
@@ -148,7 +153,7 @@ struct LinearScanner {
                 lastSpan: span))
     }
 
-    private func finish(_ all: [Candidate], rotated: Bool) -> [DecodedBarcode] {
+    private func finish(_ all: [Candidate], rotated: Bool) -> [(barcode: DecodedBarcode, lines: Int)] {
         var kept = all.filter { $0.lineCount >= self.minLineCount }
         // Overlapping symbols: keep the one seen on more rows.
         var drop = Set<Int>()
@@ -171,8 +176,9 @@ struct LinearScanner {
                 (bottom.1.1, Double(bottom.0)), (bottom.1.0, Double(bottom.0)),
             ]
             if rotated { pts = pts.map { ($0.1, $0.0) } }
-            return DecodedBarcode(
+            let barcode = DecodedBarcode(
                 format: c.format, text: c.text, rawBytes: nil, corners: pts.map { Point(x: $0.0, y: $0.1) })
+            return (barcode, c.lineCount)
         }
     }
 }
