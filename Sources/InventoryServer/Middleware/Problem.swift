@@ -68,7 +68,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             var response = try await next(request, context)
-            response.headers[.init("X-Request-Id")!] = context.id
+            response.headers[.requestID] = context.id
             return response
         } catch let problem as Problem {
             return try self.respond(problem, request, context)
@@ -77,6 +77,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("storage failure", metadata: ["error": "\(String(reflecting: error.cause ?? error))"])
             }
             return try self.respond(Problem(error), request, context)
+        } catch let error as ImportProblem {
+            var response = try error.response(from: request, context: context)
+            response.headers[.requestID] = context.id
+            return response
         } catch let error as DecodingError {
             return try self.respond(Problem(decoding: error), request, context)
         } catch let error as any HTTPResponseError {
@@ -93,7 +97,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func respond(_ problem: Problem, _ request: Request, _ context: Context) throws -> Response {
         var response = try problem.response(from: request, context: context)
-        response.headers[.init("X-Request-Id")!] = context.id
+        response.headers[.requestID] = context.id
         return response
     }
 
@@ -137,5 +141,13 @@ extension Problem {
         case is Bool.Type: "true or false"
         default: "a value of type \(type)"
         }
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Request-Id`: the id under which the server logged the request.
+    static var requestID: Self {
+        guard let name = Self("X-Request-Id") else { preconditionFailure("X-Request-Id is a valid header name") }
+        return name
     }
 }

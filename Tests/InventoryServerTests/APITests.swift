@@ -1,0 +1,200 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import InventoryDomain
+import InventoryServer
+import InventoryStore
+import Testing
+
+/// A JSON reply.
+struct Reply {
+    var status: Int
+    var text: String
+    var contentType: String?
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(self.text.utf8), options: [.fragmentsAllowed]) }
+    var object: [String: Any] { self.json as? [String: Any] ?? [:] }
+    var array: [[String: Any]] { self.json as? [[String: Any]] ?? [] }
+}
+
+extension TestClientProtocol {
+    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, raw: [UInt8]? = nil) async throws -> Reply {
+        let buffer: ByteBuffer? = raw.map { ByteBuffer(bytes: $0) } ?? body.map { ByteBuffer(string: $0) }
+        return try await self.execute(uri: uri, method: method, headers: body != nil ? [.contentType: "application/json"] : [:], body: buffer) { response in
+            Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType])
+        }
+    }
+}
+
+func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
+    let store = try InventorySQLiteRepository.inMemory()
+    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0), repository: store), store)
+}
+
+@Suite struct APITests {
+    @Test func seedScenarioOverHTTP() async throws {
+        let (app, _) = try makeApp()
+        try await app.test(.router) { client in
+            let category = try await client.call(.post, "/api/v1/categories", ##"{"name":"Coffee","color":"#92400e","lowStockThreshold":"5","markup":"50"}"##)
+            #expect(category.status == 201)
+            let categoryID = try #require(category.object["id"] as? Int)
+            let supplier = try await client.call(.post, "/api/v1/suppliers", #"{"name":"Roastery","location":"Hamburg","phone":"+49 40 123"}"#)
+            #expect(supplier.status == 201)
+            let customer = try await client.call(.post, "/api/v1/customers", #"{"name":"Ada","email":"ada@example.com"}"#)
+            #expect(customer.status == 201)
+            let first = try await client.call(.post, "/api/v1/purchases", """
+                {"effectiveAt":"2026-03-01T09:00:00Z","supplierId":\(supplier.object["id"] as? Int ?? 0),
+                 "lines":[{"newProduct":{"name":"Espresso beans","categoryId":\(categoryID),"salePrice":"4.00","barcode":"4006381333931"},"quantity":"10","unitCost":"2.00"}]}
+                """)
+            #expect(first.status == 201, "\(first.text)")
+            let lines = first.object["lines"] as? [[String: Any]] ?? []
+            let productID = try #require(lines.first?["productId"] as? Int)
+            #expect(first.object["total"] as? String == "20.00")
+            let second = try await client.call(.post, "/api/v1/purchases", #"{"effectiveAt":"2026-03-02T09:00:00Z","lines":[{"productId":\#(productID),"quantity":"30","unitCost":"3.00"}]}"#)
+            #expect((second.object["lines"] as? [[String: Any]])?.first?["averageCostAfter"] as? String == "2.75")
+            let sale = try await client.call(.post, "/api/v1/sales", """
+                {"effectiveAt":"2026-03-03T10:00:00Z","customerId":\(customer.object["id"] as? Int ?? 0),"paymentMethod":"card","lines":[{"productId":\(productID),"quantity":"5"}]}
+                """)
+            #expect(sale.status == 201, "\(sale.text)")
+            #expect(sale.object["costOfGoodsSold"] as? String == "13.75")
+            #expect(sale.object["revenue"] as? String == "20.00")
+            let product = try await client.call(.get, "/api/v1/products/\(productID)")
+            #expect(product.object["quantity"] as? String == "35")
+            #expect(product.object["stockValue"] as? String == "96.25")
+            #expect(product.object["costPrice"] as? String == "2.75")
+            #expect(try await client.call(.get, "/api/v1/products/barcode/4006381333931").object["id"] as? Int == productID)
+            let daily = try await client.call(.get, "/api/v1/reports/daily?date=2026-03-03").array
+            #expect(daily.first?["revenue"] as? String == "20.00")
+            #expect(daily.first?["profit"] as? String == "6.25")
+            let top = try await client.call(.get, "/api/v1/reports/top?from=2026-03-01&to=2026-03-31").array
+            #expect(top.first?["productId"] as? Int == productID)
+            let snapshot = try await client.call(.get, "/api/v1/reports/snapshot?at=2026-03-01").object
+            #expect(snapshot["totalValue"] as? String == "20.00")
+            #expect(try await client.call(.get, "/api/v1/products/\(productID)/movements").array.count == 3)
+            #expect(try await client.call(.get, "/api/v1/sales").array.first?["total"] as? String == "20.00")
+            #expect(try await client.call(.get, "/api/v1/purchases").array.count == 2)
+            let csv = try await client.call(.get, "/api/v1/export/products")
+            #expect(csv.contentType == "text/csv; charset=utf-8")
+            #expect(try CSV.parse(csv.text).count == 2)
+        }
+    }
+
+    @Test func badRequestsAreProblemsThatChangeNothing() async throws {
+        let (app, store) = try makeApp()
+        let product = try await store.createProduct(ProductDetails(name: "Milk", salePrice: Money(minorUnits: 150)))
+        try await app.test(.router) { client in
+            let before = try await store.testOnly_dump()
+            let cases: [(HTTPRequest.Method, String, String?, Int, String?)] = [
+                (.post, "/api/v1/products", "{not json", 400, nil),
+                (.post, "/api/v1/products", "", 400, nil),
+                (.post, "/api/v1/products", #"{"name":"X","colour":"red"}"#, 400, "colour"),
+                (.post, "/api/v1/products", #"{"name":7}"#, 400, "name"),
+                (.post, "/api/v1/products", #"{"salePrice":"1.00"}"#, 400, "name"),
+                (.post, "/api/v1/products", #"{"name":"X","salePrice":"1.005"}"#, 422, "salePrice"),
+                (.post, "/api/v1/products", #"{"name":"X","salePrice":"abc"}"#, 422, "salePrice"),
+                (.post, "/api/v1/products", #"{"name":"X","barcode":"4006381333932"}"#, 422, "barcode"),
+                (.get, "/api/v1/products/abc", nil, 400, "id"),
+                (.get, "/api/v1/products/999", nil, 404, "productId"),
+                (.get, "/api/v1/products?limit=100000", nil, 422, "limit"),
+                (.get, "/api/v1/products?status=sparkly", nil, 422, "status"),
+                (.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"1"}]}"#, 422, "lines[0].quantity"),
+                (.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"0"}]}"#, 422, "lines[0].quantity"),
+                (.post, "/api/v1/sales", #"{"lines":[{"productId":999,"quantity":"1"}]}"#, 404, "lines[0].productId"),
+                (.post, "/api/v1/sales", #"{"effectiveAt":"yesterday","lines":[{"productId":\#(product.id),"quantity":"1","unitPrice":"1"}]}"#, 422, "effectiveAt"),
+                (.post, "/api/v1/purchases", #"{"lines":[{"productId":\#(product.id),"quantity":"1","unitCost":"-1"}]}"#, 422, "lines[0].unitCost"),
+                (.post, "/api/v1/purchases", #"{"lines":[{"quantity":"1","unitCost":"1"}]}"#, 422, "lines[0].productId"),
+                (.post, "/api/v1/purchases", #"{"lines":[]}"#, 422, "lines"),
+                (.delete, "/api/v1/purchases/77", nil, 404, "id"),
+                (.get, "/api/v1/reports/daily?date=2026-02-30", nil, 422, "date"),
+                (.get, "/api/v1/reports/top?by=profit", nil, 422, "by"),
+                (.get, "/api/v1/export/everything", nil, 404, "kind"),
+                (.post, "/api/v1/barcodes/decode", "not an image", 422, "body"),
+                (.post, "/api/v1/barcodes/decode?width=10&height=10", "short", 422, "width"),
+                (.put, "/api/v1/settings", #"{"shopName":"S","currency":"EUR","timeZone":"Mars/Base","defaultTaxRate":"7","lowStockDefault":"5","lockMinutes":5}"#, 422, "timeZone"),
+            ]
+            for (method, uri, body, status, field) in cases {
+                let reply = try await client.call(method, uri, body)
+                #expect(reply.status == status, "\(method) \(uri) \(body ?? ""): \(reply.text)")
+                #expect(reply.contentType == "application/problem+json", "\(uri)")
+                #expect(reply.object["field"] as? String == field, "\(method) \(uri) \(body ?? ""): \(reply.text)")
+                #expect((reply.object["detail"] as? String)?.isEmpty == false)
+            }
+            #expect(try await store.testOnly_dump() == before)
+            #expect(try await client.call(.get, "/nowhere").status == 404)
+        }
+    }
+
+    @Test func importDryRunAndRefusal() async throws {
+        let (app, store) = try makeApp()
+        try await app.test(.router) { client in
+            let good = try await client.call(.post, "/api/v1/import/products?dryRun=true", nil, raw: Array("name,sku,sale_price,category\nTea,T1,2.50,Drinks\n".utf8))
+            #expect(good.status == 200)
+            #expect(good.object["created"] as? Int == 1)
+            #expect(try await store.products(ProductQuery()).total == 0)
+            let bad = try await client.call(.post, "/api/v1/import/products", nil, raw: Array("name,sale_price\nTea,x\n,1\n".utf8))
+            #expect(bad.status == 422)
+            #expect((bad.object["errors"] as? [[String: Any]])?.compactMap { $0["line"] as? Int } == [2, 3])
+            let done = try await client.call(.post, "/api/v1/import/products", nil, raw: Array("name,sku,sale_price,category\nTea,T1,2.50,Drinks\n".utf8))
+            #expect(done.object["created"] as? Int == 1)
+            #expect(try await store.products(ProductQuery()).total == 1)
+        }
+    }
+
+    @Test func decodesARawCameraFrameAndFindsTheProduct() async throws {
+        let (app, store) = try makeApp()
+        _ = try await store.createProduct(ProductDetails(name: "Chocolate", barcode: "4006381333931"))
+        let width = 640, height = 480
+        let frame = EAN13Painter.frame(code: "4006381333931", width: width, height: height)
+        try await app.test(.router) { client in
+            let reply = try await client.call(.post, "/api/v1/barcodes/decode?width=\(width)&height=\(height)", nil, raw: frame)
+            #expect(reply.status == 200, "\(reply.text)")
+            let codes = reply.object["barcodes"] as? [[String: Any]] ?? []
+            #expect(codes.first?["text"] as? String == "4006381333931")
+            #expect((codes.first?["product"] as? [String: Any])?["name"] as? String == "Chocolate")
+            let empty = try await client.call(.post, "/api/v1/barcodes/decode?width=64&height=48", nil, raw: [UInt8](repeating: 200, count: 64 * 48))
+            #expect((empty.object["barcodes"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func servesOverRealHTTP() async throws {
+        let (app, store) = try makeApp()
+        _ = try await store.createProduct(ProductDetails(name: "Live"))
+        try await app.test(.live) { client in
+            let reply = try await client.call(.get, "/api/v1/products")
+            #expect(reply.status == 200)
+            #expect((reply.object["items"] as? [[String: Any]])?.first?["name"] as? String == "Live")
+            #expect(try await client.call(.get, "/health").text == "ok")
+        }
+    }
+}
+
+/// Paints an EAN-13 symbol into a grey camera-sized frame, for decoding tests.
+enum EAN13Painter {
+    static let left: [[Int]] = [[3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2], [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2]]
+    static let parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"]
+
+    static func frame(code: String, width: Int, height: Int, module: Int = 3) -> [UInt8] {
+        let digits = code.compactMap(\.wholeNumberValue)
+        var bars: [(Bool, Int)] = [(true, 1), (false, 1), (true, 1)]
+        let pattern = Array(self.parity[digits[0]])
+        for index in 1...6 {
+            let widths = self.left[digits[index]]
+            let seq = pattern[index - 1] == "L" ? widths : widths.reversed()
+            for (i, w) in seq.enumerated() { bars.append((i % 2 == 1, w)) }
+        }
+        bars += [(false, 1), (true, 1), (false, 1), (true, 1), (false, 1)]
+        for index in 7...12 {
+            for (i, w) in self.left[digits[index]].enumerated() { bars.append((i % 2 == 0, w)) }
+        }
+        bars += [(true, 1), (false, 1), (true, 1)]
+        var pixels = [UInt8](repeating: 235, count: width * height)
+        let total = bars.reduce(0) { $0 + $1.1 } * module
+        var x = (width - total) / 2
+        for (dark, w) in bars {
+            for dx in 0..<(w * module) where dark {
+                for y in (height / 4)..<(height * 3 / 4) { pixels[y * width + x + dx] = 30 }
+            }
+            x += w * module
+        }
+        return pixels
+    }
+}
