@@ -60,6 +60,21 @@ enum QRCodeReader {
                 }
             }
         }
+        // Last resort for warped symbols: nudge the fourth point when the geometry is otherwise plausible.
+        for candidate in candidates where candidate.isPrimary {
+            guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.7 else {
+                continue
+            }
+            for (dx, dy) in [(0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5), (1, 0), (-1, 0), (0, 1), (0, -1),
+                (0.5, 0.5), (-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5)] as [(Double, Double)]
+            {
+                let t = candidate.jittered(dx, dy)
+                guard let bits = detector.sampleGrid(t, dimension: candidate.version.dimension),
+                    let r = try? QRDecoder.decode(bits)
+                else { continue }
+                return DecodedBarcode(format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+            }
+        }
         return nil
     }
 }

@@ -29,6 +29,21 @@ struct QRDetector {
         var finders: [FinderPattern]
         /// Only the first transform of a triple (the one using the alignment pattern) gets the mesh variant.
         var isPrimary: Bool
+        /// The fourth point of the transform (alignment pattern or parallelogram corner) and its module position.
+        var fourthPoint: (Double, Double)
+        var fourthModule: Double
+
+        /// The transform with the fourth point moved by (dx, dy) modules along the image axes.
+        func jittered(_ dx: Double, _ dy: Double) -> PerspectiveTransform {
+            let d = Double(self.version.dimension) - 3.5
+            let tl = self.finders[1]
+            let tr = self.finders[2]
+            let bl = self.finders[0]
+            return PerspectiveTransform.quadrilateralToQuadrilateral(
+                3.5, 3.5, d, 3.5, self.fourthModule, self.fourthModule, 3.5, d,
+                tl.x, tl.y, tr.x, tr.y, self.fourthPoint.0 + dx * self.moduleSize,
+                self.fourthPoint.1 + dy * self.moduleSize, bl.x, bl.y)
+        }
     }
 
     /// Ways to turn a candidate into modules, cheapest first.
@@ -651,20 +666,24 @@ struct QRDetector {
                 }
             }
             let dimMinusThree = Double(dim) - 3.5
-            var transforms: [PerspectiveTransform] = []
+            var transforms: [(PerspectiveTransform, (Double, Double), Double)] = []
             let brX = tr.x - tl.x + bl.x
             let brY = tr.y - tl.y + bl.y
             if let a = alignment {
                 transforms.append(
-                    PerspectiveTransform.quadrilateralToQuadrilateral(
-                        3.5, 3.5, dimMinusThree, 3.5, dimMinusThree - 3, dimMinusThree - 3, 3.5, dimMinusThree,
-                        tl.x, tl.y, tr.x, tr.y, a.0, a.1, bl.x, bl.y))
+                    (
+                        PerspectiveTransform.quadrilateralToQuadrilateral(
+                            3.5, 3.5, dimMinusThree, 3.5, dimMinusThree - 3, dimMinusThree - 3, 3.5, dimMinusThree,
+                            tl.x, tl.y, tr.x, tr.y, a.0, a.1, bl.x, bl.y), a, dimMinusThree - 3
+                    ))
             }
             transforms.append(
-                PerspectiveTransform.quadrilateralToQuadrilateral(
-                    3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
-                    tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y))
-            for (n, t) in transforms.enumerated() {
+                (
+                    PerspectiveTransform.quadrilateralToQuadrilateral(
+                        3.5, 3.5, dimMinusThree, 3.5, dimMinusThree, dimMinusThree, 3.5, dimMinusThree,
+                        tl.x, tl.y, tr.x, tr.y, brX, brY, bl.x, bl.y), (brX, brY), dimMinusThree
+                ))
+            for (n, (t, fourth, fourthModule)) in transforms.enumerated() {
                 let d = Double(dim)
                 let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { c in
                     let p = t.transform(c.0, c.1)
@@ -673,7 +692,7 @@ struct QRDetector {
                 results.append(
                     Candidate(
                         transform: t, version: version, moduleSize: moduleSize, corners: corners,
-                        finders: [bl, tl, tr], isPrimary: n == 0))
+                        finders: [bl, tl, tr], isPrimary: n == 0, fourthPoint: fourth, fourthModule: fourthModule))
             }
         }
         return results
