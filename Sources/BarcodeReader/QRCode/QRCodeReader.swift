@@ -61,14 +61,19 @@ enum QRCodeReader {
             }
         }
         // Last resort for warped symbols: nudge the fourth point when the geometry is otherwise plausible.
-        for candidate in candidates where candidate.isPrimary {
+        for candidate in candidates {
             guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.7 else {
                 continue
             }
-            for (dx, dy) in [(0.5, 0), (-0.5, 0), (0, 0.5), (0, -0.5), (1, 0), (-1, 0), (0, 1), (0, -1),
-                (0.5, 0.5), (-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5)] as [(Double, Double)]
-            {
-                let t = candidate.jittered(dx, dy)
+            let fourthMoves: [(Double, Double, Int)] = [
+                (0.5, 0, 0), (-0.5, 0, 0), (0, 0.5, 0), (0, -0.5, 0), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0),
+                (0.5, 0.5, 0), (-0.5, -0.5, 0), (0.5, -0.5, 0), (-0.5, 0.5, 0),
+            ]
+            let finderMoves: [(Double, Double, Int)] = [1, 2].flatMap { p in
+                [(0.5, 0, p), (-0.5, 0, p), (0, 0.5, p), (0, -0.5, p)]
+            }
+            for (dx, dy, point) in fourthMoves + finderMoves {
+                let t = candidate.jittered(dx, dy, point: point)
                 guard let bits = detector.sampleGrid(t, dimension: candidate.version.dimension),
                     let r = try? QRDecoder.decode(bits)
                 else { continue }

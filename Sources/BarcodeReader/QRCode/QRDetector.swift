@@ -33,16 +33,23 @@ struct QRDetector {
         var fourthPoint: (Double, Double)
         var fourthModule: Double
 
-        /// The transform with the fourth point moved by (dx, dy) modules along the image axes.
-        func jittered(_ dx: Double, _ dy: Double) -> PerspectiveTransform {
+        /// The transform with one of its points (0 = fourth, 1 = top-right, 2 = bottom-left) moved by
+        /// (dx, dy) modules along the image axes.
+        func jittered(_ dx: Double, _ dy: Double, point: Int = 0) -> PerspectiveTransform {
             let d = Double(self.version.dimension) - 3.5
             let tl = self.finders[1]
-            let tr = self.finders[2]
-            let bl = self.finders[0]
+            var tr = (self.finders[2].x, self.finders[2].y)
+            var bl = (self.finders[0].x, self.finders[0].y)
+            var fourth = self.fourthPoint
+            let shift = (dx * self.moduleSize, dy * self.moduleSize)
+            switch point {
+            case 1: tr = (tr.0 + shift.0, tr.1 + shift.1)
+            case 2: bl = (bl.0 + shift.0, bl.1 + shift.1)
+            default: fourth = (fourth.0 + shift.0, fourth.1 + shift.1)
+            }
             return PerspectiveTransform.quadrilateralToQuadrilateral(
                 3.5, 3.5, d, 3.5, self.fourthModule, self.fourthModule, 3.5, d,
-                tl.x, tl.y, tr.x, tr.y, self.fourthPoint.0 + dx * self.moduleSize,
-                self.fourthPoint.1 + dy * self.moduleSize, bl.x, bl.y)
+                tl.x, tl.y, tr.0, tr.1, fourth.0, fourth.1, bl.0, bl.1)
         }
     }
 
