@@ -11,30 +11,42 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// Port to listen on.
     public var port: Int
+    /// Password and PIN hashing.
+    public var secrets: Secrets
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets()) {
         self.host = host
         self.port = port
+        self.secrets = secrets
     }
 }
 
-/// The request context: Hummingbird's, with a 5 MiB upload limit.
+/// The request context: Hummingbird's, with the caller's identity and address and a 5 MiB upload limit.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Who is calling, once the auth middleware has looked.
+    public var identity: Identity?
+    /// The client's IP address, for sign-in throttling.
+    public var clientAddress: String
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     public var maxUploadSize: Int { 5 * 1024 * 1024 }
 }
 
-/// Builds the router: the JSON API under `/api/v1`, every error as `application/problem+json`.
-public func buildRouter<Repository: InventoryRepository>(repository: Repository, reader: BarcodeReader = BarcodeReader()) -> Router<AppRequestContext> {
+/// Builds the router: the JSON API under `/api/v1` behind staff sign-in and roles, every error as
+/// `application/problem+json`.
+public func buildRouter<Repository: InventoryRepository & StaffRepository>(
+    repository: Repository, secrets: Secrets = Secrets(), reader: BarcodeReader = BarcodeReader()
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.info))
     router.middlewares.add(ProblemMiddleware())
+    router.middlewares.add(AuthMiddleware(staff: repository, lockMinutes: { try await repository.settings().lockMinutes }))
     router.get("/health") { _, _ in "ok" }
     let api = router.group("api/v1")
     ProductController(repository: repository).addRoutes(to: api.group("products"))
@@ -44,14 +56,15 @@ public func buildRouter<Repository: InventoryRepository>(repository: Repository,
     DocumentController(repository: repository).addRoutes(
         purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
+    AuthController(staff: repository, secrets: secrets).addRoutes(to: api)
     return router
 }
 
 /// Builds the application over a repository.
-public func buildApplication<Repository: InventoryRepository>(
+public func buildApplication<Repository: InventoryRepository & StaffRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
 ) -> some ApplicationProtocol {
-    let router = buildRouter(repository: repository)
+    let router = buildRouter(repository: repository, secrets: configuration.secrets)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import InventoryDomain
@@ -11,29 +12,62 @@ struct Reply {
     var status: Int
     var text: String
     var contentType: String?
+    var setCookie: String? = nil
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(self.text.utf8), options: [.fragmentsAllowed]) }
     var object: [String: Any] { self.json as? [String: Any] ?? [:] }
     var array: [[String: Any]] { self.json as? [[String: Any]] ?? [] }
 }
 
 extension TestClientProtocol {
-    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, raw: [UInt8]? = nil) async throws -> Reply {
+    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, raw: [UInt8]? = nil, token: String? = nil,
+              cookie: String? = nil, csrf: String? = nil) async throws -> Reply {
         let buffer: ByteBuffer? = raw.map { ByteBuffer(bytes: $0) } ?? body.map { ByteBuffer(string: $0) }
-        return try await self.execute(uri: uri, method: method, headers: body != nil ? [.contentType: "application/json"] : [:], body: buffer) { response in
-            Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType])
+        var headers: HTTPFields = body != nil ? [.contentType: "application/json"] : [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if let cookie { headers[.cookie] = "stockroom_session=\(cookie)" }
+        if let csrf, let name = HTTPField.Name("X-CSRF-Token") { headers[name] = csrf }
+        return try await self.execute(uri: uri, method: method, headers: headers, body: buffer) { response in
+            Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType],
+                  setCookie: response.headers[.setCookie])
         }
     }
 }
 
+/// A test client signed in with an API token.
+struct Caller: Sendable {
+    let client: any TestClientProtocol
+    let token: String?
+
+    func call(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, raw: [UInt8]? = nil) async throws -> Reply {
+        try await self.client.call(method, uri, body, raw: raw, token: self.token)
+    }
+}
+
+/// Fast bcrypt for tests; production uses cost 12.
+let testSecrets = Secrets(bcryptCost: 4)
+
+/// An API token for a new user of `role`, created straight in the store.
+func token(_ store: InventorySQLiteRepository, role: Role, username: String? = nil) async throws -> String {
+    let name = username ?? "\(role.rawValue)-\(UUID().uuidString.prefix(6))"
+    let account = try await store.createUser(StaffAccount(
+        id: UserID(0), username: name, displayName: name, role: role, passwordHash: try await testSecrets.hash("password-\(name)"),
+        pinHash: try await testSecrets.hash("1234")))
+    let token = Secrets.newToken()
+    _ = try await store.createSession(userID: account.id, kind: .api, name: "test", tokenHash: Secrets.hashToken(token), csrfToken: "")
+    return token
+}
+
 func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
     let store = try InventorySQLiteRepository.inMemory()
-    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0), repository: store), store)
+    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets), repository: store), store)
 }
 
 @Suite struct APITests {
     @Test func seedScenarioOverHTTP() async throws {
-        let (app, _) = try makeApp()
-        try await app.test(.router) { client in
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: admin)
             let category = try await client.call(.post, "/api/v1/categories", ##"{"name":"Coffee","color":"#92400e","lowStockThreshold":"5","markup":"50"}"##)
             #expect(category.status == 201)
             let categoryID = try #require(category.object["id"] as? Int)
@@ -80,8 +114,10 @@ func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
 
     @Test func badRequestsAreProblemsThatChangeNothing() async throws {
         let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
         let product = try await store.createProduct(ProductDetails(name: "Milk", salePrice: Money(minorUnits: 150)))
-        try await app.test(.router) { client in
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: admin)
             let before = try await store.testOnly_dump()
             let cases: [(HTTPRequest.Method, String, String?, Int, String?)] = [
                 (.post, "/api/v1/products", "{not json", 400, nil),
@@ -125,7 +161,9 @@ func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
 
     @Test func importDryRunAndRefusal() async throws {
         let (app, store) = try makeApp()
-        try await app.test(.router) { client in
+        let admin = try await token(store, role: .admin)
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: admin)
             let good = try await client.call(.post, "/api/v1/import/products?dryRun=true", nil, raw: Array("name,sku,sale_price,category\nTea,T1,2.50,Drinks\n".utf8))
             #expect(good.status == 200)
             #expect(good.object["created"] as? Int == 1)
@@ -142,9 +180,11 @@ func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
     @Test func decodesARawCameraFrameAndFindsTheProduct() async throws {
         let (app, store) = try makeApp()
         _ = try await store.createProduct(ProductDetails(name: "Chocolate", barcode: "4006381333931"))
+        let staff = try await token(store, role: .staff)
         let width = 640, height = 480
         let frame = EAN13Painter.frame(code: "4006381333931", width: width, height: height)
-        try await app.test(.router) { client in
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: staff)
             let reply = try await client.call(.post, "/api/v1/barcodes/decode?width=\(width)&height=\(height)", nil, raw: frame)
             #expect(reply.status == 200, "\(reply.text)")
             let codes = reply.object["barcodes"] as? [[String: Any]] ?? []
@@ -158,7 +198,9 @@ func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
     @Test func servesOverRealHTTP() async throws {
         let (app, store) = try makeApp()
         _ = try await store.createProduct(ProductDetails(name: "Live"))
-        try await app.test(.live) { client in
+        let staff = try await token(store, role: .staff)
+        try await app.test(.live) { raw in
+            let client = Caller(client: raw, token: staff)
             let reply = try await client.call(.get, "/api/v1/products")
             #expect(reply.status == 200)
             #expect((reply.object["items"] as? [[String: Any]])?.first?["name"] as? String == "Live")

@@ -63,6 +63,11 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        try self.makeResponse()
+    }
+
+    /// The response, without a request at hand.
+    func makeResponse() throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self.value)

@@ -3,7 +3,7 @@ import GRDB
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
-    static let names = ["v1-catalogue", "v1-books", "v1-reports"]
+    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -128,6 +128,40 @@ enum SQLiteMigrations {
                     q12 INTEGER NOT NULL DEFAULT 0, r12 INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (year, productId)
                 ) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v1-staff") { db in
+            try db.execute(sql: """
+                CREATE TABLE user (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    displayName TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    passwordHash TEXT NOT NULL,
+                    pinHash TEXT,
+                    isActive INTEGER NOT NULL DEFAULT 1,
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE TABLE session (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    tokenHash TEXT NOT NULL UNIQUE,
+                    userId INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    csrfToken TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    lastSeenAt INTEGER NOT NULL,
+                    isLocked INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE loginThrottle (key TEXT PRIMARY KEY NOT NULL, failures INTEGER NOT NULL, lastFailureAt INTEGER NOT NULL);
+                CREATE TABLE auditLog (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at INTEGER NOT NULL,
+                    userId INTEGER REFERENCES user(id) ON DELETE SET NULL,
+                    username TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    detail TEXT NOT NULL
+                );
                 """)
         }
         return migrator

@@ -1,0 +1,88 @@
+/// A signed-in session: a browser at the till (`web`) or a script's API token (`api`).
+public struct StaffSession: Sendable, Hashable {
+    /// How the session authenticates.
+    public enum Kind: String, Sendable, Codable { case web, api }
+
+    public var id: Int64
+    public var userID: UserID
+    public var kind: Kind
+    /// A label: the token's name, or the browser's.
+    public var name: String
+    /// The value a browser must echo in `X-CSRF-Token` on every write.
+    public var csrfToken: String
+    public var createdAt: Int64
+    public var lastSeenAt: Int64
+    /// Whether the till is locked until a PIN is entered.
+    public var isLocked: Bool
+
+    /// Creates a session value.
+    public init(id: Int64, userID: UserID, kind: Kind, name: String, csrfToken: String, createdAt: Int64, lastSeenAt: Int64, isLocked: Bool) {
+        self.id = id
+        self.userID = userID
+        self.kind = kind
+        self.name = name
+        self.csrfToken = csrfToken
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.isLocked = isLocked
+    }
+}
+
+/// One line of the audit log: who wrote what, when.
+public struct AuditEntry: Sendable, Hashable {
+    public var id: Int64
+    public var at: Int64
+    public var userID: UserID?
+    public var username: String
+    public var action: String
+    public var detail: String
+
+    /// Creates an entry.
+    public init(id: Int64, at: Int64, userID: UserID?, username: String, action: String, detail: String) {
+        self.id = id
+        self.at = at
+        self.userID = userID
+        self.username = username
+        self.action = action
+        self.detail = detail
+    }
+}
+
+/// Staff accounts, sessions, sign-in throttling and the audit log.
+public protocol StaffRepository: Sendable {
+    /// How many accounts exist (zero means the first run still has to create the admin).
+    func userCount() async throws -> Int
+    /// Creates the first admin — only while no account exists. - Throws: `conflict` otherwise.
+    func createFirstAdmin(_ account: StaffAccount) async throws -> StaffAccount
+    /// Creates an account. - Throws: `duplicate` when the username is taken.
+    func createUser(_ account: StaffAccount) async throws -> StaffAccount
+    /// Saves an account's name, role, secrets and active flag.
+    func updateUser(_ account: StaffAccount) async throws -> StaffAccount
+    /// Every account by username.
+    func users() async throws -> [StaffAccount]
+    /// One account. - Throws: `notFound`.
+    func user(_ id: UserID) async throws -> StaffAccount
+    /// The account with this username (case-insensitive), if any.
+    func user(username: String) async throws -> StaffAccount?
+
+    /// Stores a new session under the SHA-256 of its secret token; returns its id.
+    func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String) async throws -> Int64
+    /// The session and its account for a token hash, if the session exists.
+    func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)?
+    /// Records activity, the lock state, or a switch of user on a session.
+    func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws
+    /// Ends a session.
+    func deleteSession(id: Int64) async throws
+    /// Sessions of a kind (API tokens for the admin's list).
+    func sessions(kind: StaffSession.Kind) async throws -> [StaffSession]
+
+    /// The throttle state of a key (`user:ada`, `ip:10.0.0.7`).
+    func throttle(key: String) async throws -> LoginThrottle
+    /// Saves a throttle state; nil clears it.
+    func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws
+
+    /// Appends to the audit log.
+    func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws
+    /// The audit log, newest first.
+    func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry]
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Marker for staff user ids.
+public enum StaffUser: Sendable {}
+public typealias UserID = ID<StaffUser>
+
+/// What a staff member may do. Each role includes the one below it.
+public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
+    /// Sell, scan, view products and stock, clock in and out.
+    case staff
+    /// Also purchases; products, categories, suppliers and customers; adjustments; reports; prices below the
+    /// minimum; refunds.
+    case manager
+    /// Also users, settings, deleting transactions, import, backup and restore, API tokens, the audit log.
+    case admin
+
+    private var rank: Int {
+        switch self {
+        case .staff: 0
+        case .manager: 1
+        case .admin: 2
+        }
+    }
+
+    public static func < (lhs: Role, rhs: Role) -> Bool { lhs.rank < rhs.rank }
+
+    /// Whether this role may do `permission`.
+    public func allows(_ permission: Permission) -> Bool { self >= permission.minimumRole }
+}
+
+/// Things a role may or may not do.
+public enum Permission: String, Sendable, CaseIterable {
+    case sell, scan, viewCatalogue, clockInOut
+    case purchase, editCatalogue, adjustStock, viewReports, sellBelowMinimum, refund
+    case manageUsers, manageSettings, deleteTransactions, importData, backup, manageTokens, viewAudit
+
+    /// The least role that has the permission.
+    public var minimumRole: Role {
+        switch self {
+        case .sell, .scan, .viewCatalogue, .clockInOut: .staff
+        case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund: .manager
+        case .manageUsers, .manageSettings, .deleteTransactions, .importData, .backup, .manageTokens, .viewAudit: .admin
+        }
+    }
+}
+
+/// A staff account as stored: secrets only as bcrypt hashes.
+public struct StaffAccount: Sendable, Hashable, Identifiable {
+    public var id: UserID
+    public var username: String
+    public var displayName: String
+    public var role: Role
+    public var passwordHash: String
+    public var pinHash: String?
+    public var isActive: Bool
+
+    /// Creates an account.
+    public init(id: UserID, username: String, displayName: String, role: Role, passwordHash: String, pinHash: String?, isActive: Bool = true) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.role = role
+        self.passwordHash = passwordHash
+        self.pinHash = pinHash
+        self.isActive = isActive
+    }
+
+    /// Checks a username: 2–40 letters, digits, `.`, `-` or `_`.
+    /// - Throws: ``InventoryError`` naming `username`.
+    public static func validateUsername(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (2...40).contains(trimmed.count), trimmed.allSatisfy({ $0.isLetter || $0.isNumber || ".-_".contains($0) }) else {
+            throw InventoryError(.invalidValue, field: "username", "must be 2 to 40 letters, digits, '.', '-' or '_'")
+        }
+        return trimmed
+    }
+
+    /// Checks a password: at least 8 characters, at most 72 bytes (bcrypt's limit).
+    /// - Throws: ``InventoryError`` naming `password`.
+    public static func validatePassword(_ password: String) throws {
+        guard password.count >= 8 else { throw InventoryError(.invalidValue, field: "password", "must have at least 8 characters") }
+        guard password.utf8.count <= 72 else { throw InventoryError(.invalidValue, field: "password", "must be at most 72 bytes") }
+    }
+
+    /// Checks a PIN: 4 to 8 digits.
+    /// - Throws: ``InventoryError`` naming `pin`.
+    public static func validatePIN(_ pin: String) throws {
+        guard (4...8).contains(pin.count), pin.allSatisfy(\.isASCIIDigit) else {
+            throw InventoryError(.invalidValue, field: "pin", "must be 4 to 8 digits")
+        }
+    }
+}
+
+/// Slows down and then locks out repeated wrong passwords or PINs, per account and per client address.
+///
+/// The first three failures in a row cost nothing; each further one doubles a wait (2, 4, 8 … s, at most 60 s)
+/// before the next try is accepted; the tenth locks the key out for 15 minutes. A success resets the count.
+public struct LoginThrottle: Sendable, Hashable {
+    /// Failures in a row.
+    public var failures: Int
+    /// When the last failure happened (ms since 1970).
+    public var lastFailureAt: Int64
+
+    /// Creates a throttle state.
+    public init(failures: Int = 0, lastFailureAt: Int64 = 0) {
+        self.failures = failures
+        self.lastFailureAt = lastFailureAt
+    }
+
+    /// Failures allowed before waits begin.
+    public static let freeFailures = 3
+    /// Failures that lock the key out.
+    public static let lockoutFailures = 10
+    /// How long a lockout lasts, in ms.
+    public static let lockoutMilliseconds: Int64 = 15 * 60 * 1000
+
+    /// What to do with a new attempt.
+    public enum Decision: Sendable, Hashable {
+        case allow
+        /// Try again after this many seconds.
+        case wait(seconds: Int)
+        /// Locked out for this many more seconds.
+        case lockedOut(seconds: Int)
+    }
+
+    /// Whether an attempt at `now` (ms since 1970) may be checked.
+    public func decision(now: Int64) -> Decision {
+        let elapsed = now - self.lastFailureAt
+        if self.failures >= Self.lockoutFailures {
+            let left = Self.lockoutMilliseconds - elapsed
+            return left > 0 ? .lockedOut(seconds: Int((left + 999) / 1000)) : .allow
+        }
+        guard self.failures >= Self.freeFailures else { return .allow }
+        let wait = Int64(min(60, 1 << min(6, self.failures - Self.freeFailures + 1))) * 1000
+        return elapsed >= wait ? .allow : .wait(seconds: Int((wait - elapsed + 999) / 1000))
+    }
+
+    /// The state after a failed attempt at `now`; a finished lockout starts counting afresh.
+    public func failed(at now: Int64) -> LoginThrottle {
+        let base = self.failures >= Self.lockoutFailures && now - self.lastFailureAt >= Self.lockoutMilliseconds ? 0 : self.failures
+        return LoginThrottle(failures: base + 1, lastFailureAt: now)
+    }
+}

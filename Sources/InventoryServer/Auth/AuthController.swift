@@ -1,0 +1,268 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InventoryDomain
+
+/// `/api/v1/auth`, `/api/v1/users`, `/api/v1/tokens`, `/api/v1/audit`: first run, sign-in, the till's PIN lock,
+/// staff accounts, API tokens and the audit log.
+struct AuthController<Staff: StaffRepository> {
+    let staff: Staff
+    let secrets: Secrets
+
+    struct UserResponse: Encodable, Sendable {
+        var id: Int64
+        var username: String
+        var displayName: String
+        var role: String
+        var hasPIN: Bool
+        var active: Bool
+        var permissions: [String]
+
+        init(_ account: StaffAccount) {
+            self.id = account.id.rawValue
+            self.username = account.username
+            self.displayName = account.displayName
+            self.role = account.role.rawValue
+            self.hasPIN = account.pinHash != nil
+            self.active = account.isActive
+            self.permissions = Permission.allCases.filter { account.role.allows($0) }.map(\.rawValue)
+        }
+    }
+
+    struct SignedIn: Encodable, Sendable {
+        var user: UserResponse
+        var csrfToken: String
+        var locked: Bool
+    }
+
+    struct Status: Encodable, Sendable {
+        var setupRequired: Bool
+        var signedIn: Bool
+        var locked: Bool
+        var user: UserResponse?
+    }
+
+    struct SetupRequest: Decodable, Sendable {
+        var username: String
+        var displayName: String?
+        var password: String
+        var pin: String?
+    }
+
+    struct LoginRequest: Decodable, Sendable {
+        var username: String
+        var password: String
+    }
+
+    struct PINRequest: Decodable, Sendable {
+        var username: String
+        var pin: String
+    }
+
+    struct UserRequest: Decodable, Sendable {
+        var username: String?
+        var displayName: String?
+        var role: String?
+        var password: String?
+        var pin: String?
+        var active: Bool?
+    }
+
+    struct TokenRequest: Decodable, Sendable {
+        var name: String
+        var userId: Int64?
+    }
+
+    struct TokenResponse: Encodable, Sendable {
+        var id: Int64
+        var name: String
+        var userId: Int64
+        var createdAt: String
+        var lastSeenAt: String
+        var token: String?
+    }
+
+    struct AuditResponse: Encodable, Sendable {
+        var id: Int64
+        var at: String
+        var userId: Int64?
+        var username: String
+        var action: String
+        var detail: String
+    }
+
+    func addRoutes(to api: RouterGroup<AppRequestContext>) {
+        let auth = api.group("auth")
+        auth.get("status") { _, context in
+            let count = try await self.staff.userCount()
+            return JSON(Status(setupRequired: count == 0, signedIn: context.identity != nil, locked: context.identity?.session.isLocked ?? false,
+                               user: context.identity.map { UserResponse($0.account) }))
+        }
+        auth.post("setup") { request, context in
+            let body = try await request.decodeJSON(as: SetupRequest.self, context: context)
+            try StaffAccount.validatePassword(body.password)
+            if let pin = body.pin { try StaffAccount.validatePIN(pin) }
+            let account = StaffAccount(
+                id: UserID(0), username: try StaffAccount.validateUsername(body.username), displayName: body.displayName ?? "", role: .admin,
+                passwordHash: try await self.secrets.hash(body.password), pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) })
+            let admin = try await self.staff.createFirstAdmin(account)
+            try await self.staff.recordAudit(userID: admin.id, username: admin.username, action: "setup", detail: "created the first admin")
+            return try await self.startSession(for: admin, status: .created)
+        }
+        auth.post("login") { request, context in
+            let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
+            let account = try await self.checkSecret(username: body.username, secret: body.password, kind: "password", address: context.clientAddress) {
+                $0.passwordHash
+            }
+            return try await self.startSession(for: account, status: .ok)
+        }
+        auth.post("logout") { _, context in
+            if let identity = context.identity { try await self.staff.deleteSession(id: identity.session.id) }
+            var response = Response(status: .noContent)
+            response.setCookie(Cookie(name: AuthNames.cookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+        auth.get("me") { _, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            return JSON(SignedIn(user: UserResponse(identity.account), csrfToken: identity.session.csrfToken, locked: identity.session.isLocked))
+        }
+        auth.post("lock") { _, context in
+            guard let identity = context.identity, identity.session.kind == .web else {
+                throw Problem(.badRequest, code: "badRequest", title: "Not a till", detail: "only a browser session can be locked")
+            }
+            try await self.staff.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: identity.session.lastSeenAt, isLocked: true)
+            return Response(status: .noContent)
+        }
+        auth.post("pin") { request, context in
+            guard let identity = context.identity, identity.session.kind == .web else { throw Self.unauthenticated }
+            let body = try await request.decodeJSON(as: PINRequest.self, context: context)
+            try StaffAccount.validatePIN(body.pin)
+            let account = try await self.checkSecret(username: body.username, secret: body.pin, kind: "PIN", address: context.clientAddress) { $0.pinHash }
+            try await self.staff.updateSession(id: identity.session.id, userID: account.id, lastSeenAt: Date().milliseconds, isLocked: false)
+            try await self.staff.recordAudit(userID: account.id, username: account.username, action: "unlock",
+                                             detail: account.id == identity.account.id ? "unlocked the till" : "switched from \(identity.account.username)")
+            return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
+        }
+
+        let users = api.group("users")
+        users.get { _, _ in JSON(try await self.staff.users().map(UserResponse.init)) }
+        users.post { request, context in
+            let body = try await request.decodeJSON(as: UserRequest.self, context: context)
+            guard let username = body.username else { throw InventoryError(.missingValue, field: "username", "is required") }
+            guard let password = body.password else { throw InventoryError(.missingValue, field: "password", "is required") }
+            try StaffAccount.validatePassword(password)
+            if let pin = body.pin { try StaffAccount.validatePIN(pin) }
+            let account = StaffAccount(
+                id: UserID(0), username: try StaffAccount.validateUsername(username), displayName: body.displayName ?? "",
+                role: try Self.role(body.role ?? "staff"), passwordHash: try await self.secrets.hash(password),
+                pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) }, isActive: body.active ?? true)
+            return JSON(UserResponse(try await self.staff.createUser(account)), status: .created)
+        }
+        users.put(":id") { request, context in
+            var account = try await self.staff.user(UserID(try request.id(context)))
+            let body = try await request.decodeJSON(as: UserRequest.self, context: context)
+            if let username = body.username { account.username = username }
+            if let displayName = body.displayName { account.displayName = displayName }
+            if let role = body.role { account.role = try Self.role(role) }
+            if let active = body.active { account.isActive = active }
+            if let password = body.password {
+                try StaffAccount.validatePassword(password)
+                account.passwordHash = try await self.secrets.hash(password)
+            }
+            if let pin = body.pin {
+                if pin.isEmpty {
+                    account.pinHash = nil
+                } else {
+                    try StaffAccount.validatePIN(pin)
+                    account.pinHash = try await self.secrets.hash(pin)
+                }
+            }
+            return JSON(UserResponse(try await self.staff.updateUser(account)))
+        }
+
+        let tokens = api.group("tokens")
+        tokens.get { _, _ in
+            JSON(try await self.staff.sessions(kind: .api).map {
+                TokenResponse(id: $0.id, name: $0.name, userId: $0.userID.rawValue, createdAt: Self.iso($0.createdAt), lastSeenAt: Self.iso($0.lastSeenAt), token: nil)
+            })
+        }
+        tokens.post { request, context in
+            let body = try await request.decodeJSON(as: TokenRequest.self, context: context)
+            let name = body.name.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
+            let owner = try await self.staff.user(body.userId.map(UserID.init(rawValue:)) ?? (context.identity?.account.id ?? UserID(0)))
+            let token = Secrets.newToken()
+            let id = try await self.staff.createSession(userID: owner.id, kind: .api, name: name, tokenHash: Secrets.hashToken(token), csrfToken: "")
+            let now = Self.iso(Date().milliseconds)
+            return JSON(TokenResponse(id: id, name: name, userId: owner.id.rawValue, createdAt: now, lastSeenAt: now, token: token), status: .created)
+        }
+        tokens.delete(":id") { request, context in
+            let id = try request.id(context)
+            guard try await self.staff.sessions(kind: .api).contains(where: { $0.id == id }) else {
+                throw InventoryError(.notFound, field: "id", "token \(id) does not exist")
+            }
+            try await self.staff.deleteSession(id: id)
+            return Response(status: .noContent)
+        }
+
+        api.get("audit") { request, _ in
+            let limit = try request.queryInt("limit", default: 100, range: 1...1000), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
+            return JSON(try await self.staff.auditLog(limit: limit, offset: offset).map {
+                AuditResponse(id: $0.id, at: Self.iso($0.at), userId: $0.userID?.rawValue, username: $0.username, action: $0.action, detail: $0.detail)
+            })
+        }
+    }
+
+    static var unauthenticated: Problem { Problem(.unauthorized, code: "unauthenticated", title: "Sign in", detail: "sign in first") }
+
+    static func iso(_ milliseconds: Int64) -> String {
+        Date(milliseconds: milliseconds).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func role(_ text: String) throws -> Role {
+        guard let role = Role(rawValue: text) else { throw InventoryError(.invalidValue, field: "role", "must be staff, manager or admin") }
+        return role
+    }
+
+    /// Starts a browser session: an HttpOnly, SameSite=Strict cookie and the CSRF token for the page.
+    func startSession(for account: StaffAccount, status: HTTPResponse.Status) async throws -> Response {
+        let token = Secrets.newToken(), csrf = Secrets.newToken()
+        _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf)
+        var response = try JSON(SignedIn(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
+        response.setCookie(Cookie(name: AuthNames.cookie, value: token, path: "/", httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    /// Checks a password or PIN with throttling per account and per client address.
+    func checkSecret(username: String, secret: String, kind: String, address: String, hash: (StaffAccount) -> String?) async throws -> StaffAccount {
+        let now = Date().milliseconds
+        let keys = ["\(kind):user:\(username.lowercased())", "\(kind):ip:\(address)"]
+        for key in keys {
+            switch try await self.staff.throttle(key: key).decision(now: now) {
+            case .allow: continue
+            case .wait(let seconds):
+                throw Problem(.tooManyRequests, code: "slowDown", title: "Too many tries", detail: "too many wrong tries; wait \(seconds) s and try again")
+            case .lockedOut(let seconds):
+                throw Problem(.tooManyRequests, code: "lockedOut", title: "Locked out",
+                              detail: "too many wrong tries; locked for \((seconds + 59) / 60) more minute(s)")
+            }
+        }
+        let account = try await self.staff.user(username: username)
+        let stored = account.flatMap(hash)
+        // Check a dummy hash for unknown users so timing does not reveal which usernames exist.
+        let matches = try await self.secrets.verify(secret, hash: stored ?? "$2b$04$C6UzMDM.H6dfI/f/IKxGhuC3P8RuQYgEDc4bRw6qmR9Eux45Yq0Yy")
+        guard let account, account.isActive, stored != nil, matches else {
+            for key in keys { try await self.staff.saveThrottle(key: key, try await self.staff.throttle(key: key).failed(at: now)) }
+            throw Problem(.unauthorized, code: "wrongCredentials", title: "Wrong \(kind)", detail: "wrong username or \(kind)")
+        }
+        for key in keys { try await self.staff.saveThrottle(key: key, nil) }
+        return account
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+extension InventorySQLiteRepository: StaffRepository {
+    static func account(_ row: Row) -> StaffAccount {
+        StaffAccount(id: UserID(row[0]), username: row[1], displayName: row[2], role: Role(rawValue: row[3]) ?? .staff,
+                     passwordHash: row[4], pinHash: row[5], isActive: row[6])
+    }
+
+    static let accountColumns = "id, username, displayName, role, passwordHash, pinHash, isActive"
+
+    public func userCount() async throws -> Int {
+        try await self.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0 }
+    }
+
+    public func createFirstAdmin(_ account: StaffAccount) async throws -> StaffAccount {
+        try await self.write { db, _ in
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") == 0 else {
+                throw InventoryError(.conflict, field: "username", "the shop already has an admin; sign in instead")
+            }
+            var admin = account
+            admin.role = .admin
+            return try Self.insertUser(db, admin)
+        }
+    }
+
+    public func createUser(_ account: StaffAccount) async throws -> StaffAccount {
+        try await self.write { db, _ in try Self.insertUser(db, account) }
+    }
+
+    static func insertUser(_ db: Database, _ account: StaffAccount) throws -> StaffAccount {
+        let username = try StaffAccount.validateUsername(account.username)
+        if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE username = ? COLLATE NOCASE", arguments: [username]) ?? 0 > 0 {
+            throw InventoryError(.duplicate, field: "username", "the username '\(username)' is taken")
+        }
+        let displayName = account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username
+        try db.execute(sql: """
+            INSERT INTO user (username, displayName, role, passwordHash, pinHash, isActive, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [username, displayName, account.role.rawValue, account.passwordHash, account.pinHash, account.isActive, Self.now])
+        var created = account
+        created.id = UserID(db.lastInsertedRowID)
+        created.username = username
+        created.displayName = displayName
+        return created
+    }
+
+    public func updateUser(_ account: StaffAccount) async throws -> StaffAccount {
+        try await self.write { db, _ in
+            let username = try StaffAccount.validateUsername(account.username)
+            if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ? COLLATE NOCASE", arguments: [username]),
+               owner != account.id.rawValue {
+                throw InventoryError(.duplicate, field: "username", "the username '\(username)' is taken")
+            }
+            // Never leave the shop without an active admin.
+            let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE role = 'admin' AND isActive = 1 AND id != ?",
+                                          arguments: [account.id.rawValue]) ?? 0
+            if admins == 0 && (account.role != .admin || !account.isActive) {
+                throw InventoryError(.conflict, field: "role", "this is the last active admin; make someone else admin first")
+            }
+            try db.execute(sql: """
+                UPDATE user SET username = ?, displayName = ?, role = ?, passwordHash = ?, pinHash = ?, isActive = ? WHERE id = ?
+                """, arguments: [username, account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username, account.role.rawValue,
+                                 account.passwordHash, account.pinHash, account.isActive, account.id.rawValue])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "user \(account.id) does not exist") }
+            if !account.isActive { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [account.id.rawValue]) }
+            return try Self.fetchUser(db, account.id)
+        }
+    }
+
+    static func fetchUser(_ db: Database, _ id: UserID) throws -> StaffAccount {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM user WHERE id = ?", arguments: [id.rawValue]) else {
+            throw InventoryError(.notFound, field: "id", "user \(id) does not exist")
+        }
+        return Self.account(row)
+    }
+
+    public func users() async throws -> [StaffAccount] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.accountColumns) FROM user ORDER BY username COLLATE NOCASE").map(Self.account)
+        }
+    }
+
+    public func user(_ id: UserID) async throws -> StaffAccount {
+        try await self.read { db in try Self.fetchUser(db, id) }
+    }
+
+    public func user(username: String) async throws -> StaffAccount? {
+        try await self.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM user WHERE username = ? COLLATE NOCASE",
+                             arguments: [username.trimmingCharacters(in: .whitespaces)]).map(Self.account)
+        }
+    }
+
+    public func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String) async throws -> Int64 {
+        try await self.write { db, _ in
+            let now = Self.now
+            try db.execute(sql: """
+                INSERT INTO session (tokenHash, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+                """, arguments: [tokenHash, userID.rawValue, kind.rawValue, name, csrfToken, now, now])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
+        try await self.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked FROM session s WHERE s.tokenHash = ?
+                """, arguments: [tokenHash]) else { return nil }
+            let session = StaffSession(id: row[0], userID: UserID(row[1]), kind: StaffSession.Kind(rawValue: row[2]) ?? .web, name: row[3],
+                                       csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7])
+            return (session, try Self.fetchUser(db, session.userID))
+        }
+    }
+
+    public func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws {
+        try await self.write { db, _ in
+            try db.execute(sql: "UPDATE session SET userId = ?, lastSeenAt = ?, isLocked = ? WHERE id = ?",
+                           arguments: [userID.rawValue, lastSeenAt, isLocked, id])
+        }
+    }
+
+    public func deleteSession(id: Int64) async throws {
+        try await self.write { db, _ in
+            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "session \(id) does not exist") }
+        }
+    }
+
+    public func sessions(kind: StaffSession.Kind) async throws -> [StaffSession] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked FROM session WHERE kind = ? ORDER BY id
+                """, arguments: [kind.rawValue]).map {
+                StaffSession(id: $0[0], userID: UserID($0[1]), kind: kind, name: $0[3], csrfToken: "", createdAt: $0[5], lastSeenAt: $0[6], isLocked: $0[7])
+            }
+        }
+    }
+
+    public func throttle(key: String) async throws -> LoginThrottle {
+        try await self.read { db in
+            try Row.fetchOne(db, sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", arguments: [key])
+                .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1]) } ?? LoginThrottle()
+        }
+    }
+
+    public func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws {
+        try await self.write { db, _ in
+            if let throttle {
+                try db.execute(sql: """
+                    INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
+                    """, arguments: [key, throttle.failures, throttle.lastFailureAt])
+            } else {
+                try db.execute(sql: "DELETE FROM loginThrottle WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    public func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws {
+        try await self.write { db, _ in
+            try db.execute(sql: "INSERT INTO auditLog (at, userId, username, action, detail) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.now, userID?.rawValue, username, action, detail])
+        }
+    }
+
+    public func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, at, userId, username, action, detail FROM auditLog ORDER BY id DESC LIMIT ? OFFSET ?",
+                             arguments: [limit, offset]).map {
+                AuditEntry(id: $0[0], at: $0[1], userID: ($0[2] as Int64?).map(UserID.init(rawValue:)), username: $0[3], action: $0[4], detail: $0[5])
+            }
+        }
+    }
+}
