@@ -29,6 +29,35 @@ enum Code128 {
     static let sixElementPatterns: [[Int]] = patterns.map { Array($0.prefix(6)) }
     static let startPatterns: [[Int]] = [patterns[103], patterns[104], patterns[105]]
 
+    /// Edge-to-similar-edge widths (bar+space, space+bar, ...) of every symbol, keyed for lookup; symbols that
+    /// share their edge pattern are left out (the specification resolves those with the bar-width sum).
+    static let edgeTable: [Int: Int] = {
+        var table: [Int: Int] = [:]
+        var ambiguous = Set<Int>()
+        for (code, p) in sixElementPatterns.enumerated() {
+            let key = ((p[0] + p[1]) << 12) | ((p[1] + p[2]) << 8) | ((p[2] + p[3]) << 4) | (p[3] + p[4])
+            if table[key] != nil { ambiguous.insert(key) }
+            table[key] = code
+        }
+        for key in ambiguous { table[key] = nil }
+        return table
+    }()
+
+    /// Decodes one symbol from its edge-to-edge distances, which are robust to ink spread and tiny modules.
+    static func edgeDecode(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Int? {
+        guard i + 6 <= runs.count else { return nil }
+        let total = Double(RowPattern.sum(runs, i, 6))
+        guard total > 0 else { return nil }
+        var key = 0
+        for k in 0..<4 {
+            let e = Double(Int(runs[i + k]) + Int(runs[i + k + 1])) * 11 / total
+            let m = Int(e.rounded())
+            guard m >= 2, m <= 7, abs(e - Double(m)) < 0.45 else { return nil }
+            key = (key << 4) | m
+        }
+        return edgeTable[key]
+    }
+
     static let startA = 103, startB = 104, startC = 105, stop = 106
     static let fnc1 = 102, fnc2 = 97, fnc3 = 96, shift = 98
     static let codeC = 99, codeB = 100, codeA = 101  // in set C / A / B respectively
@@ -118,9 +147,13 @@ enum Code128 {
                 { i, space in
                     let width = RowPattern.sum(runs, i, 6)
                     guard space == Int.max || space * 4 >= width else { return false }
-                    return RowPattern.bestMatch(
+                    if RowPattern.bestMatch(
                         runs, i, startPatterns, patternLength: 11, maxAverage: maxAverageVariance,
                         maxIndividual: maxIndividualVariance) != nil
+                    {
+                        return true
+                    }
+                    return edgeDecode(runs, i).map { (startA...startC).contains($0) } ?? false
                 })
         else { return (nil, nil) }
         var codes: [Int] = []
@@ -134,7 +167,7 @@ enum Code128 {
             guard w > lastWidth * 0.7, w < lastWidth * 1.4,
                 let code = RowPattern.bestMatch(
                     runs, i, sixElementPatterns, patternLength: 11, maxAverage: maxAverageVariance,
-                    maxIndividual: maxIndividualVariance)
+                    maxIndividual: maxIndividualVariance) ?? edgeDecode(runs, i)
             else { return (nil, b) }
             if codes.isEmpty && !(startA...startC).contains(code) { return (nil, b) }
             if code == stop {

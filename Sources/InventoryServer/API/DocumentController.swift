@@ -282,8 +282,8 @@ struct DocumentController<Repository: InventoryRepository> {
         var id: Int64
     }
 
-    func addRoutes(purchases: RouterGroup<some RequestContext>, sales: RouterGroup<some RequestContext>, returns: RouterGroup<some RequestContext>,
-                   adjustments: RouterGroup<some RequestContext>) {
+    func addRoutes(purchases: RouterGroup<AppRequestContext>, sales: RouterGroup<AppRequestContext>, returns: RouterGroup<AppRequestContext>,
+                   adjustments: RouterGroup<AppRequestContext>) {
         purchases.get { request, _ in
             let limit = try request.queryInt("limit", default: 50, range: 1...500), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
             return JSON(try await self.summaries(try await self.repository.purchases(limit: limit, offset: offset)))
@@ -314,7 +314,7 @@ struct DocumentController<Repository: InventoryRepository> {
         sales.post { request, context in
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
-            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: true)
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false)
             return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
         }
         sales.get(":id") { request, context in
@@ -324,7 +324,7 @@ struct DocumentController<Repository: InventoryRepository> {
             let id = SaleID(try request.id(context))
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
-            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: true)
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false)
             return JSON(SaleResponse(try await self.repository.updateSale(id, draft), formats))
         }
         sales.delete(":id") { request, context in

@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
             let summary = try await DemoShop(endDay: today).fill(store)
             logger.info("demo café created", metadata: ["products": "\(summary.products)", "sales": "\(summary.sales)"])
         }
+        if try await store.userCount() == 0 {
+            logger.notice("no staff account yet: create the admin first (POST /api/v1/auth/setup with username, password and an optional PIN); there is no default password")
+        }
         logger.info("serving", metadata: ["data": "\(self.database.folder)", "url": "http://\(self.host):\(self.port)"])
         let app = buildApplication(ServerConfiguration(host: self.host, port: self.port), repository: store, logger: logger)
         try await app.runService()
