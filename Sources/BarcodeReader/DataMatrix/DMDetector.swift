@@ -21,22 +21,25 @@ struct DMDetector {
         var edgePoints: [(Double, Double)] = []
     }
 
+    /// Union-find root with path compression.
+    @inline(__always)
+    private static func find(_ parent: inout [Int], _ x: Int) -> Int {
+        var r = x
+        while parent[r] != r { r = parent[r] }
+        var c = x
+        while parent[c] != r {
+            let n = parent[c]
+            parent[c] = r
+            c = n
+        }
+        return r
+    }
+
     /// Dark connected components (8-connected runs), largest first, with their row-extreme points.
     func components(maxCount: Int) -> [Component] {
         let w = self.image.width
         let h = self.image.height
         var parent: [Int] = []
-        func find(_ x: Int) -> Int {
-            var r = x
-            while parent[r] != r { r = parent[r] }
-            var c = x
-            while parent[c] != r {
-                let n = parent[c]
-                parent[c] = r
-                c = n
-            }
-            return r
-        }
         // Runs: (y, x0, x1, label)
         var runs: [(Int, Int, Int, Int)] = []
         var prevStart = 0
@@ -61,8 +64,8 @@ struct DMDetector {
                     while cursor < prevEnd && runs[cursor].2 < x0 - 1 { cursor += 1 }
                     var k = cursor
                     while k < prevEnd && runs[k].1 <= x {
-                        let a = find(runs[k].3)
-                        let b = find(label)
+                        let a = Self.find(&parent, runs[k].3)
+                        let b = Self.find(&parent, label)
                         if a != b { parent[b] = a }
                         k += 1
                     }
@@ -75,7 +78,7 @@ struct DMDetector {
         var rootOf = [Int](repeating: 0, count: runs.count)
         var stats = [Component](repeating: Component(), count: parent.count)
         for (i, r) in runs.enumerated() {
-            let root = find(r.3)
+            let root = Self.find(&parent, r.3)
             rootOf[i] = root
             stats[root].count += r.2 - r.1 + 1
             stats[root].minX = min(stats[root].minX, r.1)
