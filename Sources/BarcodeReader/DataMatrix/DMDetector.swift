@@ -89,7 +89,9 @@ struct DMDetector {
         let minSide = 8
         let chosen = stats.indices.filter { k in
             let c = stats[k]
-            return c.count >= 40 && c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide
+            // A symbol has a quiet zone: a component touching the image border is background, not a symbol.
+            return c.count >= 40 && c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.minX > 0
+                && c.minY > 0 && c.maxX < w && c.maxY < h
         }.sorted { stats[$0].count > stats[$1].count }.prefix(maxCount)
         guard !chosen.isEmpty else { return [] }
         var result: [Component] = []
