@@ -13,12 +13,18 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Password and PIN hashing.
     public var secrets: Secrets
+    /// Where product pictures are kept (`<data>/images`).
+    public var images: ImageStore
+    /// Mount the credential-free endpoints of the existing iOS client (`/api/public/get`, `/api/public/add`).
+    public var publicAPI: Bool
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets()) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets(), dataFolder: String, publicAPI: Bool = false) {
         self.host = host
         self.port = port
         self.secrets = secrets
+        self.images = ImageStore(dataFolder: dataFolder)
+        self.publicAPI = publicAPI
     }
 }
 
@@ -41,7 +47,7 @@ public struct AppRequestContext: RequestContext {
 /// Builds the router: the JSON API under `/api/v1` behind staff sign-in and roles, every error as
 /// `application/problem+json`.
 public func buildRouter<Repository: InventoryRepository & StaffRepository>(
-    repository: Repository, secrets: Secrets = Secrets(), reader: BarcodeReader = BarcodeReader()
+    repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.info))
@@ -56,7 +62,11 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     DocumentController(repository: repository).addRoutes(
         purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
-    AuthController(staff: repository, secrets: secrets).addRoutes(to: api)
+    AuthController(staff: repository, secrets: configuration.secrets).addRoutes(to: api)
+    ImageController(repository: repository, images: configuration.images).addRoutes(to: router, api: api)
+    if configuration.publicAPI {
+        PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: router)
+    }
     return router
 }
 
@@ -64,7 +74,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
 public func buildApplication<Repository: InventoryRepository & StaffRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
 ) -> some ApplicationProtocol {
-    let router = buildRouter(repository: repository, secrets: configuration.secrets)
+    let router = buildRouter(repository: repository, configuration: configuration)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),

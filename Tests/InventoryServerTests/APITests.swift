@@ -57,9 +57,11 @@ func token(_ store: InventorySQLiteRepository, role: Role, username: String? = n
     return token
 }
 
-func makeApp() throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
+func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
     let store = try InventorySQLiteRepository.inMemory()
-    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets), repository: store), store)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-server-\(UUID().uuidString)").path
+    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder, publicAPI: publicAPI),
+                             repository: store), store)
 }
 
 @Suite struct APITests {

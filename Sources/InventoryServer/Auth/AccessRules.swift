@@ -5,6 +5,10 @@ import InventoryDomain
 enum AccessRules {
     /// Routes anyone may call, signed in or not.
     static let open: Set<String> = ["/health", "/api/v1/auth/status", "/api/v1/auth/setup", "/api/v1/auth/login", "/api/openapi.json"]
+    /// Whether anyone may call a path: the open routes, and the iOS client's `/api/public/…` (mounted only with
+    /// `serve --public-api`).
+    static func isOpen(_ path: String) -> Bool { self.open.contains(path) || path.hasPrefix("/api/public/") }
+
     /// Routes a locked till may still call.
     static let whileLocked: Set<String> = ["/api/v1/auth/pin", "/api/v1/auth/logout", "/api/v1/auth/me"]
 

@@ -23,7 +23,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         var context = context
         let path = request.uri.path
         context.identity = try await self.identify(request)
-        if !AccessRules.open.contains(path) && path.hasPrefix("/api/") {
+        if !AccessRules.isOpen(path) && path.hasPrefix("/api/") {
             guard var identity = context.identity else {
                 throw Problem(.unauthorized, code: "unauthenticated", title: "Sign in", detail: "sign in or send an API token first")
             }

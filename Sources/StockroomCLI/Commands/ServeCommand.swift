@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (0.0.0.0 for every network interface).") var host: String = "127.0.0.1"
     @Option(help: "Port.") var port: Int = 8080
     @Flag(help: "Fill an empty database with the demo café first.") var demo = false
+    @Flag(help: "Serve the existing iOS client's credential-free /api/public/get and /api/public/add (trusted shop networks only).") var publicAPI = false
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -33,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.notice("no staff account yet: create the admin first (POST /api/v1/auth/setup with username, password and an optional PIN); there is no default password")
         }
         logger.info("serving", metadata: ["data": "\(self.database.folder)", "url": "http://\(self.host):\(self.port)"])
-        let app = buildApplication(ServerConfiguration(host: self.host, port: self.port), repository: store, logger: logger)
+        let app = buildApplication(ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI), repository: store, logger: logger)
         try await app.runService()
     }
 }

@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InventoryDomain
+
+/// The two endpoints the existing iOS client calls, without credentials: only mounted with `serve --public-api`.
+///
+/// `GET /api/public/get` answers a bare array of `{image, price, product_name, product_type, tax}`;
+/// `POST /api/public/add` takes `multipart/form-data` with `product_name`, `product_type`, `price`, `tax` and
+/// optional `files[]`, and answers `{message, product_details, product_id, success}`.
+struct PublicAPIController<Repository: InventoryRepository> {
+    let repository: Repository
+    let images: ImageStore
+
+    struct ProductDetailsBody: Encodable, Sendable {
+        var image: String
+        var price: Decimal
+        var product_name: String
+        var product_type: String
+        var tax: Decimal
+    }
+
+    struct AddResponse: Encodable, Sendable {
+        var message: String
+        var product_details: ProductDetailsBody?
+        var product_id: Int64?
+        var success: Bool
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let group = router.group("api/public")
+        group.get("get") { request, _ in
+            let settings = try await self.repository.settings()
+            let categories = Dictionary(try await self.repository.categories().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            var items: [ProductDetailsBody] = []
+            var offset = 0
+            while true {
+                let page = try await self.repository.products(ProductQuery(limit: 1000, offset: offset))
+                items += page.products.map { self.body($0, categoryName: $0.details.categoryID.flatMap { categories[$0] } ?? "", currency: settings.currency, request: request) }
+                offset += 1000
+                if offset >= page.total { break }
+            }
+            return JSON(items)
+        }
+        group.post("add") { request, _ in
+            do {
+                return try await self.add(request)
+            } catch let error as InventoryError {
+                return try JSON(AddResponse(message: error.description, product_details: nil, product_id: nil, success: false), status: .badRequest).makeResponse()
+            }
+        }
+    }
+
+    func add(_ request: Request) async throws -> Response {
+        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
+            throw InventoryError(.invalidValue, field: "body", "send multipart/form-data with product_name, product_type, price and tax")
+        }
+        let body = try await request.body.collect(upTo: 12 << 20)
+        guard let form = MultipartForm.parse(Array(body.readableBytesView), boundary: boundary) else {
+            throw InventoryError(.invalidValue, field: "body", "the multipart body is malformed")
+        }
+        let settings = try await self.repository.settings()
+        let name = form.field("product_name")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !name.isEmpty else { throw InventoryError(.missingValue, field: "product_name", "is required") }
+        let type = form.field("product_type")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !type.isEmpty else { throw InventoryError(.missingValue, field: "product_type", "is required") }
+        guard let priceText = form.field("price") else { throw InventoryError(.missingValue, field: "price", "is required") }
+        let price = try Money.parse(priceText, currency: settings.currency, field: "price")
+        guard let taxText = form.field("tax") else { throw InventoryError(.missingValue, field: "tax", "is required") }
+        let tax = try Percent.parse(taxText, field: "tax")
+        var details = ProductDetails(name: name, salePrice: price, taxRate: tax)
+        details = try details.validated()
+        // Store the first picture only after every field checked out.
+        let files = form.files("files[]") + form.files("files")
+        var saved: ImageStore.Saved?
+        if let file = files.first {
+            saved = try self.images.save(file.data, field: "files[]")
+        }
+        let category: CategoryID
+        if let existing = try await self.repository.categories().first(where: { $0.name.lowercased() == type.lowercased() }) {
+            category = existing.id
+        } else {
+            category = try await self.repository.createCategory(Category(id: CategoryID(0), name: type)).id
+        }
+        details.categoryID = category
+        details.imageRef = saved?.name
+        let product = try await self.repository.createProduct(details)
+        let response = AddResponse(
+            message: "Product added Successfully!",
+            product_details: self.body(product, categoryName: type, currency: settings.currency, request: request),
+            product_id: product.id.rawValue, success: true)
+        return try JSON(response).makeResponse()
+    }
+
+    func body(_ product: Product, categoryName: String, currency: Currency, request: Request) -> ProductDetailsBody {
+        let host = request.head.authority ?? "127.0.0.1"
+        return ProductDetailsBody(
+            image: product.details.imageRef.map { "http://\(host)/images/\($0)" } ?? "",
+            price: Decimal(string: product.details.salePrice.decimalString(currency)) ?? 0,
+            product_name: product.name, product_type: categoryName,
+            tax: Decimal(string: product.details.taxRate.decimalString) ?? 0)
+    }
+}
+
+/// `GET /images/{name}` (content-addressed, cached for a year) and a product's picture upload.
+struct ImageController<Repository: InventoryRepository> {
+    let repository: Repository
+    let images: ImageStore
+
+    struct Uploaded: Encodable, Sendable {
+        var imageRef: String
+        var url: String
+        var width: Int
+        var height: Int
+        /// Whether the picture was square; a non-square one is shown centre-cropped.
+        var square: Bool
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>, api: RouterGroup<AppRequestContext>) {
+        router.get("images/:name") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            guard let (data, type) = self.images.load(name) else {
+                throw Problem(.notFound, code: "notFound", title: "Not found", detail: "no picture named \(name)")
+            }
+            let etag = "\"\(name)\""
+            if request.headers[.ifNoneMatch] == etag {
+                return Response(status: .notModified, headers: [.eTag: etag])
+            }
+            return Response(status: .ok, headers: [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=31536000, immutable"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        api.put("products/:id/image") { request, context in
+            let id = ProductID(try request.id(context))
+            var details = try await self.repository.product(id).details
+            let body = try await request.body.collect(upTo: ImageStore.maxBytes + 1)
+            let saved = try self.images.save(Array(body.readableBytesView), field: "body")
+            details.imageRef = saved.name
+            _ = try await self.repository.updateProduct(id, details)
+            return JSON(Uploaded(imageRef: saved.name, url: "/images/\(saved.name)", width: saved.width, height: saved.height, square: saved.isSquare))
+        }
+        api.delete("products/:id/image") { request, context in
+            let id = ProductID(try request.id(context))
+            var details = try await self.repository.product(id).details
+            details.imageRef = nil
+            _ = try await self.repository.updateProduct(id, details)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InventoryDomain
+@testable import InventoryServer
+import InventoryStore
+import Testing
+
+/// A file of the shared barcode corpus (real JPEG and PNG pictures).
+func sharedImage(_ path: String) throws -> [UInt8] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/barcode").appendingPathComponent(path)
+    return Array(try Data(contentsOf: root))
+}
+
+/// A multipart body shaped like the iOS client's (Alamofire) upload.
+func multipart(fields: [(String, String)], files: [(name: String, filename: String, type: String, data: [UInt8])], boundary: String) -> [UInt8] {
+    var body: [UInt8] = []
+    for (name, value) in fields {
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+    for file in files {
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.type)\r\n\r\n".utf8)
+        body += file.data + Array("\r\n".utf8)
+    }
+    body += Array("--\(boundary)--\r\n".utf8)
+    return body
+}
+
+@Suite struct PublicAPITests {
+    let boundary = "alamofire.boundary.5f4bd8b1c2a3e9d7"
+
+    func post(_ client: any TestClientProtocol, _ body: [UInt8]) async throws -> Reply {
+        try await client.execute(uri: "/api/public/add", method: .post, headers: [.contentType: "multipart/form-data; boundary=\(self.boundary)"],
+                                 body: ByteBuffer(bytes: body)) { response in
+            Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType])
+        }
+    }
+
+    @Test func theIOSClientAddsAndListsProducts() async throws {
+        let (app, store) = try makeApp(publicAPI: true)
+        let jpeg = try sharedImage("synthetic/ean13-synth/019_jpeg.jpg")
+        try await app.test(.router) { client in
+            let body = multipart(fields: [("product_name", "Oat latte"), ("product_type", "Coffee"), ("price", "3.80"), ("tax", "7")],
+                                 files: [("files[]", "image.jpg", "image/jpeg", jpeg)], boundary: self.boundary)
+            let reply = try await self.post(client, body)
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.object["success"] as? Bool == true)
+            #expect(reply.object["message"] as? String == "Product added Successfully!")
+            #expect(reply.object["product_id"] is Int)
+            let details = reply.object["product_details"] as? [String: Any] ?? [:]
+            #expect(details["product_name"] as? String == "Oat latte")
+            #expect(details["product_type"] as? String == "Coffee")
+            #expect((details["price"] as? NSNumber)?.decimalValue == Decimal(string: "3.8"))
+            #expect((details["tax"] as? NSNumber)?.intValue == 7)
+            let image = try #require(details["image"] as? String)
+            #expect(image.hasPrefix("http://") && image.contains("/images/"))
+            #expect(try await store.categories().map(\.name) == ["Coffee"])
+
+            let list = try await client.call(.get, "/api/public/get")
+            #expect(list.status == 200)
+            let items = try #require(list.json as? [[String: Any]])
+            #expect(items.count == 1)
+            #expect(Set(items[0].keys) == ["image", "price", "product_name", "product_type", "tax"])
+            // The picture is served, cacheable, with an ETag.
+            let path = String(image[try #require(image.range(of: "/images/")).lowerBound...])
+            let picture = try await client.execute(uri: path, method: .get) { $0 }
+            #expect(picture.status == .ok)
+            #expect(picture.headers[.contentType] == "image/jpeg")
+            let etag = try #require(picture.headers[.eTag])
+            let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag]) { $0 }
+            #expect(again.status == .notModified)
+        }
+    }
+
+    @Test func badInputAnswersSuccessFalseAndAddsNothing() async throws {
+        let (app, store) = try makeApp(publicAPI: true)
+        try await app.test(.router) { client in
+            let cases: [([(String, String)], [(name: String, filename: String, type: String, data: [UInt8])], String)] = [
+                ([("product_name", ""), ("product_type", "Tea"), ("price", "1"), ("tax", "0")], [], "product_name"),
+                ([("product_name", "Tea"), ("price", "1"), ("tax", "0")], [], "product_type"),
+                ([("product_name", "Tea"), ("product_type", "Tea"), ("price", "one"), ("tax", "0")], [], "price"),
+                ([("product_name", "Tea"), ("product_type", "Tea"), ("price", "1.50"), ("tax", "x")], [], "tax"),
+                ([("product_name", "Tea"), ("product_type", "Tea"), ("price", "1.50"), ("tax", "7")], [("files[]", "image.jpg", "image/jpeg", Array("not a jpeg".utf8))], "files[]"),
+            ]
+            for (fields, files, field) in cases {
+                let reply = try await self.post(client, multipart(fields: fields, files: files, boundary: self.boundary))
+                #expect(reply.status == 400)
+                #expect(reply.object["success"] as? Bool == false)
+                #expect((reply.object["message"] as? String)?.hasPrefix(field) == true, "\(reply.text)")
+            }
+            #expect(try await store.products(ProductQuery()).total == 0)
+            #expect(try await store.categories().isEmpty)
+        }
+    }
+
+    @Test func thePublicAPIIsOffByDefault() async throws {
+        let (app, _) = try makeApp()
+        try await app.test(.router) { client in
+            let reply = try await client.call(.get, "/api/public/get")
+            #expect(reply.status == 404)
+        }
+    }
+
+    @Test func productPicturesAreCheckedByContent() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        let product = try await store.createProduct(ProductDetails(name: "Mug"))
+        let png = try sharedImage("synthetic/ean13-synth/024_small.png")
+        try await app.test(.router) { client in
+            let uploaded = try await client.call(.put, "/api/v1/products/\(product.id)/image", nil, raw: png, token: admin)
+            #expect(uploaded.status == 200, "\(uploaded.text)")
+            #expect(uploaded.object["square"] is Bool)
+            #expect(try await store.product(product.id).details.imageRef == uploaded.object["imageRef"] as? String)
+            let fake = try await client.call(.put, "/api/v1/products/\(product.id)/image", nil, raw: Array("GIF89a....".utf8), token: admin)
+            #expect(fake.status == 422 && fake.object["field"] as? String == "body")
+            let truncated = try await client.call(.put, "/api/v1/products/\(product.id)/image", nil, raw: Array(png.prefix(100)), token: admin)
+            #expect(truncated.status == 422)
+            #expect(try await client.call(.delete, "/api/v1/products/\(product.id)/image", token: admin).status == 204)
+            #expect(try await store.product(product.id).details.imageRef == nil)
+            #expect(try await client.call(.get, "/images/..%2Fetc").status == 404)
+        }
+    }
+}
+
+@Suite struct MultipartTests {
+    @Test func parsesAndRefusesMalformedBodies() {
+        let body = multipart(fields: [("a", "1"), ("b", "two\r\nlines")], files: [("f", "x.bin", "application/octet-stream", [0, 13, 10, 45, 45])], boundary: "XyZ")
+        let form = MultipartForm.parse(body, boundary: "XyZ")
+        #expect(form?.field("a") == "1")
+        #expect(form?.field("b") == "two\r\nlines")
+        #expect(form?.files("f").first?.data == [0, 13, 10, 45, 45])
+        #expect(MultipartForm.parse(Array("no boundary here".utf8), boundary: "XyZ") == nil)
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=\"abc\"") == "abc")
+        #expect(MultipartForm.boundary(contentType: "application/json") == nil)
+    }
+}
