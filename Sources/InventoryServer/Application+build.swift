@@ -64,6 +64,9 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
     AuthController(staff: repository, secrets: configuration.secrets).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: router, api: api)
+    if let store = repository as? InventorySQLiteRepository {
+        BackupController(store: store).addRoutes(to: api)
+    }
     if configuration.publicAPI {
         PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: router)
     }

@@ -179,3 +179,28 @@ func sessionCookie(_ reply: Reply) -> String? {
         }
     }
 }
+
+@Suite struct BackupTests {
+    @Test func backupDownloadsAConsistentCopyAndRestoreBringsItBack() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin, username: "boss")
+        let manager = try await token(store, role: .manager)
+        _ = try await store.createProduct(ProductDetails(name: "Before"))
+        try await app.test(.router) { client in
+            #expect(try await client.call(.get, "/api/v1/backup", token: manager).status == 403)
+            let backup = try await client.execute(uri: "/api/v1/backup", method: .get, headers: [.authorization: "Bearer \(admin)"]) { $0 }
+            #expect(backup.status == .ok)
+            #expect(backup.headers[.contentType] == "application/vnd.sqlite3")
+            let bytes = Array(backup.body.readableBytesView)
+            #expect(bytes.starts(with: Array("SQLite format 3".utf8)))
+            _ = try await store.createProduct(ProductDetails(name: "After"))
+            #expect(try await store.products(ProductQuery()).total == 2)
+            let refused = try await client.call(.post, "/api/v1/restore", nil, raw: Array("junk".utf8), token: admin)
+            #expect(refused.status == 422 && refused.object["field"] as? String == "file")
+            #expect(try await store.products(ProductQuery()).total == 2)
+            let restored = try await client.call(.post, "/api/v1/restore", nil, raw: bytes, token: admin)
+            #expect(restored.status == 200, "\(restored.text)")
+            #expect(try await store.products(ProductQuery()).products.map(\.name) == ["Before"])
+        }
+    }
+}

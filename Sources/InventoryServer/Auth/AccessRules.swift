@@ -35,6 +35,8 @@ enum AccessRules {
         ("/api/v1/users", .manageUsers, .manageUsers, .manageUsers),
         ("/api/v1/tokens", .manageTokens, .manageTokens, .manageTokens),
         ("/api/v1/audit", .viewAudit, .viewAudit, .viewAudit),
+        ("/api/v1/backup", .backup, .backup, .backup),
+        ("/api/v1/restore", .backup, .backup, .backup),
     ]
 
     /// The permission a request needs; nil means any signed-in user.

@@ -198,3 +198,37 @@ extension InventorySQLiteRepository {
         return try await self.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
     }
 }
+
+extension InventorySQLiteRepository {
+    /// Replaces the live database with a backup file, online: the file must be a Stockroom database that passes
+    /// SQLite's integrity check and whose migrations this version knows; it is then migrated to this version.
+    /// - Throws: ``InventoryError`` naming `file` when the file is not such a database; the live data is unchanged then.
+    public func restore(from path: String) throws {
+        let source: DatabaseQueue
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            source = try DatabaseQueue(path: path, configuration: configuration)
+            let (integrity, applied) = try source.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA integrity_check"), try SQLiteMigrations.migrator.appliedIdentifiers(db))
+            }
+            guard integrity == "ok" else {
+                throw InventoryError(.invalidValue, field: "file", "the backup is damaged (integrity check: \(integrity ?? "no answer"))")
+            }
+            guard applied.contains("v1-books"), applied.isSubset(of: Set(SQLiteMigrations.names)) else {
+                throw InventoryError(.invalidValue, field: "file", "the file is not a Stockroom backup this version can read")
+            }
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError(.invalidValue, field: "file", "the file is not an SQLite database", cause: error)
+        }
+        do {
+            try source.backup(to: self.dbWriter)
+            try source.close()
+            try SQLiteMigrations.migrator.migrate(self.dbWriter)
+        } catch {
+            throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
+        }
+    }
+}
