@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var secrets: Secrets
     /// Where product pictures are kept (`<data>/images`).
     public var images: ImageStore
+    /// Live events fan-out.
+    public var events: EventHub
     /// Mount the credential-free endpoints of the existing iOS client (`/api/public/get`, `/api/public/add`).
     public var publicAPI: Bool
 
@@ -25,6 +27,7 @@ public struct ServerConfiguration: Sendable {
         self.secrets = secrets
         self.images = ImageStore(dataFolder: dataFolder)
         self.publicAPI = publicAPI
+        self.events = EventHub()
     }
 }
 
@@ -53,6 +56,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     router.middlewares.add(LogRequestsMiddleware(.info))
     router.middlewares.add(ProblemMiddleware())
     router.middlewares.add(AuthMiddleware(staff: repository, lockMinutes: { try await repository.settings().lockMinutes }))
+    router.middlewares.add(EventMiddleware(hub: configuration.events, repository: repository))
     router.get("/health") { _, _ in "ok" }
     let api = router.group("api/v1")
     ProductController(repository: repository).addRoutes(to: api.group("products"))
@@ -64,6 +68,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
     AuthController(staff: repository, secrets: configuration.secrets).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: router, api: api)
+    EventsController(hub: configuration.events).addRoutes(to: api)
     if let store = repository as? InventorySQLiteRepository {
         BackupController(store: store).addRoutes(to: api)
     }

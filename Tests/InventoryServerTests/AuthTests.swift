@@ -204,3 +204,30 @@ func sessionCookie(_ reply: Reply) -> String? {
         }
     }
 }
+
+@Suite struct EventTests {
+    @Test func writesPublishSaleProductAndLowStockEvents() async throws {
+        let store = try InventorySQLiteRepository.inMemory()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-events-\(UUID().uuidString)").path
+        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder)
+        let app = buildApplication(configuration, repository: store)
+        let staff = try await token(store, role: .staff)
+        let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 100), lowStockThreshold: Quantity(3)))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(5), unitCost: Money(minorUnits: 40))]))
+        let stream = await configuration.events.subscribe()
+        try await app.test(.router) { client in
+            let sale = try await client.call(.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"3"}]}"#, token: staff)
+            #expect(sale.status == 201)
+            let refused = try await client.call(.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"30"}]}"#, token: staff)
+            #expect(refused.status == 422)
+        }
+        var received: [LiveEvent] = []
+        for await event in stream {
+            received.append(event)
+            if received.count == 3 { break }
+        }
+        #expect(received.map(\.type) == ["sale", "product", "low-stock"])
+        #expect(received.last?.data.contains("\"name\":\"Bun\"") == true)
+        #expect(received.last?.frame.hasPrefix("event: low-stock\ndata: {") == true)
+    }
+}
