@@ -90,6 +90,15 @@ import Testing
         }
     }
 
+    @Test func edgeToEdgeDecodingSurvivesInkSpread() {
+        // 2-pixel modules with every bar one pixel too wide: bar/space widths are off by half a module,
+        // but edge-to-similar-edge distances are unchanged.
+        let widths = TestSymbols.code128([104, 40, 73, 74, 75, 76])
+        let found = BarcodeReader().decode(TestSymbols.render(widths, moduleWidth: 2, inkSpread: 1))
+        #expect(found.first?.text == "Hijkl")
+        #expect(Code128.edgeTable.count > 90, "nearly every symbol has a unique edge pattern")
+    }
+
     @Test func wrongCheckSymbolIsRejected() {
         var widths = TestSymbols.code128([104, 40, 73, 74])
         // Replace the check symbol (third from last pattern group) with a different valid symbol.

@@ -5,7 +5,7 @@ enum TestSymbols {
     /// Renders alternating bar/space widths (in modules, starting with a bar) as a light image with dark bars.
     static func render(
         _ widths: [Int], moduleWidth: Int = 3, height: Int = 40, quietZone: Int = 12, ink: UInt8 = 20,
-        paper: UInt8 = 235
+        paper: UInt8 = 235, inkSpread: Int = 0
     ) -> GrayscaleImage {
         let modules = widths.reduce(0, +) + 2 * quietZone
         let width = modules * moduleWidth
@@ -13,7 +13,8 @@ enum TestSymbols {
         var x = quietZone * moduleWidth
         for (i, w) in widths.enumerated() {
             if i % 2 == 0 {
-                for k in x..<(x + w * moduleWidth) { row[k] = ink }
+                // Ink spread widens every bar by `inkSpread` pixels at the expense of the following space.
+                for k in x..<min(row.count, x + w * moduleWidth + inkSpread) { row[k] = ink }
             }
             x += w * moduleWidth
         }
