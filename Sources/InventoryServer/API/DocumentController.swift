@@ -393,3 +393,17 @@ struct DocumentController<Repository: InventoryRepository> {
         }
     }
 }
+
+extension DocumentController.CustomerReturnRequest: KnownFields {
+    static var fields: [String] { ["effectiveAt", "saleId", "note", "lines"] }
+    static var nested: [String: [String]] { ["lines": ["saleLineId", "quantity"]] }
+}
+
+extension DocumentController.SupplierReturnRequest: KnownFields {
+    static var fields: [String] { ["effectiveAt", "supplierId", "note", "lines"] }
+    static var nested: [String: [String]] { ["lines": ["productId", "quantity"]] }
+}
+
+extension DocumentController.AdjustmentRequest: KnownFields {
+    static var fields: [String] { ["effectiveAt", "productId", "quantityChange", "reason", "note", "unitCost"] }
+}

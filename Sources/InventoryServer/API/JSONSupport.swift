@@ -76,6 +76,39 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     }
 }
 
+/// A request body whose member names are listed, so unknown members are refused (for types with synthesized
+/// decoding; hand-written decoders call ``Decoder/rejectUnknownKeys(_:)`` instead).
+protocol KnownFields {
+    /// Members of the top-level object.
+    static var fields: [String] { get }
+    /// Members of nested objects (or of the objects in nested arrays), by the member holding them.
+    static var nested: [String: [String]] { get }
+}
+
+extension KnownFields {
+    static var nested: [String: [String]] { [:] }
+
+    /// Throws a 400 problem naming the first unknown member of `json`.
+    static func check(_ json: Data) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return }
+        func unknown(_ object: [String: Any], allowed: [String], prefix: String) throws {
+            for key in object.keys.sorted() where !allowed.contains(key) {
+                throw Problem(.badRequest, code: "invalidValue", title: "Invalid value",
+                              detail: "unknown field; known fields are \(allowed.sorted().joined(separator: ", "))", field: prefix + key)
+            }
+        }
+        try unknown(object, allowed: self.fields, prefix: "")
+        for (key, allowed) in self.nested {
+            if let inner = object[key] as? [String: Any] { try unknown(inner, allowed: allowed, prefix: "\(key).") }
+            if let list = object[key] as? [Any] {
+                for (index, item) in list.enumerated() {
+                    if let inner = item as? [String: Any] { try unknown(inner, allowed: allowed, prefix: "\(key)[\(index)].") }
+                }
+            }
+        }
+    }
+}
+
 extension Request {
     /// Decodes a JSON body as `T`; malformed bodies become 400 problems naming the field.
     func decodeJSON<T: Decodable>(as type: T.Type, context: some RequestContext, limit: Int = 1 << 20) async throws -> T {
@@ -88,7 +121,14 @@ extension Request {
         guard buffer.readableBytes > 0 else {
             throw Problem(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is empty; send a JSON object")
         }
-        return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        let data = Data(buffer.readableBytesView)
+        if let known = T.self as? any KnownFields.Type {
+            guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+                throw Problem(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is not a JSON object")
+            }
+            try known.check(data)
+        }
+        return try JSONDecoder().decode(T.self, from: data)
     }
 
     /// An integer path parameter; a malformed id is a 400 naming it.

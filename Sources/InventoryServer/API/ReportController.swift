@@ -287,3 +287,7 @@ struct ImportProblem: Error, HTTPResponseError {
         return Response(status: self.status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
+
+extension ReportController.SettingsBody: KnownFields {
+    static var fields: [String] { ["shopName", "currency", "timeZone", "defaultTaxRate", "lowStockDefault", "lockMinutes"] }
+}

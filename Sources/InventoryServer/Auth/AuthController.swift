@@ -266,3 +266,11 @@ extension Optional {
         return try await transform(value)
     }
 }
+
+extension AuthController.SetupRequest: KnownFields { static var fields: [String] { ["username", "displayName", "password", "pin"] } }
+extension AuthController.LoginRequest: KnownFields { static var fields: [String] { ["username", "password"] } }
+extension AuthController.PINRequest: KnownFields { static var fields: [String] { ["username", "pin"] } }
+extension AuthController.UserRequest: KnownFields {
+    static var fields: [String] { ["username", "displayName", "role", "password", "pin", "active"] }
+}
+extension AuthController.TokenRequest: KnownFields { static var fields: [String] { ["name", "userId"] } }
