@@ -231,3 +231,20 @@ func sessionCookie(_ reply: Reply) -> String? {
         #expect(received.last?.frame.hasPrefix("event: low-stock\ndata: {") == true)
     }
 }
+
+@Suite struct ShiftTests {
+    @Test func staffClockInAndOutAndManagersSeeEveryone() async throws {
+        let (app, store) = try makeApp()
+        let staff = try await token(store, role: .staff, username: "sam"), manager = try await token(store, role: .manager, username: "mia")
+        try await app.test(.router) { client in
+            #expect(try await client.call(.post, "/api/v1/auth/clock-in", token: staff).status == 201)
+            let twice = try await client.call(.post, "/api/v1/auth/clock-in", token: staff)
+            #expect(twice.status == 409 && twice.object["field"] as? String == "shift")
+            #expect(try await client.call(.post, "/api/v1/auth/clock-out", token: staff).object["endedAt"] is String)
+            #expect(try await client.call(.post, "/api/v1/auth/clock-out", token: staff).status == 409)
+            _ = try await client.call(.post, "/api/v1/auth/clock-in", token: manager)
+            #expect(try await client.call(.get, "/api/v1/shifts", token: staff).array.map { $0["username"] as? String } == ["sam"])
+            #expect(try await client.call(.get, "/api/v1/shifts", token: manager).array.count == 2)
+        }
+    }
+}

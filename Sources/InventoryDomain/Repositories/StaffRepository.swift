@@ -48,7 +48,26 @@ public struct AuditEntry: Sendable, Hashable {
     }
 }
 
-/// Staff accounts, sessions, sign-in throttling and the audit log.
+/// A stretch of work between clocking in and out.
+public struct Shift: Sendable, Hashable {
+    public var id: Int64
+    public var userID: UserID
+    public var username: String
+    public var startedAt: Int64
+    /// nil while the shift is open.
+    public var endedAt: Int64?
+
+    /// Creates a shift.
+    public init(id: Int64, userID: UserID, username: String, startedAt: Int64, endedAt: Int64?) {
+        self.id = id
+        self.userID = userID
+        self.username = username
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+    }
+}
+
+/// Staff accounts, sessions, shifts, sign-in throttling and the audit log.
 public protocol StaffRepository: Sendable {
     /// How many accounts exist (zero means the first run still has to create the admin).
     func userCount() async throws -> Int
@@ -80,6 +99,13 @@ public protocol StaffRepository: Sendable {
     func throttle(key: String) async throws -> LoginThrottle
     /// Saves a throttle state; nil clears it.
     func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws
+
+    /// Opens a shift for a user. - Throws: `conflict` when one is already open.
+    func clockIn(_ userID: UserID, at: Int64) async throws -> Shift
+    /// Closes the user's open shift. - Throws: `conflict` when none is open.
+    func clockOut(_ userID: UserID, at: Int64) async throws -> Shift
+    /// Shifts started from `from` through `to` (ms), newest first; one user's or everyone's.
+    func shifts(userID: UserID?, from: Int64, to: Int64) async throws -> [Shift]
 
     /// Appends to the audit log.
     func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws

@@ -15,7 +15,7 @@ enum AccessRules {
     typealias Rule = (prefix: String, read: Permission?, write: Permission, delete: Permission)
 
     static let rules: [Rule] = [
-        ("/api/v1/auth/", nil, .sell, .sell),
+        ("/api/v1/auth/", nil, .clockInOut, .clockInOut),
         ("/api/v1/products", .viewCatalogue, .editCatalogue, .editCatalogue),
         ("/api/v1/categories", .viewCatalogue, .editCatalogue, .editCatalogue),
         ("/api/v1/customers", .sell, .editCatalogue, .editCatalogue),
@@ -35,6 +35,7 @@ enum AccessRules {
         ("/api/v1/users", .manageUsers, .manageUsers, .manageUsers),
         ("/api/v1/tokens", .manageTokens, .manageTokens, .manageTokens),
         ("/api/v1/audit", .viewAudit, .viewAudit, .viewAudit),
+        ("/api/v1/shifts", .clockInOut, .clockInOut, .clockInOut),
         ("/api/v1/backup", .backup, .backup, .backup),
         ("/api/v1/restore", .backup, .backup, .backup),
     ]

@@ -82,6 +82,25 @@ struct AuthController<Staff: StaffRepository> {
         var token: String?
     }
 
+    struct ShiftResponse: Encodable, Sendable {
+        var id: Int64
+        var userId: Int64
+        var username: String
+        var startedAt: String
+        var endedAt: String?
+        /// Whole minutes worked so far.
+        var minutes: Int64
+
+        init(_ shift: Shift) {
+            self.id = shift.id
+            self.userId = shift.userID.rawValue
+            self.username = shift.username
+            self.startedAt = AuthController.iso(shift.startedAt)
+            self.endedAt = shift.endedAt.map(AuthController.iso)
+            self.minutes = ((shift.endedAt ?? Date().milliseconds) - shift.startedAt) / 60_000
+        }
+    }
+
     struct AuditResponse: Encodable, Sendable {
         var id: Int64
         var at: String
@@ -142,6 +161,24 @@ struct AuthController<Staff: StaffRepository> {
             try await self.staff.recordAudit(userID: account.id, username: account.username, action: "unlock",
                                              detail: account.id == identity.account.id ? "unlocked the till" : "switched from \(identity.account.username)")
             return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
+        }
+
+        auth.post("clock-in") { _, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            return JSON(ShiftResponse(try await self.staff.clockIn(identity.account.id, at: Date().milliseconds)), status: .created)
+        }
+        auth.post("clock-out") { _, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            return JSON(ShiftResponse(try await self.staff.clockOut(identity.account.id, at: Date().milliseconds)))
+        }
+        api.get("shifts") { request, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            // Staff see their own shifts; managers and admins everyone's.
+            let everyone = identity.allows(.viewReports)
+            let to = Date().milliseconds + 86_400_000
+            let days = try request.queryInt("days", default: 31, range: 1...3660)
+            return JSON(try await self.staff.shifts(userID: everyone ? nil : identity.account.id, from: to - Int64(days) * 86_400_000 * 2, to: to)
+                .map(ShiftResponse.init))
         }
 
         let users = api.group("users")

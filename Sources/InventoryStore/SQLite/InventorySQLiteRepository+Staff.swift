@@ -157,6 +157,51 @@ extension InventorySQLiteRepository: StaffRepository {
         }
     }
 
+    public func clockIn(_ userID: UserID, at: Int64) async throws -> Shift {
+        try await self.write { db, _ in
+            _ = try Self.fetchUser(db, userID)
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) ?? 0 > 0 {
+                throw InventoryError(.conflict, field: "shift", "you are already clocked in")
+            }
+            try db.execute(sql: "INSERT INTO shift (userId, startedAt) VALUES (?, ?)", arguments: [userID.rawValue, at])
+            return try Self.fetchShift(db, db.lastInsertedRowID)
+        }
+    }
+
+    public func clockOut(_ userID: UserID, at: Int64) async throws -> Shift {
+        try await self.write { db, _ in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) else {
+                throw InventoryError(.conflict, field: "shift", "you are not clocked in")
+            }
+            try db.execute(sql: "UPDATE shift SET endedAt = MAX(startedAt, ?) WHERE id = ?", arguments: [at, id])
+            return try Self.fetchShift(db, id)
+        }
+    }
+
+    public func shifts(userID: UserID?, from: Int64, to: Int64) async throws -> [Shift] {
+        try await self.read { db in
+            var sql = "SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId WHERE s.startedAt BETWEEN ? AND ?"
+            var arguments: StatementArguments = [from, to]
+            if let userID {
+                sql += " AND s.userId = ?"
+                arguments += [userID.rawValue]
+            }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY s.startedAt DESC", arguments: arguments).map(Self.shift)
+        }
+    }
+
+    static func shift(_ row: Row) -> Shift {
+        Shift(id: row[0], userID: UserID(row[1]), username: row[2], startedAt: row[3], endedAt: row[4])
+    }
+
+    static func fetchShift(_ db: Database, _ id: Int64) throws -> Shift {
+        guard let row = try Row.fetchOne(db, sql: "SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId WHERE s.id = ?",
+                                         arguments: [id]) else {
+            throw InventoryError(.notFound, field: "shift", "shift \(id) does not exist")
+        }
+        return Self.shift(row)
+    }
+
     public func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws {
         try await self.write { db, _ in
             try db.execute(sql: "INSERT INTO auditLog (at, userId, username, action, detail) VALUES (?, ?, ?, ?, ?)",

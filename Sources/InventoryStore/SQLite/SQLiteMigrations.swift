@@ -153,6 +153,13 @@ enum SQLiteMigrations {
                     lastSeenAt INTEGER NOT NULL,
                     isLocked INTEGER NOT NULL DEFAULT 0
                 );
+                CREATE TABLE shift (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    userId INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    startedAt INTEGER NOT NULL,
+                    endedAt INTEGER
+                );
+                CREATE INDEX shift_user ON shift(userId, startedAt);
                 CREATE TABLE loginThrottle (key TEXT PRIMARY KEY NOT NULL, failures INTEGER NOT NULL, lastFailureAt INTEGER NOT NULL);
                 CREATE TABLE auditLog (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
