@@ -95,24 +95,53 @@ struct DMDetector {
         }.sorted { stats[$0].count > stats[$1].count }.prefix(maxCount)
         guard !chosen.isEmpty else { return [] }
         var result: [Component] = []
-        for root in chosen {
+        var isMember = [Bool](repeating: false, count: stats.count)
+        func build(_ members: [Int]) -> Component {
+            var c = Component()
+            for m in members {
+                c.count += stats[m].count
+                c.minX = min(c.minX, stats[m].minX)
+                c.maxX = max(c.maxX, stats[m].maxX)
+                c.minY = min(c.minY, stats[m].minY)
+                c.maxY = max(c.maxY, stats[m].maxY)
+                isMember[m] = true
+            }
             // Outer corners of the extreme pixels of each row.
-            let c = stats[root]
             var lo = [Int](repeating: Int.max, count: c.maxY - c.minY)
             var hi = [Int](repeating: Int.min, count: c.maxY - c.minY)
-            for (i, r) in runs.enumerated() where rootOf[i] == root {
+            for (i, r) in runs.enumerated() where isMember[rootOf[i]] {
                 let y = r.0 - c.minY
                 lo[y] = min(lo[y], r.1)
                 hi[y] = max(hi[y], r.2 + 1)
             }
-            var component = c
+            for m in members { isMember[m] = false }
             for k in lo.indices where lo[k] != Int.max {
                 let y = Double(k + c.minY)
-                component.edgePoints += [
+                c.edgePoints += [
                     (Double(lo[k]), y), (Double(lo[k]), y + 1), (Double(hi[k]), y), (Double(hi[k]), y + 1),
                 ]
             }
-            result.append(component)
+            return c
+        }
+        for root in chosen {
+            result.append(build([root]))
+            // Blur or perspective can cut the timing pattern off the L: add the pieces lying within a small
+            // margin of the component's box as a second, merged candidate.
+            let c = stats[root]
+            let margin = max(c.maxX - c.minX, c.maxY - c.minY) / 12 + 2
+            var members = [root]
+            for k in stats.indices where k != root && stats[k].count > 0 {
+                let o = stats[k]
+                // Pieces strictly inside the box cannot change the hull's corners much; only outliers matter.
+                if o.minX >= c.minX - margin && o.maxX <= c.maxX + margin && o.minY >= c.minY - margin
+                    && o.maxY <= c.maxY + margin
+                    && (o.minX < c.minX + margin || o.maxX > c.maxX - margin || o.minY < c.minY + margin
+                        || o.maxY > c.maxY - margin)
+                {
+                    members.append(k)
+                }
+            }
+            if members.count > 1 { result.append(build(members)) }
         }
         return result
     }

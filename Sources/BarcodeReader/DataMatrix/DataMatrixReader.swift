@@ -62,8 +62,16 @@ enum DataMatrixReader {
             }
             return s
         }
+        // Start from the best of the available estimates (parallelogram, rectangle, hull corner).
         var best = c.topRight
         var bestScore = score(best)
+        for start in c.topRightAlternatives {
+            let sc = score(start)
+            if sc > bestScore {
+                best = start
+                bestScore = sc
+            }
+        }
         var step = 1.0
         while step >= 0.25 {
             var improved = true
