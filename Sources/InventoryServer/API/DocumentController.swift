@@ -48,6 +48,7 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         func draft(_ formats: Formats, defaultTax: Percent) throws -> PurchaseDraft {
+            try formats.checkLineCount(self.lines.count)
             let lines = try self.lines.enumerated().map { index, line -> PurchaseDraft.Line in
                 let field = "lines[\(index)]"
                 let product: ProductReference
@@ -63,7 +64,7 @@ struct DocumentController<Repository: InventoryRepository> {
                     throw InventoryError(.missingValue, field: "\(field).productId", "give either productId or newProduct")
                 }
                 return PurchaseDraft.Line(
-                    product: product, quantity: try Quantity.parse(line.quantity, field: "\(field).quantity"),
+                    product: product, quantity: try formats.quantity(line.quantity, field: "\(field).quantity"),
                     unitCost: try formats.money(line.unitCost, field: "\(field).unitCost"), lotCode: line.lotCode, expiryDate: line.expiryDate)
             }
             return PurchaseDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"),
@@ -153,6 +154,7 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         func draft(_ formats: Formats, repository: Repository, allowBelowMinimum: Bool) async throws -> SaleDraft {
+            try formats.checkLineCount(self.lines.count)
             var lines: [SaleDraft.Line] = []
             for (index, line) in self.lines.enumerated() {
                 let field = "lines[\(index)]"
@@ -162,12 +164,13 @@ struct DocumentController<Repository: InventoryRepository> {
                 } else {
                     do {
                         price = try await repository.product(ProductID(line.productId)).details.salePrice
+                        try formats.check(price, field: "\(field).unitPrice")
                     } catch let error as InventoryError {
                         throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
                     }
                 }
                 lines.append(SaleDraft.Line(
-                    productID: ProductID(line.productId), quantity: try Quantity.parse(line.quantity, field: "\(field).quantity"), unitPrice: price,
+                    productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "\(field).quantity"), unitPrice: price,
                     discount: try formats.money(line.discount, field: "\(field).discount") ?? .zero,
                     taxRate: try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }))
             }
@@ -335,8 +338,9 @@ struct DocumentController<Repository: InventoryRepository> {
         returns.post("customer") { request, context in
             let body = try await request.decodeJSON(as: CustomerReturnRequest.self, context: context)
             let formats = try await self.formats().0
+            try formats.checkLineCount(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
-                CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try Quantity.parse(line.quantity, field: "lines[\(index)].quantity"))
+                CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }
             let id = try await self.repository.postCustomerReturn(CustomerReturnDraft(
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines))
@@ -349,8 +353,9 @@ struct DocumentController<Repository: InventoryRepository> {
         returns.post("supplier") { request, context in
             let body = try await request.decodeJSON(as: SupplierReturnRequest.self, context: context)
             let formats = try await self.formats().0
+            try formats.checkLineCount(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
-                SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try Quantity.parse(line.quantity, field: "lines[\(index)].quantity"))
+                SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }
             let id = try await self.repository.postSupplierReturn(SupplierReturnDraft(
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), supplierID: body.supplierId.map(SupplierID.init(rawValue:)),
@@ -370,7 +375,7 @@ struct DocumentController<Repository: InventoryRepository> {
             }
             let id = try await self.repository.postAdjustment(AdjustmentDraft(
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), productID: ProductID(body.productId),
-                quantityChange: try Quantity.parse(body.quantityChange, field: "quantityChange"), reason: reason, note: body.note ?? "",
+                quantityChange: try formats.quantity(body.quantityChange, field: "quantityChange"), reason: reason, note: body.note ?? "",
                 unitCost: try formats.money(body.unitCost, field: "unitCost")))
             return JSON(Created(id: id.rawValue), status: .created)
         }
@@ -380,10 +385,7 @@ struct DocumentController<Repository: InventoryRepository> {
         }
     }
 
-    func formats() async throws -> (Formats, ShopSettings) {
-        let settings = try await self.repository.settings()
-        return (Formats(currency: settings.currency, calendar: settings.calendar), settings)
-    }
+    func formats() async throws -> (Formats, ShopSettings) { try await self.repository.formats() }
 
     func summaries(_ list: [DocumentSummary]) async throws -> [SummaryResponse] {
         let formats = try await self.formats().0

@@ -30,8 +30,37 @@ struct Formats: Sendable {
     var currency: Currency
     var calendar: ShopCalendar
 
-    func money(_ text: String, field: String) throws -> Money { try Money.parse(text, currency: self.currency, field: field) }
+    /// The largest amount (in minor units) and quantity (in thousandths: a million units) a request may carry, with at
+    /// most ``maxLines`` lines a document: far beyond any shop's needs, and small enough that the books' sums stay
+    /// inside 64 bits (a fuzzer's 10^15-unit adjustment overflowed them and stopped the server).
+    static let maxMinorUnits: Int64 = 1_000_000_000
+    static let maxThousandths: Int64 = 1_000_000_000
+    static let maxLines = 1000
+
+    func money(_ text: String, field: String) throws -> Money {
+        let money = try Money.parse(text, currency: self.currency, field: field)
+        try self.check(money, field: field)
+        return money
+    }
     func money(_ text: String?, field: String) throws -> Money? { try text.map { try self.money($0, field: field) } }
+
+    func check(_ money: Money, field: String) throws {
+        guard money.minorUnits.magnitude <= Self.maxMinorUnits.magnitude else {
+            throw InventoryError(.invalidValue, field: field, "is too large (at most \(self.string(Money(minorUnits: Self.maxMinorUnits))))")
+        }
+    }
+
+    func quantity(_ text: String, field: String) throws -> Quantity {
+        let quantity = try Quantity.parse(text, field: field)
+        guard quantity.thousandths.magnitude <= Self.maxThousandths.magnitude else {
+            throw InventoryError(.invalidValue, field: field, "is too large (at most \(Quantity(thousandths: Self.maxThousandths).decimalString))")
+        }
+        return quantity
+    }
+
+    func checkLineCount(_ count: Int) throws {
+        guard count <= Self.maxLines else { throw InventoryError(.invalidValue, field: "lines", "a document may have at most \(Self.maxLines) lines") }
+    }
     func string(_ money: Money) -> String { money.decimalString(self.currency) }
     func string(_ cost: UnitCost) -> String { cost.decimalString(self.currency) }
 
@@ -49,6 +78,14 @@ struct Formats: Sendable {
 
     func string(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
+
+extension InventoryRepository {
+    /// The shop's formats and settings, read once per request.
+    func formats() async throws -> (Formats, ShopSettings) {
+        let settings = try await self.settings()
+        return (Formats(currency: settings.currency, calendar: settings.calendar), settings)
     }
 }
 

@@ -149,10 +149,7 @@ struct ProductController<Repository: InventoryRepository> {
         group.get(":id/movements", use: self.movements)
     }
 
-    func formats() async throws -> Formats {
-        let settings = try await self.repository.settings()
-        return Formats(currency: settings.currency, calendar: settings.calendar)
-    }
+    func formats() async throws -> Formats { try await self.repository.formats().0 }
 
     func respond(_ product: Product, status: HTTPResponse.Status = .ok) async throws -> JSON<ProductResponse> {
         let threshold = try await self.categoryThresholds()[product.details.categoryID ?? CategoryID(0)] ?? nil

@@ -106,10 +106,7 @@ struct ReportController<Repository: InventoryRepository> {
         }
     }
 
-    func formats() async throws -> (Formats, ShopSettings) {
-        let settings = try await self.repository.settings()
-        return (Formats(currency: settings.currency, calendar: settings.calendar), settings)
-    }
+    func formats() async throws -> (Formats, ShopSettings) { try await self.repository.formats() }
 
     func addRoutes(to api: RouterGroup<some RequestContext>) {
         let reports = api.group("reports")
