@@ -24,3 +24,6 @@ swift test --enable-code-coverage
 
 echo "== coverage"
 python3 scripts/coverage.py "$(swift test --show-codecov-path)"
+
+echo "== schemathesis (the OpenAPI document against a live server: no 5xx, no answer outside the document)"
+./scripts/schemathesis.sh

@@ -75,6 +75,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     if configuration.publicAPI {
         PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: router)
     }
+    OpenAPIController().addRoutes(to: router)
     return router
 }
 
