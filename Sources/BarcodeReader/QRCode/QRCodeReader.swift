@@ -80,6 +80,23 @@ enum QRCodeReader {
                 return DecodedBarcode(format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
             }
         }
+        // Finally fit all four control points to the fixed patterns.
+        for candidate in candidates {
+            guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.55 else {
+                continue
+            }
+            let t = detector.fitted(candidate)
+            for sampling in [0, 1] {
+                let sampled =
+                    sampling == 0
+                    ? detector.sampleGrid(t, dimension: candidate.version.dimension)
+                    : detector.gray.flatMap {
+                        GreySampler.sample($0, t, width: candidate.version.dimension, height: candidate.version.dimension)
+                    }
+                guard let bits = sampled, let r = try? QRDecoder.decode(bits) else { continue }
+                return DecodedBarcode(format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+            }
+        }
         return nil
     }
 }

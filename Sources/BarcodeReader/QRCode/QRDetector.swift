@@ -521,6 +521,75 @@ struct QRDetector {
         return out
     }
 
+    /// How many fixed modules (finder patterns, timing patterns, alignment patterns) a transform samples right.
+    func fixedPatternScore(_ t: PerspectiveTransform, version: QRVersion) -> Int {
+        let d = version.dimension
+        var score = 0
+        @inline(__always) func check(_ x: Int, _ y: Int, _ dark: Bool) {
+            let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+            guard px.isFinite, py.isFinite else { return }
+            if self.image.get(Int(px), Int(py)) == dark { score += 1 }
+        }
+        for k in 8..<(d - 8) {
+            check(k, 6, k % 2 == 0)
+            check(6, k, k % 2 == 0)
+        }
+        for (ox, oy) in [(0, 0), (d - 7, 0), (0, d - 7)] {
+            for y in 0..<7 {
+                for x in 0..<7 {
+                    let ring = x == 0 || x == 6 || y == 0 || y == 6
+                    let core = x >= 2 && x <= 4 && y >= 2 && y <= 4
+                    check(ox + x, oy + y, ring || core)
+                }
+            }
+        }
+        let c = version.alignmentCenters
+        let n = c.count
+        for i in 0..<n {
+            for j in 0..<n {
+                if (i == 0 && (j == 0 || j == n - 1)) || (i == n - 1 && j == 0) { continue }
+                for dy in -2...2 { for dx in -2...2 { check(c[i] + dx, c[j] + dy, max(abs(dx), abs(dy)) != 1) } }
+            }
+        }
+        return score
+    }
+
+    /// Hill-climbs the four control points of a candidate so the sampled fixed patterns fit best; for warped or
+    /// oblique symbols whose finder centres are a little off.
+    func fitted(_ c: Candidate) -> PerspectiveTransform {
+        let d = Double(c.version.dimension) - 3.5
+        var p = [
+            c.finders[1].x, c.finders[1].y, c.finders[2].x, c.finders[2].y, c.fourthPoint.0, c.fourthPoint.1,
+            c.finders[0].x, c.finders[0].y,
+        ]
+        func make(_ p: [Double]) -> PerspectiveTransform {
+            PerspectiveTransform.quadrilateralToQuadrilateral(
+                3.5, 3.5, d, 3.5, c.fourthModule, c.fourthModule, 3.5, d, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+        }
+        var best = fixedPatternScore(make(p), version: c.version)
+        for step in [0.75, 0.4, 0.2].map({ $0 * c.moduleSize }) {
+            var rounds = 0
+            var improved = true
+            while improved && rounds < 12 {
+                improved = false
+                rounds += 1
+                for k in 0..<8 {
+                    for sign in [1.0, -1.0] {
+                        var q = p
+                        q[k] += sign * step
+                        let sc = fixedPatternScore(make(q), version: c.version)
+                        if sc > best {
+                            best = sc
+                            p = q
+                            improved = true
+                        }
+                    }
+                }
+            }
+        }
+        return make(p)
+    }
+
     /// Fraction of timing-pattern modules (row and column 6) that alternate as they should.
     func timingScore(_ t: PerspectiveTransform, dimension: Int) -> Double {
         var good = 0
