@@ -189,6 +189,32 @@ import Testing
         }
     }
 
+    /// schemathesis's first find: a 10^15-unit adjustment overflowed the ledger's sums and stopped the server.
+    @Test func hugeAmountsAndQuantitiesAreRefused() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        let product = try await store.createProduct(ProductDetails(name: "Milk", salePrice: Money(minorUnits: 150)))
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: admin)
+            let cases: [(String, String, Int, String?)] = [
+                ("/api/v1/adjustments", #"{"productId":\#(product.id),"quantityChange":"999999999999999","reason":"count","unitCost":"5"}"#, 422, "quantityChange"),
+                ("/api/v1/adjustments", #"{"productId":\#(product.id),"quantityChange":"5","reason":"count","unitCost":"99999999999999"}"#, 422, "unitCost"),
+                ("/api/v1/purchases", #"{"lines":[{"productId":\#(product.id),"quantity":"1000000.001","unitCost":"1"}]}"#, 422, "lines[0].quantity"),
+                ("/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"1","unitPrice":"10000000.01"}]}"#, 422, "lines[0].unitPrice"),
+                ("/api/v1/products", #"{"name":"Gold","salePrice":"10000000.01"}"#, 422, "salePrice"),
+                ("/api/v1/adjustments", #"{"productId":\#(product.id),"quantityChange":"1000000","reason":"count","unitCost":"10000000"}"#, 201, nil),
+            ]
+            for (uri, body, status, field) in cases {
+                let reply = try await client.call(.post, uri, body)
+                #expect(reply.status == status, "\(uri) \(body): \(reply.text)")
+                #expect(reply.object["field"] as? String == field, "\(uri) \(body): \(reply.text)")
+            }
+            let lines = (0...Formats.maxLines).map { _ in #"{"productId":\#(product.id),"quantity":"1","unitCost":"1"}"# }.joined(separator: ",")
+            let tooMany = try await client.call(.post, "/api/v1/purchases", #"{"lines":[\#(lines)]}"#)
+            #expect(tooMany.status == 422 && tooMany.object["field"] as? String == "lines", "\(tooMany.text)")
+        }
+    }
+
     @Test func schemaCheckCatchesDrift() throws {
         let document = try Self.document()
         let good = ##"{"id":1,"name":"Tea","color":"#fff","markup":"0"}"##

@@ -1263,16 +1263,19 @@ extension OpenAPIDocument {
         "required": ["name"],
         "additionalProperties": false,
         "properties": {
-          "name": {"type": "string"},
-          "sku": {"type": "string"},
+          "name": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
+          "sku": {"type": "string", "maxLength": 64},
           "barcode": {"type": "string", "description": "UPC/EAN/GTIN or any code the shop prints; UPC-A and EAN are normalised."},
           "categoryId": {"$ref": "#/components/schemas/Id"},
-          "unit": {"type": "string", "examples": ["pcs", "kg"]},
+          "unit": {"type": "string", "maxLength": 20, "examples": ["pcs", "kg"]},
           "iconEmoji": {"type": "string"},
-          "salePrice": {"$ref": "#/components/schemas/MoneyInput"},
-          "minimumSalePrice": {"$ref": "#/components/schemas/MoneyInput"},
-          "taxRate": {"$ref": "#/components/schemas/PercentInput"},
-          "lowStockThreshold": {"$ref": "#/components/schemas/QuantityInput"},
+          "salePrice": {"$ref": "#/components/schemas/NonNegativeMoneyInput"},
+          "minimumSalePrice": {
+            "$ref": "#/components/schemas/NonNegativeMoneyInput",
+            "description": "Not above salePrice; selling below it needs a manager."
+          },
+          "taxRate": {"$ref": "#/components/schemas/TaxRateInput"},
+          "lowStockThreshold": {"$ref": "#/components/schemas/NonNegativeQuantityInput"},
           "tracksStock": {"type": "boolean"},
           "allowsNegativeStock": {"type": "boolean"},
           "archived": {"type": "boolean"}
@@ -1369,9 +1372,9 @@ extension OpenAPIDocument {
         "required": ["name"],
         "additionalProperties": false,
         "properties": {
-          "name": {"type": "string"},
-          "color": {"type": "string", "examples": ["#92400e"]},
-          "lowStockThreshold": {"$ref": "#/components/schemas/QuantityInput"},
+          "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "\\S"},
+          "color": {"type": "string", "pattern": "^\\s*#[0-9a-fA-F]{6}\\s*$", "examples": ["#92400e"]},
+          "lowStockThreshold": {"$ref": "#/components/schemas/NonNegativeQuantityInput"},
           "markup": {"$ref": "#/components/schemas/PercentInput"}
         }
       },
@@ -1392,10 +1395,10 @@ extension OpenAPIDocument {
         "required": ["name"],
         "additionalProperties": false,
         "properties": {
-          "name": {"type": "string"},
+          "name": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
           "location": {"type": "string"},
-          "phone": {"type": "string"},
-          "email": {"type": "string"},
+          "phone": {"type": "string", "pattern": "^[0-9 +()./-]*$", "examples": ["+49 40 123"]},
+          "email": {"type": "string", "pattern": "^\\s*([^@\\s]+@[^@\\s]+\\.[^@\\s]+)?\\s*$", "examples": ["ada@example.com"]},
           "note": {"type": "string"}
         }
       },
@@ -1956,6 +1959,24 @@ extension OpenAPIDocument {
           "endedAt": {"$ref": "#/components/schemas/DateTime", "description": "Absent while the shift is open."},
           "minutes": {"type": "integer", "minimum": 0, "description": "Whole minutes worked so far."}
         }
+      },
+      "NonNegativeMoneyInput": {
+        "type": "string",
+        "pattern": "^[+]?[0-9]{1,7}([.,][0-9]{1,2})?$",
+        "description": "An amount of zero or more, with at most the currency's decimals.",
+        "examples": ["4.50"]
+      },
+      "TaxRateInput": {
+        "type": "string",
+        "pattern": "^(100([.,]0{1,2})?|[0-9]{1,2}([.,][0-9]{1,2})?)%?$",
+        "description": "A tax rate from 0 to 100 % with at most 2 decimals.",
+        "examples": ["7.5"]
+      },
+      "NonNegativeQuantityInput": {
+        "type": "string",
+        "pattern": "^[+]?[0-9]{1,6}([.,][0-9]{1,3})?$",
+        "description": "A quantity of zero or more with at most 3 decimals.",
+        "examples": ["5"]
       }
     }
   }
