@@ -125,7 +125,104 @@ enum DataMatrixReader {
                 }
                 if decoded { break }
             }
+            // Last resort: fit all four corners to the finder L, the timing patterns and the region borders.
+            if !decoded {
+                for (version, refined) in rankedVersions(c, detector: detector, binary: binary).prefix(2) {
+                    let t = fitted(c, topRight: refined, version: version, binary: binary)
+                    var bits = BitMatrix(width: version.columns, height: version.rows)
+                    for y in 0..<version.rows {
+                        for x in 0..<version.columns {
+                            let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+                            if binary.get(Int(px), Int(py)) { bits.set(x, y) }
+                        }
+                    }
+                    var r = try? DMDecoder.decode(bits, version: version)
+                    if r == nil, let gray,
+                        let grey = GreySampler.sample(gray, t, width: version.columns, height: version.rows)
+                    {
+                        r = try? DMDecoder.decode(grey, version: version)
+                    }
+                    if let r, !results.contains(where: { $0.text == r.text }) {
+                        let cols = Double(version.columns)
+                        let rows = Double(version.rows)
+                        let corners = [(0.0, 0.0), (cols, 0.0), (cols, rows), (0.0, rows)].map { m in
+                            let q = t.transform(m.0, m.1)
+                            return Point(x: q.0, y: q.1)
+                        }
+                        results.append(
+                            DecodedBarcode(format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners))
+                        break
+                    }
+                }
+            }
         }
         return results
+    }
+
+    /// Modules of the fixed patterns (solid L, timing, and the borders between data regions) sampled right.
+    static func fixedPatternScore(_ t: PerspectiveTransform, version: DMVersion, binary: BitMatrix) -> Int {
+        var score = 0
+        @inline(__always) func check(_ x: Int, _ y: Int, _ dark: Bool) {
+            let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+            guard px.isFinite, py.isFinite else { return }
+            if binary.get(Int(px), Int(py)) == dark { score += 1 }
+        }
+        let rh = version.regionRows + 2
+        let rw = version.regionColumns + 2
+        for y in 0..<version.rows {
+            let inRow = y % rh
+            for x in 0..<version.columns {
+                let inCol = x % rw
+                if inCol == 0 || inRow == rh - 1 {
+                    check(x, y, true)  // solid L of each region
+                } else if inRow == 0 {
+                    check(x, y, inCol % 2 == 0)  // top timing of each region
+                } else if inCol == rw - 1 {
+                    check(x, y, (rh - 1 - inRow) % 2 == 0)  // right timing of each region
+                }
+            }
+        }
+        return score
+    }
+
+    /// Hill-climbs the four corners to maximise ``fixedPatternScore``.
+    static func fitted(
+        _ c: DMDetector.Candidate, topRight: (Double, Double), version: DMVersion, binary: BitMatrix
+    ) -> PerspectiveTransform {
+        let cols = Double(version.columns)
+        let rows = Double(version.rows)
+        var p = [
+            c.topLeft.0, c.topLeft.1, topRight.0, topRight.1, c.bottomRight.0, c.bottomRight.1, c.bottomLeft.0,
+            c.bottomLeft.1,
+        ]
+        func make(_ p: [Double]) -> PerspectiveTransform {
+            PerspectiveTransform.quadrilateralToQuadrilateral(
+                0, 0, cols, 0, cols, rows, 0, rows, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+        }
+        let dx = c.bottomRight.0 - c.bottomLeft.0
+        let dy = c.bottomRight.1 - c.bottomLeft.1
+        let module = (dx * dx + dy * dy).squareRoot() / cols
+        var best = fixedPatternScore(make(p), version: version, binary: binary)
+        for step in [0.5, 0.25, 0.12].map({ $0 * module }) {
+            var rounds = 0
+            var improved = true
+            while improved && rounds < 12 {
+                improved = false
+                rounds += 1
+                for k in 0..<8 {
+                    for sign in [1.0, -1.0] {
+                        var q = p
+                        q[k] += sign * step
+                        let sc = fixedPatternScore(make(q), version: version, binary: binary)
+                        if sc > best {
+                            best = sc
+                            p = q
+                            improved = true
+                        }
+                    }
+                }
+            }
+        }
+        return make(p)
     }
 }
