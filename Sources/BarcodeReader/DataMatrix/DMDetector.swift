@@ -215,9 +215,14 @@ struct DMDetector {
     }
 
     /// The four hull vertices spanning the largest area, in hull order.
-    static func maxAreaQuad(_ hull: [(Double, Double)]) -> [(Double, Double)]? {
+    static func maxAreaQuad(_ fullHull: [(Double, Double)]) -> [(Double, Double)]? {
+        guard fullHull.count >= 4 else { return nil }
+        // Search on at most ~48 hull points (the search is cubic), then refine each vertex on the full hull.
+        let stride = max(1, (fullHull.count + 47) / 48)
+        let picked = Swift.stride(from: 0, to: fullHull.count, by: stride).map { $0 }
+        let hull = picked.map { fullHull[$0] }
         let m = hull.count
-        guard m >= 4, m <= 400 else { return nil }
+        guard m >= 4 else { return nil }
         func area2(_ a: (Double, Double), _ b: (Double, Double), _ c: (Double, Double)) -> Double {
             abs((b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0))
         }
@@ -250,7 +255,28 @@ struct DMDetector {
             }
         }
         guard result.count == 4 else { return nil }
-        return result.map { hull[$0] }
+        var vertices = result.map { picked[$0] }
+        if stride > 1 {
+            let n = fullHull.count
+            func area(_ v: [Int]) -> Double {
+                area2(fullHull[v[0]], fullHull[v[1]], fullHull[v[2]]) + area2(fullHull[v[2]], fullHull[v[3]], fullHull[v[0]])
+            }
+            for k in 0..<4 {
+                var bestV = vertices[k]
+                var bestA = area(vertices)
+                for off in -stride...stride {
+                    var v = vertices
+                    v[k] = ((vertices[k] + off) % n + n) % n
+                    let a = area(v)
+                    if a > bestA {
+                        bestA = a
+                        bestV = v[k]
+                    }
+                }
+                vertices[k] = bestV
+            }
+        }
+        return vertices.map { fullHull[$0] }
     }
 
     /// Dark fraction and run count along a side, offset `inset` pixels towards `center`.
