@@ -128,6 +128,8 @@ enum DataMatrixReader {
             // Last resort: fit all four corners to the finder L, the timing patterns and the region borders.
             if !decoded {
                 for (version, refined) in rankedVersions(c, detector: detector, binary: binary).prefix(2) {
+                    // Only worth it when the timing patterns already mostly fit (a real symbol, slightly off).
+                    guard refineTopRight(c, version: version, binary: binary).1 >= 0.8 else { continue }
                     let t = fitted(c, topRight: refined, version: version, binary: binary)
                     var bits = BitMatrix(width: version.columns, height: version.rows)
                     for y in 0..<version.rows {
