@@ -91,7 +91,7 @@ status=0
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
   --exclude-operation-id logout --exclude-operation-id revokeToken --exclude-operation-id updateUser --exclude-operation-id liveEvents \
-  --phases examples,coverage,fuzzing \
+  --phases examples,coverage,fuzzing,stateful \
   --max-examples "${ST_MAX_EXAMPLES:-25}" --max-time "${ST_MAX_TIME:-150}" --seed "${ST_SEED:-1}" \
   --workers 2 --request-timeout 30 --suppress-health-check all --generation-database none \
   --report junit --report-dir "$report") || status=$?

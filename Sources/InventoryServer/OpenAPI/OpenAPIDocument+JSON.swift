@@ -99,7 +99,23 @@ extension OpenAPIDocument {
         "summary": "Create a product",
         "description": "Needs editCatalogue.",
         "requestBody": {"$ref": "#/components/requestBodies/Product"},
-        "responses": {"201": {"$ref": "#/components/responses/Product"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The product.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Product"}}},
+            "links": {
+              "GetProduct": {"operationId": "getProduct", "parameters": {"id": "$response.body#/id"}},
+              "UpdateProduct": {"operationId": "updateProduct", "parameters": {"id": "$response.body#/id"}},
+              "DeleteProduct": {"operationId": "deleteProduct", "parameters": {"id": "$response.body#/id"}},
+              "ArchiveProduct": {"operationId": "archiveProduct", "parameters": {"id": "$response.body#/id"}},
+              "RestoreProduct": {"operationId": "restoreProduct", "parameters": {"id": "$response.body#/id"}},
+              "ProductMovements": {"operationId": "productMovements", "parameters": {"id": "$response.body#/id"}},
+              "UploadImage": {"operationId": "uploadProductImage", "parameters": {"id": "$response.body#/id"}},
+              "DeleteImage": {"operationId": "deleteProductImage", "parameters": {"id": "$response.body#/id"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/products/barcode/{code}": {
@@ -215,7 +231,17 @@ extension OpenAPIDocument {
         "operationId": "createCategory",
         "summary": "Create a category",
         "requestBody": {"$ref": "#/components/requestBodies/Category"},
-        "responses": {"201": {"$ref": "#/components/responses/Category"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The category.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Category"}}},
+            "links": {
+              "UpdateCategory": {"operationId": "updateCategory", "parameters": {"id": "$response.body#/id"}},
+              "DeleteCategory": {"operationId": "deleteCategory", "parameters": {"id": "$response.body#/id"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/categories/{id}": {
@@ -247,7 +273,17 @@ extension OpenAPIDocument {
         "operationId": "createSupplier",
         "summary": "Create a supplier",
         "requestBody": {"$ref": "#/components/requestBodies/Contact"},
-        "responses": {"201": {"$ref": "#/components/responses/Contact"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The contact.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Contact"}}},
+            "links": {
+              "UpdateSupplier": {"operationId": "updateSupplier", "parameters": {"id": "$response.body#/id"}},
+              "DeleteSupplier": {"operationId": "deleteSupplier", "parameters": {"id": "$response.body#/id"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/suppliers/{id}": {
@@ -279,7 +315,17 @@ extension OpenAPIDocument {
         "operationId": "createCustomer",
         "summary": "Create a customer",
         "requestBody": {"$ref": "#/components/requestBodies/Contact"},
-        "responses": {"201": {"$ref": "#/components/responses/Contact"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The contact.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Contact"}}},
+            "links": {
+              "UpdateCustomer": {"operationId": "updateCustomer", "parameters": {"id": "$response.body#/id"}},
+              "DeleteCustomer": {"operationId": "deleteCustomer", "parameters": {"id": "$response.body#/id"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/customers/{id}": {
@@ -314,7 +360,19 @@ extension OpenAPIDocument {
         "operationId": "createPurchase",
         "summary": "Receive stock; a line may create a new product inline",
         "requestBody": {"$ref": "#/components/requestBodies/Purchase"},
-        "responses": {"201": {"$ref": "#/components/responses/Purchase"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The purchase.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purchase"}}},
+            "links": {
+              "GetPurchase": {"operationId": "getPurchase", "parameters": {"id": "$response.body#/id"}},
+              "UpdatePurchase": {"operationId": "updatePurchase", "parameters": {"id": "$response.body#/id"}},
+              "DeletePurchase": {"operationId": "deletePurchase", "parameters": {"id": "$response.body#/id"}},
+              "PurchasedProduct": {"operationId": "getProduct", "parameters": {"id": "$response.body#/lines/0/productId"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/purchases/{id}": {
@@ -355,7 +413,18 @@ extension OpenAPIDocument {
         "operationId": "createSale",
         "summary": "Sell; a line without unitPrice sells at the product's sale price",
         "requestBody": {"$ref": "#/components/requestBodies/Sale"},
-        "responses": {"201": {"$ref": "#/components/responses/Sale"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "The sale.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sale"}}},
+            "links": {
+              "GetSale": {"operationId": "getSale", "parameters": {"id": "$response.body#/id"}},
+              "UpdateSale": {"operationId": "updateSale", "parameters": {"id": "$response.body#/id"}},
+              "DeleteSale": {"operationId": "deleteSale", "parameters": {"id": "$response.body#/id"}}
+            }
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/sales/{id}": {
@@ -389,7 +458,14 @@ extension OpenAPIDocument {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CustomerReturnRequest"}}}
         },
-        "responses": {"201": {"$ref": "#/components/responses/Created"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "Recorded.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
+            "links": {"DeleteCustomerReturn": {"operationId": "deleteCustomerReturn", "parameters": {"id": "$response.body#/id"}}}
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/returns/customer/{id}": {
@@ -410,7 +486,14 @@ extension OpenAPIDocument {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SupplierReturnRequest"}}}
         },
-        "responses": {"201": {"$ref": "#/components/responses/Created"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "Recorded.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
+            "links": {"DeleteSupplierReturn": {"operationId": "deleteSupplierReturn", "parameters": {"id": "$response.body#/id"}}}
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/returns/supplier/{id}": {
@@ -431,7 +514,14 @@ extension OpenAPIDocument {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AdjustmentRequest"}}}
         },
-        "responses": {"201": {"$ref": "#/components/responses/Created"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+        "responses": {
+          "201": {
+            "description": "Recorded.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
+            "links": {"DeleteAdjustment": {"operationId": "deleteAdjustment", "parameters": {"id": "$response.body#/id"}}}
+          },
+          "4XX": {"$ref": "#/components/responses/Problem"}
+        }
       }
     },
     "/api/v1/adjustments/{id}": {
