@@ -50,6 +50,17 @@ public struct Money: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic
     /// Zero.
     public static let zero = Money(minorUnits: 0)
 
+    /// The largest price or cost a document or product may carry: 10⁹ minor units (10 million EUR). With at most
+    /// ``Quantity/maximum`` per line and 1,000 lines a document, every sum of the books stays inside 64 bits.
+    public static let maximum = Money(minorUnits: 1_000_000_000)
+
+    /// Throws when the amount's size exceeds ``maximum``.
+    public func requireWithinLimit(field: String, currency: Currency? = nil) throws {
+        guard self.minorUnits.magnitude <= Self.maximum.minorUnits.magnitude else {
+            throw InventoryError(.invalidValue, field: field, "is too large (at most \(Self.maximum.minorUnits) minor units)")
+        }
+    }
+
     public static func + (lhs: Money, rhs: Money) -> Money { Money(minorUnits: lhs.minorUnits + rhs.minorUnits) }
     public static func - (lhs: Money, rhs: Money) -> Money { Money(minorUnits: lhs.minorUnits - rhs.minorUnits) }
     public static prefix func - (value: Money) -> Money { Money(minorUnits: -value.minorUnits) }

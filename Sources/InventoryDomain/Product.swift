@@ -108,6 +108,7 @@ public struct ProductDetails: Sendable, Hashable {
         if copy.unit.isEmpty { copy.unit = "pcs" }
         guard copy.unit.count <= 20 else { throw InventoryError(.invalidValue, field: "unit", "is longer than 20 characters") }
         guard copy.salePrice >= .zero else { throw InventoryError(.invalidValue, field: "salePrice", "must not be negative") }
+        try copy.salePrice.requireWithinLimit(field: "salePrice")
         if let minimum = copy.minimumSalePrice {
             guard minimum >= .zero else {
                 throw InventoryError(.invalidValue, field: "minimumSalePrice", "must not be negative")
@@ -122,6 +123,7 @@ public struct ProductDetails: Sendable, Hashable {
         if let threshold = copy.lowStockThreshold, threshold < .zero {
             throw InventoryError(.invalidValue, field: "lowStockThreshold", "must not be negative")
         }
+        try copy.lowStockThreshold?.requireWithinLimit(field: "lowStockThreshold")
         if !copy.tracksStock { copy.allowsNegativeStock = false }
         copy.iconEmoji = self.iconEmoji.trimmingCharacters(in: .whitespacesAndNewlines)
         if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }

@@ -42,10 +42,22 @@ public struct Quantity: Sendable, Hashable, Comparable, Codable, AdditiveArithme
         return quantity
     }
 
-    /// Throws unless the quantity is greater than zero.
+    /// The largest quantity a document line may move: a million units. Far beyond any shop, and small enough that
+    /// the books' sums stay inside 64 bits.
+    public static let maximum = Quantity(thousandths: 1_000_000_000)
+
+    /// Throws unless the quantity is greater than zero and at most ``maximum``.
     public func requirePositive(field: String) throws {
         guard self.thousandths > 0 else {
             throw InventoryError(.invalidValue, field: field, "must be greater than zero")
+        }
+        try self.requireWithinLimit(field: field)
+    }
+
+    /// Throws when the quantity's size exceeds ``maximum``.
+    public func requireWithinLimit(field: String) throws {
+        guard self.thousandths.magnitude <= Self.maximum.thousandths.magnitude else {
+            throw InventoryError(.invalidValue, field: field, "is too large (at most \(Self.maximum.decimalString))")
         }
     }
 

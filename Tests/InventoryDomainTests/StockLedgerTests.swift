@@ -88,3 +88,34 @@ import Testing
         #expect(sale.valueChange == Money(minorUnits: -200))  // 0.5 × 9.98 / 2.5 = 1.996
     }
 }
+
+@Suite struct LimitTests {
+    @Test func documentsRefuseAmountsAndQuantitiesBeyondTheBooksLimits() {
+        let product = ProductID(1)
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].quantity", "")) {
+            try PurchaseDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity.maximum + Quantity(thousandths: 1), unitCost: .zero)]).validated()
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].unitCost", "")) {
+            try PurchaseDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity(1), unitCost: Money.maximum + Money(minorUnits: 1))]).validated()
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].unitPrice", "")) {
+            try SaleDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity(1), unitPrice: Money(minorUnits: Int64.max))]).validated()
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "quantityChange", "")) {
+            try AdjustmentDraft(effectiveAt: .init(), productID: product, quantityChange: Quantity(thousandths: -Int64.max), reason: .count).validated()
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "lines", "")) {
+            try SupplierReturnDraft(effectiveAt: .init(), lines: Array(repeating: .init(productID: product, quantity: Quantity(1)), count: maximumDocumentLines + 1)).validated()
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "salePrice", "")) { try ProductDetails(name: "Gold", salePrice: Money(minorUnits: Int64.max)).validated() }
+    }
+
+    @Test func theLedgerRefusesInsteadOfOverflowing() throws {
+        var ledger = StockLedger(balance: LedgerBalance(quantity: Quantity(thousandths: Int64.max - 10), value: Money(minorUnits: 1), averageCost: .zero))
+        let before = ledger
+        #expect(throws: InventoryError(.invalidValue, field: "quantity", "")) { try ledger.apply(.receipt(quantity: Quantity(1), unitCost: .zero)) }
+        var rich = StockLedger(balance: LedgerBalance(quantity: Quantity(1), value: Money(minorUnits: Int64.max / 2), averageCost: .zero))
+        #expect(throws: InventoryError(.invalidValue, field: "quantity", "")) { try rich.apply(.receipt(quantity: Quantity(1), unitCost: Money(minorUnits: 1))) }
+        #expect(ledger == before)
+    }
+}

@@ -16,6 +16,15 @@ public enum PaymentMethod: String, Sendable, Codable, CaseIterable {
     case cash, card, other
 }
 
+/// Most lines a document may have.
+public let maximumDocumentLines = 1000
+
+func requireLineLimit(_ count: Int) throws {
+    guard count <= maximumDocumentLines else {
+        throw InventoryError(.invalidValue, field: "lines", "a document may have at most \(maximumDocumentLines) lines")
+    }
+}
+
 /// The product of a purchase line: an existing one, or a new one created with the purchase.
 public enum ProductReference: Sendable, Hashable {
     case existing(ProductID)
@@ -65,6 +74,7 @@ public struct PurchaseDraft: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming the field, e.g. `lines[1].quantity`.
     public func validated() throws -> PurchaseDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a purchase needs at least one line") }
+        try requireLineLimit(self.lines.count)
         var copy = self
         copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
         for (index, line) in self.lines.enumerated() {
@@ -73,6 +83,7 @@ public struct PurchaseDraft: Sendable, Hashable {
             guard line.unitCost >= .zero else {
                 throw InventoryError(.invalidValue, field: "\(field).unitCost", "must not be negative")
             }
+            try line.unitCost.requireWithinLimit(field: "\(field).unitCost")
             if case .new(let details) = line.product {
                 do {
                     copy.lines[index].product = .new(try details.validated())
@@ -150,13 +161,16 @@ public struct SaleDraft: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
     public func validated(minimumPrices: [ProductID: Money] = [:]) throws -> SaleDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
+        try requireLineLimit(self.lines.count)
         guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
+        try self.tip.requireWithinLimit(field: "tip")
         for (index, line) in self.lines.enumerated() {
             let field = "lines[\(index)]"
             try line.quantity.requirePositive(field: "\(field).quantity")
             guard line.unitPrice >= .zero else {
                 throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative")
             }
+            try line.unitPrice.requireWithinLimit(field: "\(field).unitPrice")
             guard line.discount >= .zero, line.discount <= line.grossAmount else {
                 throw InventoryError(.invalidValue, field: "\(field).discount", "must be between 0 and the line amount")
             }
@@ -202,8 +216,10 @@ public struct AdjustmentDraft: Sendable, Hashable {
         guard self.quantityChange != .zero else {
             throw InventoryError(.invalidValue, field: "quantityChange", "must not be zero")
         }
+        try self.quantityChange.requireWithinLimit(field: "quantityChange")
         if let cost = self.unitCost {
             guard cost >= .zero else { throw InventoryError(.invalidValue, field: "unitCost", "must not be negative") }
+            try cost.requireWithinLimit(field: "unitCost")
             guard self.quantityChange > .zero else {
                 throw InventoryError(.invalidValue, field: "unitCost", "applies only when stock is added")
             }
@@ -253,6 +269,7 @@ public struct CustomerReturnDraft: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> CustomerReturnDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
+        try requireLineLimit(self.lines.count)
         for (index, line) in self.lines.enumerated() {
             try line.quantity.requirePositive(field: "lines[\(index)].quantity")
         }
@@ -291,6 +308,7 @@ public struct SupplierReturnDraft: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> SupplierReturnDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
+        try requireLineLimit(self.lines.count)
         for (index, line) in self.lines.enumerated() {
             try line.quantity.requirePositive(field: "lines[\(index)].quantity")
         }

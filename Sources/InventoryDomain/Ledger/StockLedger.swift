@@ -42,7 +42,11 @@ public struct StockLedger: Sendable, Hashable {
         guard self.tracksStock else { return self.applyUntracked(effect) }
 
         let before = self.balance
-        let quantityAfter = before.quantity + change
+        // Refuse, rather than trap on, sums that would leave 64 bits (the document limits make this unreachable in practice).
+        guard let quantityAfter = Self.add(before.quantity.thousandths, change.thousandths).map(Quantity.init(thousandths:)),
+              Self.fits(before.value.minorUnits, effect) else {
+            throw InventoryError(.invalidValue, field: "quantity", "the product's stock or its value would grow beyond what the books can hold")
+        }
         switch effect {
         case .issue(let quantity):
             if quantityAfter.thousandths < 0 && !self.allowsNegativeStock {
@@ -79,6 +83,23 @@ public struct StockLedger: Sendable, Hashable {
             self.balance = LedgerBalance(quantity: quantityAfter, value: valueAfter, averageCost: average)
             return MovementOutcome(valueChange: valueAfter - before.value, costAdjustment: costAdjustment, balance: self.balance)
         }
+    }
+
+    static func add(_ a: Int64, _ b: Int64) -> Int64? {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : sum
+    }
+
+    /// Whether the value after the movement stays far inside 64 bits (a margin of 2⁶⁰ leaves room for rounding terms).
+    static func fits(_ value: Int64, _ effect: MovementEffect) -> Bool {
+        let limit = Int128(1) << 60
+        let bound: Int128
+        switch effect {
+        case .receipt(let quantity, let unitCost): bound = Int128(quantity.thousandths) * Int128(unitCost.minorUnits.magnitude) / 1000 + 1
+        case .returnToStock(_, let bookedCost, _): bound = Int128(bookedCost.minorUnits.magnitude)
+        case .receiptAtAverage, .issue: bound = Int128(value.magnitude)
+        }
+        return Int128(value.magnitude) + bound < limit
     }
 
     /// The cost of issuing `quantity` from `balance`.
