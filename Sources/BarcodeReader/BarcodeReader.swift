@@ -64,6 +64,13 @@ public struct BarcodeReader: Sendable {
 
         // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
         results = self.firstHit(rotations.map { (sparse, $0, false, .local) }).map(\.barcode)
+        if !results.isEmpty { return results }
+
+        // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
+        // Gradient edges also find structure in texture: ask for one more agreeing line.
+        let sparseStrict = LinearScanner(
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 96)
+        results = self.firstHit(rotations.map { (sparseStrict, $0, false, .edges) }).map(\.barcode)
         if !results.isEmpty || !self.options.tryInvert { return results }
 
         // Light symbols on a dark ground.

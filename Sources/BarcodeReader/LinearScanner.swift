@@ -36,7 +36,7 @@ struct LinearScanner {
         self.decoders = d
     }
 
-    enum Binarization { case histogram, local }
+    enum Binarization { case histogram, local, edges }
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
     func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
@@ -84,6 +84,7 @@ struct LinearScanner {
                     switch binarization {
                     case .histogram: RowBinarizer.patternRow(line, into: &runs)
                     case .local: RowBinarizer.localPatternRow(line, into: &runs)
+                    case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
                     }
                 }
                 guard ok else { continue }

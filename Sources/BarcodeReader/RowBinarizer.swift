@@ -99,6 +99,54 @@ enum RowBinarizer {
         }
     }
 
+    /// Pattern row from gradient extrema (edges at the steepest points between bars and spaces): keeps the
+    /// widths of narrow elements that blur shrinks below any global or local threshold.
+    static func edgePatternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        runs.removeAll(keepingCapacity: true)
+        let width = line.count
+        guard width >= 8 else { return false }
+        var lo = 255
+        var hi = 0
+        for p in line {
+            lo = min(lo, Int(p))
+            hi = max(hi, Int(p))
+        }
+        let minGradient = max(6, (hi - lo) / 10)
+        guard hi - lo >= 24 else { return false }
+        // Central differences, then local extrema of |d| above the threshold, alternating in sign.
+        var d = [Int](repeating: 0, count: width)
+        for x in 1..<(width - 1) { d[x] = Int(line[x + 1]) - Int(line[x - 1]) }
+        var edges: [(position: Double, falling: Bool, strength: Int)] = []
+        for x in 2..<(width - 2) {
+            let a = abs(d[x])
+            guard a >= minGradient, a >= abs(d[x - 1]), a > abs(d[x + 1]) else { continue }
+            // Sub-pixel peak of |d| by a parabola through x-1, x, x+1.
+            let l = Double(abs(d[x - 1]))
+            let c = Double(a)
+            let r = Double(abs(d[x + 1]))
+            let denom = l - 2 * c + r
+            let offset = denom < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / denom)) : 0
+            let edge = (position: Double(x) + offset, falling: d[x] < 0, strength: a)
+            if let last = edges.last, last.falling == edge.falling {
+                if edge.strength > last.strength { edges[edges.count - 1] = edge }
+                continue
+            }
+            edges.append(edge)
+        }
+        // Runs start with white: drop a leading rising edge.
+        if let first = edges.first, !first.falling { edges.removeFirst() }
+        guard edges.count >= 4 else { return false }
+        var last = 0.0
+        for e in edges {
+            let pos = e.position + 0.5
+            runs.append(Int32(max(1, (pos - last).rounded())))
+            last = pos
+        }
+        runs.append(Int32(max(0, (Double(width) - last).rounded())))
+        if runs.count % 2 == 0 { runs.append(0) }
+        return true
+    }
+
     @inline(__always)
     private static func threshold(
         _ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32], _ isBlack: (Int) -> Bool

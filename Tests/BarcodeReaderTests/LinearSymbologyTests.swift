@@ -99,6 +99,26 @@ import Testing
         #expect(Code128.edgeTable.count > 90, "nearly every symbol has a unique edge pattern")
     }
 
+    @Test func gradientEdgesKeepNarrowElementsUnderBlur() {
+        // A 3-pixel-module symbol blurred to about half a module (sigma ~1.6 px): narrow spaces lose contrast,
+        // but the gradient peaks still sit at the element edges.
+        let image = TestSymbols.render(TestSymbols.code128([105, 12, 34, 56, 78, 90]), moduleWidth: 3, height: 1)
+        var row = image.pixels.map(Int.init)
+        for _ in 0..<2 {
+            var next = row
+            for x in 2..<(row.count - 2) {
+                next[x] = (row[x - 2] + 2 * row[x - 1] + 3 * row[x] + 2 * row[x + 1] + row[x + 2]) / 9
+            }
+            row = next
+        }
+        let blurred = row.map { UInt8(clamping: $0) }
+        var runs: [Int32] = []
+        let ok = blurred.withUnsafeBufferPointer { RowBinarizer.edgePatternRow($0, into: &runs) }
+        #expect(ok)
+        let hit = runs.withUnsafeBufferPointer { Code128.decode($0, from: 1).hit }
+        #expect(hit?.text == "1234567890")
+    }
+
     @Test func wrongCheckSymbolIsRejected() {
         var widths = TestSymbols.code128([104, 40, 73, 74])
         // Replace the check symbol (third from last pattern group) with a different valid symbol.
