@@ -69,7 +69,7 @@ public struct BarcodeReader: Sendable {
         // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
         // Gradient edges also find structure in texture: ask for one more agreeing line.
         let sparseStrict = LinearScanner(
-            image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 96)
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40)
         results = self.firstHit(rotations.map { (sparseStrict, $0, false, .edges) }).map(\.barcode)
         if !results.isEmpty || !self.options.tryInvert { return results }
 
@@ -77,8 +77,9 @@ public struct BarcodeReader: Sendable {
         results = self.firstHit(rotations.map { (sparse, $0, true, .histogram) }).map(\.barcode)
         if let binary {
             let inverted = binary.inverted()
-            if wantsQR { results += QRCodeReader.read(inverted, gray: image.inverted()) }
-            if wantsDM { results += DataMatrixReader.read(inverted, gray: image.inverted()) }
+            let invertedGray = image.inverted()
+            if wantsQR { results += QRCodeReader.read(inverted, gray: invertedGray) }
+            if wantsDM { results += DataMatrixReader.read(inverted, gray: invertedGray) }
         }
         return results
     }
