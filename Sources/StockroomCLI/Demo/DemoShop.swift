@@ -166,6 +166,9 @@ public struct DemoShop: Sendable {
                                         lines: saleLines, tip: Money(minorUnits: Bool.random(using: &random) ? 0 : Int64.random(in: 10...100, using: &random)),
                                         paymentMethod: [.cash, .card, .card, .other].randomElement(using: &random) ?? .card))
             }
+            // Nothing is sold in the future: today's trade stops at the current time.
+            let now = Date()
+            drafts = drafts.filter { $0.effectiveAt <= now }
             drafts.sort { $0.effectiveAt < $1.effectiveAt }
             try await store.postSales(drafts)
             sales += drafts.count
