@@ -1,7 +1,7 @@
 /// Exact decimal parsing, formatting and the one rounding rule of the books.
 ///
 /// Every amount in Stockroom is an integer count of a fixed decimal unit: money in the currency's minor
-/// unit, quantities in thousandths, percentages in hundredths of a percent. `Double` is never used.
+/// unit, quantities in thousandths, percentages in hundredths of a percent. Floating point is never used.
 public enum FixedPoint {
     /// Divides and rounds half away from zero — the single rounding rule used everywhere in the books.
     /// - Precondition: `denominator != 0`.
