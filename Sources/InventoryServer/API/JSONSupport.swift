@@ -33,9 +33,10 @@ struct Formats: Sendable {
     /// The largest amount (in minor units) and quantity (in thousandths: a million units) a request may carry, with at
     /// most ``maxLines`` lines a document: far beyond any shop's needs, and small enough that the books' sums stay
     /// inside 64 bits (a fuzzer's 10^15-unit adjustment overflowed them and stopped the server).
-    static let maxMinorUnits: Int64 = 1_000_000_000
-    static let maxThousandths: Int64 = 1_000_000_000
-    static let maxLines = 1000
+    /// The domain's limits (``Money/maximum``, ``Quantity/maximum``), checked here too so the reply names the field early.
+    static let maxMinorUnits = Money.maximum.minorUnits
+    static let maxThousandths = Quantity.maximum.thousandths
+    static let maxLines = maximumDocumentLines
 
     func money(_ text: String, field: String) throws -> Money {
         let money = try Money.parse(text, currency: self.currency, field: field)
