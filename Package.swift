@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: inventory core
@@ -40,7 +41,10 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
+            // The web app: templates and static files, served as they are (no build step).
+            resources: [.copy("Resources/web")],
             swiftSettings: swiftSettings
         ),
         .target(

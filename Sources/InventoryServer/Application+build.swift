@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var events: EventHub
     /// Mount the credential-free endpoints of the existing iOS client (`/api/public/get`, `/api/public/add`).
     public var publicAPI: Bool
+    /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
+    var web: WebAssets?
 
     /// Creates a configuration.
     public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets(), dataFolder: String, publicAPI: Bool = false) {
@@ -28,6 +30,7 @@ public struct ServerConfiguration: Sendable {
         self.images = ImageStore(dataFolder: dataFolder)
         self.publicAPI = publicAPI
         self.events = EventHub()
+        self.web = try? WebAssets()
     }
 }
 
@@ -76,6 +79,9 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
         PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: router)
     }
     OpenAPIController().addRoutes(to: router)
+    if let web = configuration.web {
+        WebController(repository: repository, assets: web).addRoutes(to: router)
+    }
     return router
 }
 

@@ -1,0 +1,371 @@
+// Stockroom's shared browser module: the JSON API client (CSRF, progress, lock and offline handling), form
+// errors from RFC 9457 problems, exact decimal arithmetic for money and quantities, small DOM helpers, the idle
+// lock and the live event stream. Screens import what they need:
+//   import { api, el, showProblem, Decimal } from "/static/js/app.js";
+
+const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+
+// ---------- progress indicator and "server unreachable" banner ----------
+let busy = 0;
+function setBusy(delta) {
+  busy = Math.max(0, busy + delta);
+  const bar = document.getElementById("progress");
+  if (bar) bar.hidden = busy === 0;
+  document.body?.setAttribute("aria-busy", busy > 0 ? "true" : "false");
+}
+
+let offline = false;
+function setOffline(value) {
+  offline = value;
+  const banner = document.getElementById("offline");
+  if (banner) banner.hidden = !value;
+  if (value) scheduleProbe();
+}
+let probeTimer = null;
+function scheduleProbe() {
+  if (probeTimer) return;
+  probeTimer = setTimeout(async () => {
+    probeTimer = null;
+    try {
+      const reply = await fetch("/health", { cache: "no-store" });
+      if (reply.ok) { setOffline(false); return; }
+    } catch { /* still offline */ }
+    scheduleProbe();
+  }, 3000);
+}
+window.addEventListener("offline", () => setOffline(true));
+window.addEventListener("online", () => scheduleProbe());
+
+/** An API refusal: `status` and the RFC 9457 `problem` ({title, detail, field, code}). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem ?? {};
+    this.field = this.problem.field ?? null;
+  }
+}
+
+/**
+ * Calls the JSON API. `body` is sent as JSON unless it is FormData, a Blob or an ArrayBuffer. Resolves to the
+ * parsed JSON (or text for CSV, null for 204). Throws ApiError for 4xx/5xx; a network failure shows the banner
+ * and throws ApiError(0). A locked till goes to the PIN screen, an expired session to the sign-in screen.
+ */
+export async function api(method, path, body, { headers = {}, quiet = false, raw = false } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
+  if (method !== "GET" && method !== "HEAD") init.headers["X-CSRF-Token"] = csrf();
+  if (body !== undefined && body !== null) {
+    if (body instanceof FormData || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+      init.body = body;
+    } else {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+  }
+  if (!quiet) setBusy(1);
+  let reply;
+  try {
+    reply = await fetch(path, init);
+  } catch (error) {
+    setOffline(true);
+    throw new ApiError(0, { title: "Server unreachable", detail: "cannot reach the Stockroom server; check the connection and try again" });
+  } finally {
+    if (!quiet) setBusy(-1);
+  }
+  if (offline) setOffline(false);
+  if (reply.status === 423) { goToLock(); throw new ApiError(423, { title: "Till locked", detail: "the till is locked" }); }
+  if (reply.status === 401 && !path.startsWith("/api/v1/auth/")) {
+    location.assign("/login?next=" + encodeURIComponent(location.pathname + location.search));
+    throw new ApiError(401, { title: "Sign in", detail: "your session has ended; sign in again" });
+  }
+  if (raw) {
+    if (!reply.ok) throw new ApiError(reply.status, await problemOf(reply));
+    return reply;
+  }
+  if (reply.status === 204) return null;
+  const type = reply.headers.get("Content-Type") ?? "";
+  if (!reply.ok) throw new ApiError(reply.status, await problemOf(reply));
+  if (type.includes("json")) return reply.json();
+  return reply.text();
+}
+
+async function problemOf(reply) {
+  try {
+    const json = await reply.json();
+    return json;
+  } catch {
+    return { title: `HTTP ${reply.status}`, detail: reply.statusText || "the server refused the request" };
+  }
+}
+
+export function goToLock() {
+  if (location.pathname !== "/lock") location.assign("/lock?next=" + encodeURIComponent(location.pathname + location.search));
+}
+
+// ---------- announcements, toasts, errors ----------
+/** Reads a message to screen readers (and shows nothing). */
+export function announce(message, { assertive = false } = {}) {
+  const region = document.getElementById(assertive ? "alert" : "status");
+  if (!region) return;
+  region.textContent = "";
+  setTimeout(() => { region.textContent = message; }, 30);
+}
+
+let toastTimer = null;
+/** A short message at the bottom of the screen, also announced. */
+export function toast(message) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = message;
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), 3500);
+}
+
+/** Removes every inline error from a form. */
+export function clearErrors(form) {
+  for (const input of form.querySelectorAll('[aria-invalid="true"]')) input.removeAttribute("aria-invalid");
+  for (const box of form.querySelectorAll(".field-error")) box.textContent = "";
+  const general = form.querySelector(".form-error");
+  if (general) general.textContent = "";
+}
+
+/**
+ * Shows one field's error inline: the control gets aria-invalid and aria-describedby, the message goes into the
+ * field's `.field-error` (made if missing) and is announced.
+ */
+export function fieldError(form, name, message) {
+  const input = form.querySelector(`[name="${CSS.escape(name)}"]`);
+  if (!input) return false;
+  input.setAttribute("aria-invalid", "true");
+  const holder = input.closest(".field") ?? input.parentElement;
+  let box = holder.querySelector(".field-error");
+  if (!box) {
+    box = el("div", { class: "field-error" });
+    holder.append(box);
+  }
+  if (!box.id) box.id = (input.id || name.replace(/[^\w-]/g, "_")) + "-error";
+  const described = new Set((input.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean));
+  described.add(box.id);
+  input.setAttribute("aria-describedby", [...described].join(" "));
+  box.textContent = message;
+  return true;
+}
+
+/**
+ * Shows an API refusal on a form: on the field it names when the form has it (`lines[2].quantity` finds
+ * `[name="lines[2].quantity"]`), else in the form's `.form-error` box. Focuses the first bad control.
+ */
+export function showProblem(form, error) {
+  const problem = error instanceof ApiError ? error.problem : { detail: String(error?.message ?? error) };
+  const message = problem.detail || problem.title || "something went wrong";
+  let shown = false;
+  if (form && problem.field) shown = fieldError(form, problem.field, message);
+  if (!shown) {
+    let box = form?.querySelector(".form-error");
+    if (form && !box) {
+      box = el("div", { class: "form-error banner banner-error", role: "alert" });
+      form.prepend(box);
+    }
+    if (box) box.textContent = (problem.field ? problem.field + ": " : "") + message;
+    else toast(message);
+  }
+  announce((problem.field ? problem.field + ": " : "") + message, { assertive: true });
+  form?.querySelector('[aria-invalid="true"]')?.focus();
+}
+
+// ---------- DOM ----------
+/** Builds an element: el("a", {href: "/x", class: "btn"}, "text", child). Strings are text, never HTML. */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An icon from the sprite. */
+export function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+  use.setAttribute("href", `/static/icons/sprite.svg#${name}`);
+  svg.append(use);
+  return svg;
+}
+
+export function debounce(fn, ms = 200) {
+  let timer = null;
+  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+}
+
+/** Asks a yes/no question in a dialog; resolves true or false. */
+export function confirmDialog(message, { confirm = "Delete", danger = true } = {}) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { "aria-labelledby": "confirm-title" },
+      el("div", { class: "sheet-head" }, el("h2", { id: "confirm-title" }, "Are you sure?")),
+      el("div", { class: "sheet-body" }, el("p", {}, message)),
+      el("div", { class: "sheet-foot" },
+        el("button", { type: "button", value: "cancel", onclick: () => dialog.close("cancel") }, "Cancel"),
+        el("button", { type: "button", class: danger ? "danger" : "primary", "data-confirm": true, onclick: () => dialog.close("ok") }, confirm)));
+    dialog.addEventListener("close", () => { resolve(dialog.returnValue === "ok"); dialog.remove(); });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/** Reads a form into an object of trimmed strings (checkboxes as booleans; empty strings dropped). */
+export function formValues(form) {
+  const values = {};
+  for (const control of form.elements) {
+    if (!control.name || control.disabled) continue;
+    if (control.type === "checkbox") values[control.name] = control.checked;
+    else if (control.type === "radio") { if (control.checked) values[control.name] = control.value; }
+    else if (control.type !== "file" && control.type !== "submit" && control.type !== "button") {
+      const text = control.value.trim();
+      if (text !== "") values[control.name] = text;
+    }
+  }
+  return values;
+}
+
+/** The shop's settings and the signed-in user, from the page. */
+export const page = {
+  get currency() { return document.body.dataset.currency ?? "EUR"; },
+  get minorUnits() { return Number(document.body.dataset.minorUnits ?? 2); },
+  get role() { return document.body.dataset.role ?? "staff"; },
+  get user() { return document.body.dataset.user ?? ""; },
+  get id() { return document.getElementById("main")?.dataset.id ?? ""; },
+  get action() { return document.getElementById("main")?.dataset.action ?? ""; },
+};
+
+// ---------- exact decimals (money, quantities, costs): BigInt scaled integers, never floating point ----------
+export const Decimal = {
+  /** "12.5" at scale 2 → 1250n; null when the text is not a plain decimal with at most `scale` decimals. */
+  parse(text, scale) {
+    const value = String(text ?? "").trim();
+    const match = /^([+-]?)(\d*)(?:[.,](\d*))?$/.exec(value);
+    if (!match || (match[2] === "" && (match[3] ?? "") === "")) return null;
+    const fraction = match[3] ?? "";
+    if (fraction.length > scale) return null;
+    const digits = (match[2] || "0") + fraction.padEnd(scale, "0");
+    const result = BigInt(digits);
+    return match[1] === "-" ? -result : result;
+  },
+  /** 1250n at scale 2 → "12.50". */
+  format(value, scale) {
+    const negative = value < 0n;
+    let digits = (negative ? -value : value).toString().padStart(scale + 1, "0");
+    const text = scale > 0 ? digits.slice(0, -scale) + "." + digits.slice(-scale) : digits;
+    return (negative ? "-" : "") + text;
+  },
+  /** a / b rounded half away from zero. */
+  divide(a, b) {
+    if (b === 0n) return null;
+    const negative = (a < 0n) !== (b < 0n);
+    const [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+    const q = (x * 2n + y) / (y * 2n);
+    return negative ? -q : q;
+  },
+  /** Changes scale with rounding half away from zero. */
+  rescale(value, from, to) {
+    if (to >= from) return value * 10n ** BigInt(to - from);
+    return Decimal.divide(value, 10n ** BigInt(from - to));
+  },
+};
+
+/** Formats a decimal string for display in the shop's currency ("12.5" → "€12.50"); exact, no floating point. */
+export function money(text) {
+  if (text === undefined || text === null || text === "") return "";
+  const scale = page.minorUnits;
+  const value = Decimal.parse(text, 8);
+  if (value === null) return String(text);
+  const plain = Decimal.format(Decimal.rescale(value, 8, scale), scale);
+  const negative = plain.startsWith("-");
+  const [whole, fraction] = plain.replace("-", "").split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const number = fraction ? `${grouped}.${fraction}` : grouped;
+  const { symbol, before } = currencySymbol();
+  return (negative ? "−" : "") + (before ? symbol + number : `${number} ${symbol}`);
+}
+
+let symbolCache = null;
+function currencySymbol() {
+  if (symbolCache) return symbolCache;
+  try {
+    const parts = new Intl.NumberFormat("en", { style: "currency", currency: page.currency }).formatToParts(1);
+    const index = parts.findIndex((part) => part.type === "currency");
+    const integer = parts.findIndex((part) => part.type === "integer");
+    symbolCache = { symbol: parts[index].value, before: index < integer };
+  } catch {
+    symbolCache = { symbol: page.currency, before: false };
+  }
+  return symbolCache;
+}
+
+// ---------- idle lock ----------
+function startIdleLock() {
+  const minutes = Number(document.body.dataset.lockMinutes ?? 0);
+  if (!minutes || document.body.dataset.page === "none") return;
+  let last = Date.now();
+  let lastPing = Date.now();
+  const touch = () => {
+    last = Date.now();
+    // Tell the server the till is in use at most once a minute, so it does not lock a busy till.
+    if (last - lastPing > 60_000) { lastPing = last; api("GET", "/api/v1/auth/me", null, { quiet: true }).catch(() => {}); }
+  };
+  for (const type of ["pointerdown", "keydown", "touchstart", "scroll"]) window.addEventListener(type, touch, { passive: true });
+  setInterval(async () => {
+    if (Date.now() - last > minutes * 60_000) {
+      try { await api("POST", "/api/v1/auth/lock", null, { quiet: true }); } catch { /* locked anyway */ }
+      goToLock();
+    }
+  }, 10_000);
+}
+
+// ---------- live events (Server-Sent Events) ----------
+/** Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"). */
+export function onLiveEvents(handler, types = ["sale", "product", "low-stock"]) {
+  if (!("EventSource" in window)) return () => {};
+  const source = new EventSource("/api/v1/events");
+  for (const type of types) {
+    source.addEventListener(type, (event) => {
+      let data = null;
+      try { data = JSON.parse(event.data); } catch { data = event.data; }
+      handler(type, data);
+    });
+  }
+  return () => source.close();
+}
+
+// ---------- frame: lock and sign-out buttons ----------
+function wireFrame() {
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-frame-action]");
+    if (!button) return;
+    const action = button.dataset.frameAction;
+    if (action === "lock") {
+      try { await api("POST", "/api/v1/auth/lock"); } catch { /* go anyway */ }
+      goToLock();
+    } else if (action === "logout") {
+      try { await api("POST", "/api/v1/auth/logout"); } catch { /* go anyway */ }
+      location.assign("/login");
+    }
+  });
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();
+function init() {
+  wireFrame();
+  startIdleLock();
+}

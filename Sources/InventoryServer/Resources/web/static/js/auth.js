@@ -1,0 +1,66 @@
+// The sign-in, first-run and lock screens.
+import { api, clearErrors, fieldError, formValues, showProblem } from "/static/js/app.js";
+
+function go(next) {
+  location.assign(next && next.startsWith("/app") ? next : "/app/home");
+}
+
+const login = document.getElementById("login-form");
+login?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(login);
+  const values = formValues(login);
+  let ok = true;
+  if (!values.username) ok = !fieldError(login, "username", "Enter your username");
+  if (!values.password) ok = !fieldError(login, "password", "Enter your password") && ok;
+  if (!ok) return;
+  try {
+    await api("POST", "/api/v1/auth/login", { username: values.username, password: values.password });
+    go(login.dataset.next);
+  } catch (error) {
+    showProblem(login, error);
+  }
+});
+
+const setup = document.getElementById("setup-form");
+setup?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(setup);
+  const values = formValues(setup);
+  let ok = true;
+  if (!values.username) { fieldError(setup, "username", "Choose a username"); ok = false; }
+  if (!values.password || values.password.length < 8) { fieldError(setup, "password", "Choose a password of at least 8 characters"); ok = false; }
+  if (values.pin && !/^\d{4,8}$/.test(values.pin)) { fieldError(setup, "pin", "A PIN is 4 to 8 digits"); ok = false; }
+  if (!ok) { setup.querySelector('[aria-invalid="true"]')?.focus(); return; }
+  try {
+    await api("POST", "/api/v1/auth/setup", values);
+    go("/app/home");
+  } catch (error) {
+    showProblem(setup, error);
+  }
+});
+
+const pinForm = document.getElementById("pin-form");
+if (pinForm) {
+  const pin = pinForm.querySelector("#pin");
+  pinForm.querySelector(".pinpad").addEventListener("click", (event) => {
+    const digit = event.target.closest("[data-digit]")?.dataset.digit;
+    if (!digit) return;
+    if (digit === "clear") pin.value = "";
+    else if (pin.value.length < 8) pin.value += digit;
+    pin.focus();
+  });
+  pinForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(pinForm);
+    const values = formValues(pinForm);
+    if (!/^\d{4,8}$/.test(values.pin ?? "")) { fieldError(pinForm, "pin", "A PIN is 4 to 8 digits"); pin.focus(); return; }
+    try {
+      await api("POST", "/api/v1/auth/pin", { username: values.username, pin: values.pin });
+      go(pinForm.dataset.next);
+    } catch (error) {
+      pin.value = "";
+      showProblem(pinForm, error);
+    }
+  });
+}

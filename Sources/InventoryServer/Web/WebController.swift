@@ -1,0 +1,190 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InventoryDomain
+
+/// The web app: server-rendered screens (mustache) for signed-in staff, the sign-in, first-run and lock screens,
+/// and the static files. Screens read and write through the JSON API with the session cookie and CSRF token the
+/// page carries; the server decides here which screens a role may open and refuses the rest.
+struct WebController<Repository: InventoryRepository & StaffRepository> {
+    let repository: Repository
+    let assets: WebAssets
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/") { request, context in
+            try await self.entry(request, context)
+        }
+        router.get("/login") { request, context in
+            if try await self.repository.userCount() == 0 { return Self.redirect("/setup") }
+            return try await self.authPage("login", title: "Sign in", request: request, context: context)
+        }
+        router.get("/setup") { request, context in
+            if try await self.repository.userCount() > 0 { return Self.redirect("/login") }
+            return try await self.authPage("setup", title: "Welcome", request: request, context: context)
+        }
+        router.get("/lock") { request, context in
+            guard let identity = context.identity, identity.session.kind == .web else { return Self.redirect("/login") }
+            var extra = try await self.common(identity)
+            extra["next"] = Self.safeNext(request.uri.queryParameters.get("next"))
+            let users = try await self.repository.users().filter { $0.isActive && $0.pinHash != nil }
+            extra["users"] = users.map { ["username": $0.username, "name": $0.displayName.isEmpty ? $0.username : $0.displayName,
+                                          "current": $0.id == identity.account.id] as [String: Any] }
+            return try await self.authPage("lock", title: "Locked", request: request, context: context, extra: extra)
+        }
+        router.get("/app") { _, _ in Self.redirect("/app/home") }
+        router.get("/app/:page") { request, context in try await self.page(request, context) }
+        router.get("/app/:page/:id") { request, context in try await self.page(request, context) }
+        router.get("/app/:page/:id/:action") { request, context in try await self.page(request, context) }
+        router.get("/static/**") { request, context in
+            let path = context.parameters.getCatchAll().joined(separator: "/")
+            return try self.staticFile(path, request: request)
+        }
+        router.get("/manifest.webmanifest") { request, _ in try self.staticFile("manifest.webmanifest", request: request) }
+        router.get("/favicon.ico") { request, _ in try self.staticFile("icons/icon-192.png", request: request) }
+    }
+
+    // MARK: screens
+
+    func entry(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        if try await self.repository.userCount() == 0 { return Self.redirect("/setup") }
+        guard context.identity?.session.kind == .web else { return Self.redirect("/login") }
+        return Self.redirect("/app/home")
+    }
+
+    func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let name = context.parameters.get("page") ?? "home"
+        let here = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        guard let identity = context.identity, identity.session.kind == .web else {
+            if try await self.repository.userCount() == 0 { return Self.redirect("/setup") }
+            return Self.redirect("/login?next=" + Self.percentEncoded(here))
+        }
+        if try await self.isLocked(identity) { return Self.redirect("/lock?next=" + Self.percentEncoded(here)) }
+        guard let page = WebPage.named(name) else {
+            return try await self.render(status: .notFound, template: "pages/missing", title: "Not found", page: nil, identity: identity, extra: [:])
+        }
+        guard page.allows(identity.account.role) else {
+            return try await self.render(status: .forbidden, template: "pages/forbidden", title: "Not allowed", page: nil, identity: identity,
+                                         extra: ["needed": page.permission?.minimumRole.rawValue ?? "", "screen": page.title])
+        }
+        guard self.assets.hasTemplate("pages/\(name)") else {
+            return try await self.render(status: .notFound, template: "pages/missing", title: "Not found", page: nil, identity: identity, extra: [:])
+        }
+        var extra: [String: Any] = [:]
+        if let id = context.parameters.get("id") { extra["id"] = id }
+        if let action = context.parameters.get("action") { extra["action"] = action }
+        if name == "home" {
+            extra["dashboard"] = try await Dashboard(repository: self.repository, identity: identity).context(request)
+        }
+        return try await self.render(status: .ok, template: "pages/\(name)", title: page.title, page: page, identity: identity, extra: extra)
+    }
+
+    /// The values every signed-in screen gets: the shop, the user, what the role may do, the CSRF token.
+    func common(_ identity: Identity) async throws -> [String: Any] {
+        let settings = try await self.repository.settings()
+        let role = identity.account.role
+        var can: [String: Bool] = [:]
+        for permission in Permission.allCases { can["\(permission)"] = role.allows(permission) }
+        return [
+            "shop": ["name": settings.shopName, "currency": settings.currency.code, "minorUnits": settings.currency.minorUnits,
+                     "timeZone": settings.timeZoneIdentifier, "lockMinutes": settings.lockMinutes,
+                     "defaultTaxRate": settings.defaultTaxRate.decimalString] as [String: Any],
+            "user": ["id": identity.account.id.rawValue, "username": identity.account.username,
+                     "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
+                     "role": role.rawValue] as [String: Any],
+            "can": can,
+            "csrf": identity.session.csrfToken,
+        ]
+    }
+
+    func render(status: HTTPResponse.Status, template: String, title: String, page: WebPage?, identity: Identity,
+                extra: [String: Any]) async throws -> Response {
+        var values = try await self.common(identity)
+        for (key, value) in extra { values[key] = value }
+        let role = identity.account.role
+        let visible = WebPage.all.filter { $0.place != .hidden && $0.allows(role) }
+        func item(_ entry: WebPage) -> [String: Any] {
+            ["name": entry.name, "title": entry.title, "href": "/app/\(entry.name)", "icon": entry.icon,
+             "current": entry.name == page?.name || (entry.name == "more" && page?.place == .menu)]
+        }
+        values["nav"] = visible.map(item)
+        // The phone's tab bar: the role's tab screens, then "More" for everything else.
+        values["tabs"] = (visible.filter { $0.place == .tab } + (WebPage.named("more").map { [$0] } ?? [])).map(item)
+        values["more"] = visible.filter { $0.place == .menu }.map(item)
+        values["title"] = title
+        values["page"] = page?.name ?? "none"
+        if let page, self.assets.file("js/pages/\(page.name).js") != nil { values["script"] = page.name }
+        values["content"] = try self.assets.render(values, template: template)
+        return Self.html(try self.assets.render(values, template: "layout"), status: status)
+    }
+
+    func authPage(_ name: String, title: String, request: Request, context: AppRequestContext, extra: [String: Any] = [:]) async throws -> Response {
+        var values = extra
+        let settings = try await self.repository.settings()
+        values["shop"] = ["name": settings.shopName] as [String: Any]
+        values["title"] = title
+        values["page"] = name
+        values["next"] = values["next"] ?? Self.safeNext(request.uri.queryParameters.get("next"))
+        values["content"] = try self.assets.render(values, template: "auth/\(name)")
+        return Self.html(try self.assets.render(values, template: "auth/layout"), status: .ok)
+    }
+
+    /// Whether the till is locked (by hand or after the idle time); page views count as activity otherwise.
+    func isLocked(_ identity: Identity) async throws -> Bool {
+        let now = Date().milliseconds
+        let idle = now - identity.session.lastSeenAt
+        let lockAfter = Int64(try await self.repository.settings().lockMinutes) * 60_000
+        if identity.session.isLocked { return true }
+        if idle > lockAfter {
+            try await self.repository.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: identity.session.lastSeenAt, isLocked: true)
+            return true
+        }
+        if idle > 15_000 {
+            try await self.repository.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: now, isLocked: false)
+        }
+        return false
+    }
+
+    // MARK: files and responses
+
+    func staticFile(_ path: String, request: Request) throws -> Response {
+        guard let file = self.assets.file(path) else {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "not found")))
+        }
+        // Revalidated on each use (cheap with the ETag), so a new version shows at once after an update.
+        var headers: HTTPFields = [.eTag: file.etag, .cacheControl: "no-cache"]
+        if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = file.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                           .xContentTypeOptions: "nosniff", .referrerPolicy: "same-origin", .xFrameOptions: "DENY"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// Only a local path may be a "next" target (no open redirects).
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/app"), !next.hasPrefix("//"), !next.contains("\\") else { return "/app/home" }
+        return next
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-_.~"))) ?? "/app/home"
+    }
+}
+
+extension HTTPField.Name {
+    static var xFrameOptions: Self {
+        guard let name = Self("X-Frame-Options") else { preconditionFailure("X-Frame-Options is a valid header name") }
+        return name
+    }
+    static var referrerPolicy: Self {
+        guard let name = Self("Referrer-Policy") else { preconditionFailure("Referrer-Policy is a valid header name") }
+        return name
+    }
+}
