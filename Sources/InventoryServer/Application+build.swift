@@ -1,6 +1,8 @@
 import BarcodeReader
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import InventoryDomain
 import InventoryStore
 import Logging
@@ -19,12 +21,16 @@ public struct ServerConfiguration: Sendable {
     public var events: EventHub
     /// Mount the credential-free endpoints of the existing iOS client (`/api/public/get`, `/api/public/add`).
     public var publicAPI: Bool
+    /// HTTPS with this certificate (nil: plain HTTP). Session cookies are then marked Secure.
+    public var tls: ShopCertificate?
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
     /// Creates a configuration.
-    public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets(), dataFolder: String, publicAPI: Bool = false) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, secrets: Secrets = Secrets(), dataFolder: String, publicAPI: Bool = false,
+                tls: ShopCertificate? = nil) {
         self.host = host
+        self.tls = tls
         self.port = port
         self.secrets = secrets
         self.images = ImageStore(dataFolder: dataFolder)
@@ -69,7 +75,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     DocumentController(repository: repository).addRoutes(
         purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
-    AuthController(staff: repository, secrets: configuration.secrets).addRoutes(to: api)
+    AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: router, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
     if let store = repository as? InventorySQLiteRepository {
@@ -85,13 +91,14 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     return router
 }
 
-/// Builds the application over a repository.
+/// Builds the application over a repository: HTTP, or HTTPS when the configuration has a certificate.
 public func buildApplication<Repository: InventoryRepository & StaffRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
-) -> some ApplicationProtocol {
+) throws -> some ApplicationProtocol {
     let router = buildRouter(repository: repository, configuration: configuration)
+    let server: HTTPServerBuilder = try configuration.tls.map { try .tls(.http1(), tlsConfiguration: $0.tlsConfiguration()) } ?? .http1()
     return Application(
-        router: router,
+        router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),
         logger: logger)
 }

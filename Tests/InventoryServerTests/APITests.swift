@@ -60,7 +60,7 @@ func token(_ store: InventorySQLiteRepository, role: Role, username: String? = n
 func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
     let store = try InventorySQLiteRepository.inMemory()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-server-\(UUID().uuidString)").path
-    return (buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder, publicAPI: publicAPI),
+    return (try buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder, publicAPI: publicAPI),
                              repository: store), store)
 }
 

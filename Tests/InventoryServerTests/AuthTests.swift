@@ -210,7 +210,7 @@ func sessionCookie(_ reply: Reply) -> String? {
         let store = try InventorySQLiteRepository.inMemory()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-events-\(UUID().uuidString)").path
         let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder)
-        let app = buildApplication(configuration, repository: store)
+        let app = try buildApplication(configuration, repository: store)
         let staff = try await token(store, role: .staff)
         let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 100), lowStockThreshold: Quantity(3)))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(5), unitCost: Money(minorUnits: 40))]))

@@ -8,6 +8,8 @@ import InventoryDomain
 struct AuthController<Staff: StaffRepository> {
     let staff: Staff
     let secrets: Secrets
+    /// Mark the session cookie Secure (served over HTTPS).
+    var secureCookies = false
 
     struct UserResponse: Encodable, Sendable {
         var id: Int64
@@ -138,7 +140,7 @@ struct AuthController<Staff: StaffRepository> {
         auth.post("logout") { _, context in
             if let identity = context.identity { try await self.staff.deleteSession(id: identity.session.id) }
             var response = Response(status: .noContent)
-            response.setCookie(Cookie(name: AuthNames.cookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: AuthNames.cookie, value: "", maxAge: 0, path: "/", secure: self.secureCookies, httpOnly: true, sameSite: .strict))
             return response
         }
         auth.get("me") { _, context in
@@ -266,7 +268,7 @@ struct AuthController<Staff: StaffRepository> {
         let token = Secrets.newToken(), csrf = Secrets.newToken()
         _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf)
         var response = try JSON(SignedIn(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
-        response.setCookie(Cookie(name: AuthNames.cookie, value: token, path: "/", httpOnly: true, sameSite: .strict))
+        response.setCookie(Cookie(name: AuthNames.cookie, value: token, path: "/", secure: self.secureCookies, httpOnly: true, sameSite: .strict))
         return response
     }
 

@@ -16,9 +16,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port.") var port: Int = 8080
     @Flag(help: "Fill an empty database with the demo café first.") var demo = false
     @Flag(help: "Serve the existing iOS client's credential-free /api/public/get and /api/public/add (trusted shop networks only).") var publicAPI = false
+    @Flag(help: ArgumentHelp("Serve HTTPS (phones give the camera to web pages only over HTTPS).",
+                             discussion: "Uses --tls-cert/--tls-key when given, else a self-signed certificate made in <data>/tls/ for this machine's names and addresses."))
+    var tls = false
+    @Option(help: "TLS certificate chain (PEM); implies --tls.") var tlsCert: String?
+    @Option(help: "TLS private key (PEM); implies --tls.") var tlsKey: String?
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard (self.tlsCert == nil) == (self.tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
     }
 
     func run() async throws {
@@ -30,11 +36,25 @@ struct ServeCommand: AsyncParsableCommand {
             let summary = try await DemoShop(endDay: today).fill(store)
             logger.info("demo café created", metadata: ["products": "\(summary.products)", "sales": "\(summary.sales)"])
         }
-        if try await store.userCount() == 0 {
-            logger.notice("no staff account yet: create the admin first (POST /api/v1/auth/setup with username, password and an optional PIN); there is no default password")
+        var certificate: ShopCertificate?
+        if let cert = self.tlsCert, let key = self.tlsKey {
+            certificate = ShopCertificate(certificatePath: cert, keyPath: key)
+        } else if self.tls {
+            certificate = try ShopCertificate.selfSigned(dataFolder: self.database.folder, shopName: try await store.settings().shopName)
+            logger.info("self-signed TLS certificate", metadata: ["file": "\(certificate?.certificatePath ?? "")"])
         }
-        logger.info("serving", metadata: ["data": "\(self.database.folder)", "url": "http://\(self.host):\(self.port)"])
-        let app = buildApplication(ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI), repository: store, logger: logger)
+        let scheme = certificate == nil ? "http" : "https"
+        let shown = self.host == "0.0.0.0" || self.host == "::" ? "127.0.0.1" : self.host
+        let url = "\(scheme)://\(shown.contains(":") ? "[\(shown)]" : shown):\(self.port)"
+        if try await store.userCount() == 0 {
+            logger.notice("no staff account yet: open \(url)/setup in a browser to create the admin (or POST /api/v1/auth/setup); there is no default password")
+        }
+        logger.info("serving", metadata: ["data": "\(self.database.folder)", "url": "\(url)"])
+        if certificate != nil, self.host == "0.0.0.0" {
+            for address in ShopCertificate.addresses(port: self.port) { logger.info("phones on the shop network: open \(address)") }
+        }
+        let configuration = ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI, tls: certificate)
+        let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }
 }
