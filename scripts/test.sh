@@ -3,8 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System libraries: SQLite for the store, libpng and libjpeg for reading barcode images.
-packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev)
+# System libraries: SQLite for the store, libpng and libjpeg for reading barcode images; Debian's chromium, its
+# matching chromium-driver and fonts for the browser tests.
+packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev chromium chromium-driver fonts-liberation)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -13,7 +14,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]}"
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 echo "== building"
@@ -24,6 +25,9 @@ swift test --enable-code-coverage
 
 echo "== coverage"
 python3 scripts/coverage.py "$(swift test --show-codecov-path)"
+
+echo "== browser tests (Selenium + headless chromium against a real stockroom serve; screenshots in test-artifacts/)"
+./scripts/browser-tests.sh
 
 echo "== schemathesis (the OpenAPI document against a live server: no 5xx, no answer outside the document)"
 ./scripts/schemathesis.sh

@@ -39,7 +39,11 @@ struct Dashboard<Repository: InventoryRepository> {
             values["revenue"] = f.string(selected?.revenue ?? .zero)
             values["profit"] = f.string(selected?.profit ?? .zero)
             values["salesCount"] = selected?.salesCount ?? 0
-            values["chart"] = Self.chart(days: f.calendar.days(from: f.calendar.addingDays(-29, to: date), through: date), figures: days, formats: f)
+            let chartDays = f.calendar.days(from: f.calendar.addingDays(-29, to: date), through: date)
+            values["chart"] = Self.chart(days: chartDays, figures: days, formats: f)
+            values["chartFrom"] = chartDays.first.map(ShopCalendar.isoDate) ?? ""
+            values["chartTo"] = chartDays.last.map(ShopCalendar.isoDate) ?? ""
+            values["chartMax"] = f.string(days.map(\.revenue).max() ?? .zero)
 
             let from = day("from", default: f.calendar.addingDays(-29, to: date))
             let to = day("to", default: date)
@@ -94,11 +98,6 @@ struct Dashboard<Repository: InventoryRepository> {
         }
         let points = profit.enumerated().map { index, value in "\(Self.n(left + (Double(index) + 0.5) * slot)),\(Self.n(y(value)))" }
         svg += "<polyline class=\"chart-profit\" fill=\"none\" points=\"\(points.joined(separator: " "))\"/>"
-        if let first = days.first, let last = days.last {
-            svg += "<text class=\"chart-label\" x=\"\(left)\" y=\"196\">\(ShopCalendar.isoDate(first))</text>"
-            svg += "<text class=\"chart-label\" x=\"\(width - left)\" y=\"196\" text-anchor=\"end\">\(ShopCalendar.isoDate(last))</text>"
-        }
-        svg += "<text class=\"chart-label\" x=\"\(left)\" y=\"10\">\(Self.escape(f.string(Money(minorUnits: top))))</text>"
         return svg + "</svg>"
     }
 
