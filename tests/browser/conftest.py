@@ -272,3 +272,41 @@ def ean13_y4m(code, path, width=640, height=480):
     path.write_bytes(f"YUV4MPEG2 W{width} H{height} F30:1 Ip A1:1 C420jpeg\n".encode()
                      + b"FRAME\n" + frame.tobytes() + bytes([128]) * (width * height // 2))
     return path
+
+
+CONTRAST_SCRIPT = """
+function parse(c) { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+  const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+function lum([r, g, b]) { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); }
+function background(el) { let colour = [255, 255, 255];
+  const stack = []; for (let e = el; e; e = e.parentElement) stack.push(e);
+  for (const e of stack.reverse()) { const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c[3] > 0) colour = [0, 1, 2].map(i => c[i] * c[3] + colour[i] * (1 - c[3])); }
+  return colour; }
+const failures = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+const seen = new Set();
+while (walker.nextNode()) {
+  const el = walker.currentNode.parentElement;
+  if (!el || seen.has(el) || !walker.currentNode.textContent.trim()) continue;
+  seen.add(el);
+  const style = getComputedStyle(el);
+  if (el.closest('[hidden], .sr-only, svg, option, [aria-hidden=true]') || style.visibility === 'hidden' || el.offsetParent === null) continue;
+  if (parseFloat(style.opacity) < 1 || el.closest('button:disabled')) continue;
+  const fg = parse(style.color); if (!fg) continue;
+  const bg = background(el);
+  const colour = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+  const [a, b] = [lum(colour), lum(bg)];
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+  const needed = (size >= 24 || (size >= 18.66 && bold)) ? 3 : 4.5;
+  if (ratio < needed) failures.push(`${el.tagName}.${el.className}: "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)} < ${needed}`);
+}
+return failures;
+"""
+
+
+def contrast_failures(driver):
+    """Visible text whose contrast with its background is below WCAG AA (4.5:1, or 3:1 for large text)."""
+    return driver.execute_script(CONTRAST_SCRIPT)

@@ -1,10 +1,10 @@
 """Screenshots of the main screens on a phone (light and dark), a tablet and a desktop, over the demo café, kept as
-test artefacts in test-artifacts/screenshots/. Each screen must load without errors in the browser console and
-without horizontal scrolling."""
+test artefacts in test-artifacts/screenshots/. Each screen must load without errors in the browser console,
+without horizontal scrolling, and with every visible text at WCAG AA contrast."""
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import ADMIN, Shop, no_horizontal_scroll, screenshot, sign_in, wait_idle
+from conftest import ADMIN, Shop, contrast_failures, no_horizontal_scroll, screenshot, sign_in, wait_idle
 
 SIZES = [("phone", 375, 812, False), ("phone-dark", 375, 812, True), ("tablet", 1024, 768, False), ("desktop", 1440, 900, False)]
 SCREENS = [("dashboard", "/app/home"), ("products", "/app/products"), ("purchase-form", "/app/purchases/new"), ("pos", "/app/pos")]
@@ -34,5 +34,6 @@ def test_main_screens_at_every_size(demo_shop, browser, size):
         else:
             assert driver.find_element(By.CSS_SELECTOR, ".sidebar").is_displayed()
         screenshot(driver, f"{screen}-{name}-{width}x{height}")
+        assert contrast_failures(driver) == [], f"{screen} at {name}: text below WCAG AA contrast"
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert errors == [], f"{screen} at {name}: {errors}"

@@ -118,3 +118,18 @@ def test_server_gone_shows_a_banner_not_a_broken_page(browser):
     driver.execute_script("import('/static/js/app.js').then(m => m.api('GET', '/api/v1/products').catch(() => {}))")
     banner = wait_for(driver, "#offline")
     assert "Cannot reach" in banner.text
+
+
+def test_low_stock_alert_appears_live_on_home(shop, signed_in):
+    from conftest import unique, wait_idle
+    name = unique("Oat milk")
+    purchase = shop.api("POST", "/api/v1/purchases", {"lines": [
+        {"newProduct": {"name": name, "salePrice": "1.80", "lowStockThreshold": "5"}, "quantity": "8", "unitCost": "0.90"}]})
+    product_id = purchase["lines"][0]["productId"]
+    driver = signed_in(shop, "admin", width=1440, height=900)
+    driver.get(shop.url("/app/home"))
+    wait_idle(driver)
+    assert name not in driver.find_element(By.ID, "low-stock-list").text
+    # A sale elsewhere (another till) brings it under its threshold: the alert shows without a reload.
+    shop.api("POST", "/api/v1/sales", {"lines": [{"productId": product_id, "quantity": "4"}]})
+    wait(driver, lambda d: name in d.find_element(By.ID, "low-stock-list").text, timeout=10)
