@@ -1,0 +1,181 @@
+// Shared helpers for the admin screens (reports, import, users, settings, backup): shop-time dates, exact sums,
+// table building, uploads with progress, tabs and small formatting. Only text goes into the DOM (el()).
+import { el, Decimal, page, goToLock, ApiError } from "/static/js/app.js";
+
+/** The shop's IANA time zone (the page template puts it on #main's wrapper as data-time-zone). */
+export function shopTimeZone() {
+  return document.querySelector("[data-time-zone]")?.dataset.timeZone || "UTC";
+}
+
+/** Today (or `days` from today) as YYYY-MM-DD in the shop's time zone. */
+export function shopDay(days = 0) {
+  const when = new Date(Date.now() + days * 86_400_000);
+  try {
+    return new Intl.DateTimeFormat("en-CA", { timeZone: shopTimeZone(), year: "numeric", month: "2-digit", day: "2-digit" }).format(when);
+  } catch {
+    return when.toISOString().slice(0, 10);
+  }
+}
+
+/** Now as YYYY-MM-DDTHH:MM in the shop's time zone (for <input type="datetime-local">). */
+export function shopNow() {
+  try {
+    const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", {
+      timeZone: shopTimeZone(), year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+    }).formatToParts(new Date()).map((part) => [part.type, part.value]));
+    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+  } catch {
+    return new Date().toISOString().slice(0, 16);
+  }
+}
+
+/** An ISO date-time shown in the shop's time zone ("22 Nov 2026, 14:30"). */
+export function dateTime(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  try {
+    return new Intl.DateTimeFormat("en-GB", { timeZone: shopTimeZone(), dateStyle: "medium", timeStyle: "short" }).format(date);
+  } catch {
+    return date.toISOString().replace("T", " ").slice(0, 16);
+  }
+}
+
+/** A decimal string shown without trailing zeros ("12.500" → "12.5", "3.000" → "3"). */
+export function quantity(text) {
+  const value = String(text ?? "");
+  if (!value.includes(".")) return value;
+  return value.replace(/\.?0+$/, "");
+}
+
+const SUM_SCALE = 8;
+/** The exact sum of decimal strings, formatted at `scale` decimals (BigInt, never floating point). */
+export function sum(texts, scale) {
+  let total = 0n;
+  for (const text of texts) {
+    const value = Decimal.parse(text, SUM_SCALE);
+    if (value !== null) total += value;
+  }
+  return Decimal.format(Decimal.rescale(total, SUM_SCALE, scale), scale);
+}
+
+/** a / n for a decimal string and a whole number, rounded half away from zero at `scale` decimals; "" when n is 0. */
+export function average(text, count, scale) {
+  if (!count) return Decimal.format(0n, scale);
+  const value = Decimal.parse(text, SUM_SCALE);
+  if (value === null) return "";
+  return Decimal.format(Decimal.rescale(Decimal.divide(value, BigInt(count)), SUM_SCALE, scale), scale);
+}
+
+export const moneyScale = () => page.minorUnits;
+
+/**
+ * A table: columns are {label, value(row) → string|Node, num?: true, class?}. `foot` is an optional array of
+ * cells (strings or Nodes) for a totals row. Returns the .table-wrap element.
+ */
+export function table(columns, rows, { caption, foot, empty = "Nothing to show.", id, tall = false } = {}) {
+  if (!rows.length) return el("p", { class: "empty", id }, empty);
+  const head = el("thead", {}, el("tr", {}, columns.map((column) => el("th", { scope: "col", class: column.num ? "num" : null }, column.label))));
+  const body = el("tbody", {}, rows.map((row) => el("tr", {}, columns.map((column, index) => {
+    const value = column.value(row);
+    return index === 0 && column.header !== false
+      ? el("th", { scope: "row", class: column.num ? "num" : null }, value)
+      : el("td", { class: column.num ? "num" : null }, value);
+  }))));
+  const parts = [caption ? el("caption", { class: "sr-only" }, caption) : null, head, body];
+  if (foot) {
+    parts.push(el("tfoot", {}, el("tr", {}, foot.map((cell, index) => index === 0
+      ? el("th", { scope: "row" }, cell)
+      : el("td", { class: columns[index]?.num ? "num" : null }, cell)))));
+  }
+  return el("div", { class: tall ? "table-wrap tall" : "table-wrap", id, tabindex: tall ? "0" : null, role: tall ? "region" : null, "aria-label": tall ? caption : null },
+    el("table", { class: "table" }, parts));
+}
+
+/** Offers text as a file download (a Blob link clicked once). */
+export function downloadText(name, text, type = "text/csv") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = el("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  setTimeout(() => { URL.revokeObjectURL(url); link.remove(); }, 1000);
+}
+
+/**
+ * POSTs a body with XMLHttpRequest so the upload's progress can be shown on a <progress> element (indeterminate
+ * once the upload is sent and the server is working). Resolves to the parsed JSON; rejects with ApiError.
+ */
+export function upload(path, body, { contentType = "application/octet-stream", progress } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", path);
+    request.setRequestHeader("Content-Type", contentType);
+    request.setRequestHeader("Accept", "application/json");
+    request.setRequestHeader("X-CSRF-Token", document.querySelector('meta[name="csrf-token"]')?.content ?? "");
+    if (progress) {
+      progress.hidden = false;
+      progress.removeAttribute("value");
+      request.upload.addEventListener("progress", (event) => {
+        if (event.lengthComputable && event.total > 0) { progress.max = event.total; progress.value = event.loaded; }
+      });
+      // Sent: the server is now checking/writing; show an indeterminate bar.
+      request.upload.addEventListener("load", () => progress.removeAttribute("value"));
+    }
+    const done = () => { if (progress) progress.hidden = true; };
+    request.addEventListener("load", () => {
+      done();
+      let json = null;
+      try { json = request.responseText ? JSON.parse(request.responseText) : null; } catch { json = null; }
+      if (request.status === 423) { goToLock(); reject(new ApiError(423, { title: "Till locked", detail: "the till is locked" })); return; }
+      if (request.status >= 200 && request.status < 300) resolve(json);
+      else reject(new ApiError(request.status, json ?? { title: `HTTP ${request.status}`, detail: request.statusText || "the server refused the upload" }));
+    });
+    request.addEventListener("error", () => {
+      done();
+      reject(new ApiError(0, { title: "Server unreachable", detail: "cannot reach the Stockroom server; check the connection and try again" }));
+    });
+    request.send(body);
+  });
+}
+
+/**
+ * Wires a [role=tablist] with buttons [role=tab][aria-controls]: click and arrow keys switch panels; the chosen
+ * tab is kept in the URL (?tab=name). Calls onShow(name) when a tab is shown.
+ */
+export function setupTabs(list, onShow) {
+  const tabs = [...list.querySelectorAll('[role="tab"]')];
+  const show = (tab, focus = false) => {
+    for (const other of tabs) {
+      const selected = other === tab;
+      other.setAttribute("aria-selected", String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      document.getElementById(other.getAttribute("aria-controls")).hidden = !selected;
+    }
+    if (focus) tab.focus();
+    const url = new URL(location.href);
+    url.searchParams.set("tab", tab.dataset.tab);
+    history.replaceState(null, "", url);
+    onShow?.(tab.dataset.tab);
+  };
+  list.addEventListener("click", (event) => {
+    const tab = event.target.closest('[role="tab"]');
+    if (tab) show(tab);
+  });
+  list.addEventListener("keydown", (event) => {
+    const index = tabs.indexOf(document.activeElement);
+    if (index < 0) return;
+    let next = null;
+    if (event.key === "ArrowRight") next = tabs[(index + 1) % tabs.length];
+    else if (event.key === "ArrowLeft") next = tabs[(index - 1 + tabs.length) % tabs.length];
+    else if (event.key === "Home") next = tabs[0];
+    else if (event.key === "End") next = tabs[tabs.length - 1];
+    if (next) { event.preventDefault(); show(next, true); }
+  });
+  const wanted = new URLSearchParams(location.search).get("tab");
+  show(tabs.find((tab) => tab.dataset.tab === wanted) ?? tabs[0]);
+}
+
+/** Replaces a container's content with a spinner line while something loads. */
+export function loading(container, text = "Loading…") {
+  container.replaceChildren(el("p", { class: "muted" }, el("span", { class: "spinner", "aria-hidden": "true" }), " ", text));
+}

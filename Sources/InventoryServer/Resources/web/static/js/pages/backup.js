@@ -1,0 +1,60 @@
+// Backup: download a consistent copy of the live database; restore one behind a typed confirmation.
+import { el, showProblem, clearErrors, fieldError, announce, toast } from "/static/js/app.js";
+import { upload } from "/static/js/admin-common.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("restore-form");
+const dialog = $("restore-dialog");
+const word = $("restore-word");
+const result = $("restore-result");
+
+const size = (bytes) => bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(form);
+  result.replaceChildren();
+  const file = form.file.files?.[0];
+  if (!file) { fieldError(form, "file", "choose a backup file first"); form.file.focus(); return; }
+  // An SQLite database starts with "SQLite format 3\0".
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  if (new TextDecoder().decode(head.slice(0, 15)) !== "SQLite format 3") {
+    fieldError(form, "file", "this is not a Stockroom backup (not an SQLite database file)");
+    form.file.focus();
+    return;
+  }
+  $("restore-name").textContent = `“${file.name}” (${size(file.size)}, ${new Date(file.lastModified).toLocaleString()})`;
+  word.value = "";
+  $("restore-go").disabled = true;
+  dialog.showModal();
+  word.focus();
+});
+
+word.addEventListener("input", () => { $("restore-go").disabled = word.value.trim().toUpperCase() !== "REPLACE"; });
+$("restore-cancel").addEventListener("click", () => dialog.close());
+
+$("restore-confirm").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (word.value.trim().toUpperCase() !== "REPLACE") return;
+  dialog.close();
+  const file = form.file.files[0];
+  const button = $("restore-button");
+  button.disabled = true;
+  result.replaceChildren(el("p", { class: "muted" }, "Uploading and checking the backup…"));
+  try {
+    const reply = await upload("/api/v1/restore", file, { contentType: "application/octet-stream", progress: $("restore-progress") });
+    form.reset();
+    result.replaceChildren(el("div", { class: "banner banner-info", role: "status", id: "restore-done" },
+      el("p", {}, el("strong", {}, "Restored."), ` The shop now holds the backup's data: ${reply.products} product${reply.products === 1 ? "" : "s"}.`),
+      el("p", { style: "margin:0" }, el("a", { class: "btn", href: "/app/home" }, "Go to the dashboard"))));
+    toast("Backup restored");
+    announce(`Backup restored: ${reply.products} products`);
+  } catch (error) {
+    result.replaceChildren();
+    // The server names no field for a bad file; show it on the file input.
+    if (!error.field && error.status >= 400 && error.status < 500) error.problem = { ...error.problem, field: "file" };
+    showProblem(form, error);
+  } finally {
+    button.disabled = false;
+  }
+});

@@ -1,0 +1,192 @@
+// Reports: daily figures (with an exact totals row), stock on a date, top products, low stock, valuation by
+// category, expiring lots; CSV export links; print / save as PDF (print CSS shows the tables only).
+import { api, el, money, showProblem, clearErrors, fieldError, announce, Decimal } from "/static/js/app.js";
+import { shopDay, shopNow, dateTime, quantity, sum, average, moneyScale, table, loading } from "/static/js/admin-common.js";
+
+const $ = (id) => document.getElementById(id);
+const productLink = (row) => el("a", { href: `/app/products/${row.productId}` }, row.name);
+const problemBox = (container, error) => {
+  container.replaceChildren(el("p", { class: "banner banner-error", role: "alert" }, error?.problem?.detail || error?.message || "could not load"));
+};
+
+// ---------- daily figures ----------
+async function loadDaily() {
+  const form = $("daily-form");
+  clearErrors(form);
+  const from = form.from.value, to = form.to.value;
+  if (!from) { fieldError(form, "from", "choose the first day"); return; }
+  if (!to) { fieldError(form, "to", "choose the last day"); return; }
+  if (from > to) { fieldError(form, "to", "must be on or after the first day"); return; }
+  const box = $("daily-result");
+  loading(box);
+  try {
+    const days = await api("GET", `/api/v1/reports/daily?from=${from}&to=${to}`);
+    const scale = moneyScale();
+    const columns = [
+      { label: "Day", value: (d) => d.date },
+      { label: "Sales", value: (d) => String(d.salesCount), num: true },
+      { label: "Revenue", value: (d) => money(d.revenue), num: true },
+      { label: "COGS", value: (d) => money(d.costOfGoodsSold), num: true },
+      { label: "Profit", value: (d) => money(d.profit), num: true },
+      { label: "Avg basket", value: (d) => money(d.averageBasket), num: true },
+      { label: "Tax", value: (d) => money(d.tax), num: true },
+      { label: "Tips", value: (d) => money(d.tips), num: true },
+      { label: "Discounts", value: (d) => money(d.discounts), num: true },
+      { label: "Returns", value: (d) => money(d.returns), num: true },
+    ];
+    const total = (key) => sum(days.map((d) => d[key]), scale);
+    const count = days.reduce((n, d) => n + d.salesCount, 0);
+    const revenue = total("revenue");
+    const foot = ["Total", String(count), money(revenue), money(total("costOfGoodsSold")), money(total("profit")),
+      money(average(revenue, count, scale)), money(total("tax")), money(total("tips")), money(total("discounts")), money(total("returns"))];
+    box.replaceChildren(table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range." }));
+    $("daily-range").textContent = `${from} – ${to}`;
+    announce(`Daily figures: ${days.length} days, revenue ${money(revenue)}`);
+  } catch (error) {
+    if (error.field === "from" || error.field === "to") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
+  }
+}
+
+function setRange(kind) {
+  const form = $("daily-form");
+  form.to.value = shopDay();
+  if (kind === "month") form.from.value = shopDay().slice(0, 8) + "01";
+  else form.from.value = shopDay(-Number(kind));
+  for (const chip of form.querySelectorAll("[data-range]")) chip.setAttribute("aria-pressed", String(chip.dataset.range === kind));
+  loadDaily();
+}
+
+// ---------- stock on a date ----------
+async function loadSnapshot() {
+  const form = $("snapshot-form");
+  clearErrors(form);
+  const at = form.at.value;
+  if (!at) { fieldError(form, "at", "choose a date and time"); return; }
+  const box = $("snapshot-result");
+  loading(box);
+  try {
+    const snapshot = await api("GET", `/api/v1/reports/snapshot?at=${encodeURIComponent(at)}`);
+    const zero = (text) => Decimal.parse(text, 8) === 0n;
+    const lines = snapshot.lines.filter((line) => !zero(line.quantity) || !zero(line.value));
+    const columns = [
+      { label: "Product", value: productLink },
+      { label: "Quantity", value: (l) => quantity(l.quantity), num: true },
+      { label: "Avg cost", value: (l) => money(l.averageCost), num: true },
+      { label: "Value", value: (l) => money(l.value), num: true },
+    ];
+    const foot = ["Total", quantity(snapshot.totalQuantity), "", money(snapshot.totalValue)];
+    const label = `Stock at ${at.replace("T", " ")} (shop time)`;
+    box.replaceChildren(
+      el("p", { class: "muted" }, `${lines.length} product${lines.length === 1 ? "" : "s"} in stock · value ${money(snapshot.totalValue)}`),
+      table(columns, lines, { caption: label, foot, id: "snapshot-table", tall: true, empty: "Nothing was in stock then." }));
+    $("snapshot-label").textContent = label;
+  } catch (error) {
+    if (error.field === "at") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
+  }
+}
+
+// ---------- top products ----------
+async function loadTop() {
+  const form = $("top-form");
+  clearErrors(form);
+  const { from, to, by, limit } = { from: form.from.value, to: form.to.value, by: form.by.value, limit: form.limit.value };
+  if (!from) { fieldError(form, "from", "choose the first day"); return; }
+  if (!to) { fieldError(form, "to", "choose the last day"); return; }
+  if (from > to) { fieldError(form, "to", "must be on or after the first day"); return; }
+  const box = $("top-result");
+  loading(box);
+  try {
+    // A day as `to` means the end of that day.
+    const rows = await api("GET", `/api/v1/reports/top?from=${from}&to=${to}&by=${by}&limit=${limit}`);
+    const columns = [
+      { label: "#", value: (r) => String(rows.indexOf(r) + 1), num: true },
+      { label: "Product", value: productLink, header: false },
+      { label: "Quantity", value: (r) => quantity(r.quantity), num: true },
+      { label: "Revenue", value: (r) => money(r.revenue), num: true },
+    ];
+    box.replaceChildren(table(columns, rows, { caption: `Top ${limit} by ${by}`, id: "top-table", empty: "No sales in this range." }));
+    $("top-label").textContent = `Top ${limit} by ${by}, ${from} – ${to}`;
+  } catch (error) {
+    if (error.field) { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
+  }
+}
+
+// ---------- low stock, valuation ----------
+const statusBadge = (status) => el("span", { class: `badge badge-${status}` }, { out: "Out", low: "Low", in_stock: "In stock", not_tracked: "Not tracked" }[status] ?? status);
+
+async function loadLow() {
+  const box = $("low-result");
+  loading(box);
+  try {
+    const rows = await api("GET", "/api/v1/reports/low-stock");
+    const columns = [
+      { label: "Product", value: productLink },
+      { label: "In stock", value: (r) => `${quantity(r.quantity)} ${r.unit}`, num: true },
+      { label: "Threshold", value: (r) => quantity(r.threshold), num: true },
+      { label: "Status", value: (r) => statusBadge(r.status) },
+    ];
+    box.replaceChildren(table(columns, rows, { caption: "Low stock", id: "low-table", empty: "Nothing is running low." }));
+  } catch (error) { problemBox(box, error); }
+}
+
+async function loadValuation() {
+  const box = $("valuation-result");
+  loading(box);
+  try {
+    const rows = await api("GET", "/api/v1/reports/valuation");
+    const columns = [
+      { label: "Category", value: (r) => r.name || "No category" },
+      { label: "Products", value: (r) => String(r.productCount), num: true },
+      { label: "Quantity", value: (r) => quantity(r.quantity), num: true },
+      { label: "Value", value: (r) => money(r.value), num: true },
+    ];
+    const foot = ["Total", String(rows.reduce((n, r) => n + r.productCount, 0)), quantity(sum(rows.map((r) => r.quantity), 3)),
+      money(sum(rows.map((r) => r.value), moneyScale()))];
+    box.replaceChildren(table(columns, rows, { caption: "Stock value by category", foot, id: "valuation-table", empty: "No stock yet." }));
+  } catch (error) { problemBox(box, error); }
+}
+
+// ---------- expiring ----------
+async function loadExpiring() {
+  const form = $("expiring-form");
+  clearErrors(form);
+  const days = form.days.value.trim();
+  if (!/^\d{1,4}$/.test(days) || Number(days) > 3650) { fieldError(form, "days", "a whole number of days from 0 to 3650"); return; }
+  const box = $("expiring-result");
+  loading(box);
+  try {
+    const rows = await api("GET", `/api/v1/reports/expiring?days=${days}`);
+    const today = shopDay();
+    const columns = [
+      { label: "Product", value: productLink },
+      { label: "Lot", value: (r) => r.lotCode ?? "—" },
+      { label: "Expires", value: (r) => r.expiryDate < today ? el("span", { class: "badge badge-out" }, `Expired ${r.expiryDate}`) : r.expiryDate },
+      { label: "In stock", value: (r) => quantity(r.stockQuantity), num: true },
+    ];
+    box.replaceChildren(table(columns, rows, { caption: `Lots expiring within ${days} days`, id: "expiring-table", empty: `No lots expire within ${days} days.` }));
+    $("expiring-label").textContent = `Within ${days} days of ${today}`;
+  } catch (error) {
+    if (error.field === "days") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
+  }
+}
+
+// ---------- wiring ----------
+const submitTo = (id, load) => $(id).addEventListener("submit", (event) => { event.preventDefault(); load(); });
+submitTo("daily-form", loadDaily);
+submitTo("snapshot-form", loadSnapshot);
+submitTo("top-form", loadTop);
+submitTo("expiring-form", loadExpiring);
+for (const chip of document.querySelectorAll("#daily-form [data-range]")) chip.addEventListener("click", () => setRange(chip.dataset.range));
+$("snapshot-now").addEventListener("click", () => { $("snapshot-at").value = shopNow(); loadSnapshot(); });
+$("print-button").addEventListener("click", () => window.print());
+window.addEventListener("beforeprint", () => { $("printed-at").textContent = dateTime(new Date().toISOString()); });
+
+$("daily-form").to.value = shopDay();
+$("daily-form").from.value = shopDay(-6);
+$("daily-form").querySelector('[data-range="6"]').setAttribute("aria-pressed", "true");
+for (const chip of document.querySelectorAll("#daily-form [data-range]:not([aria-pressed])")) chip.setAttribute("aria-pressed", "false");
+$("snapshot-at").value = shopNow();
+$("top-form").to.value = shopDay();
+$("top-form").from.value = shopDay(-29);
+
+Promise.all([loadDaily(), loadSnapshot(), loadTop(), loadLow(), loadValuation(), loadExpiring()]);

@@ -1,0 +1,100 @@
+// Settings: shop name, currency, time zone, default tax, low-stock default, lock minutes (GET/PUT /api/v1/settings).
+import { api, el, Decimal, showProblem, clearErrors, fieldError, toast, announce } from "/static/js/app.js";
+
+const form = document.getElementById("settings-form");
+let saved = null;
+
+function supported(kind, fallback) {
+  try { return Intl.supportedValuesOf(kind); } catch { return fallback; }
+}
+
+function currencyName(code) {
+  try { return new Intl.DisplayNames(["en"], { type: "currency" }).of(code); } catch { return ""; }
+}
+
+function fillCurrencies(current) {
+  const codes = new Set(supported("currency", ["EUR", "USD", "GBP", "CHF", "JPY", "SEK", "NOK", "DKK", "PLN", "CZK", "KWD"]));
+  codes.add(current);
+  const select = form.currency;
+  select.replaceChildren(...[...codes].sort().map((code) => {
+    const name = currencyName(code);
+    return el("option", { value: code }, name && name !== code ? `${code} — ${name}` : code);
+  }));
+  select.value = current;
+}
+
+function fillZones() {
+  const zones = supported("timeZone", ["UTC", "Europe/Berlin", "Europe/London", "America/New_York"]);
+  const list = document.getElementById("time-zones");
+  list.replaceChildren(...["UTC", ...zones.filter((zone) => zone !== "UTC")].map((zone) => el("option", { value: zone })));
+}
+
+function show(settings) {
+  saved = settings;
+  form.shopName.value = settings.shopName;
+  fillCurrencies(settings.currency);
+  form.timeZone.value = settings.timeZone;
+  form.defaultTaxRate.value = settings.defaultTaxRate;
+  form.lowStockDefault.value = settings.lowStockDefault;
+  form.lockMinutes.value = String(settings.lockMinutes);
+}
+
+/** Checks the form; returns the request body or null (with inline errors shown). */
+function validate() {
+  clearErrors(form);
+  const values = {
+    shopName: form.shopName.value.trim(), currency: form.currency.value, timeZone: form.timeZone.value.trim(),
+    defaultTaxRate: form.defaultTaxRate.value.trim().replace(/%$/, "").replace(",", "."),
+    lowStockDefault: form.lowStockDefault.value.trim().replace(",", "."), lockMinutes: form.lockMinutes.value.trim(),
+  };
+  const errors = [];
+  if (!values.shopName) errors.push(["shopName", "enter the shop's name"]);
+  if (!values.timeZone) errors.push(["timeZone", "choose a time zone, e.g. Europe/Berlin"]);
+  else {
+    const zones = supported("timeZone", []);
+    let known = values.timeZone === "UTC" || zones.includes(values.timeZone);
+    if (!known) { try { new Intl.DateTimeFormat("en", { timeZone: values.timeZone }); known = true; } catch { known = false; } }
+    if (!known) errors.push(["timeZone", `'${values.timeZone}' is not a known time zone (e.g. Europe/Berlin)`]);
+  }
+  const tax = Decimal.parse(values.defaultTaxRate, 2);
+  if (tax === null || tax < 0n || tax > 10000n) errors.push(["defaultTaxRate", "a percentage from 0 to 100 with at most 2 decimals, e.g. 7 or 19.5"]);
+  const low = Decimal.parse(values.lowStockDefault, 3);
+  if (low === null || low < 0n) errors.push(["lowStockDefault", "a quantity of 0 or more with at most 3 decimals"]);
+  if (!/^\d{1,4}$/.test(values.lockMinutes) || Number(values.lockMinutes) < 1 || Number(values.lockMinutes) > 1440) {
+    errors.push(["lockMinutes", "a whole number of minutes from 1 to 1440"]);
+  }
+  for (const [name, message] of errors) fieldError(form, name, message);
+  if (errors.length) {
+    announce(`${errors.length} field${errors.length === 1 ? "" : "s"} need${errors.length === 1 ? "s" : ""} fixing: ${errors.map((e) => e[1]).join("; ")}`, { assertive: true });
+    form.querySelector('[aria-invalid="true"]')?.focus();
+    return null;
+  }
+  return { ...values, lockMinutes: Number(values.lockMinutes) };
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const body = validate();
+  if (!body) return;
+  const button = document.getElementById("settings-save");
+  button.disabled = true;
+  try {
+    const settings = await api("PUT", "/api/v1/settings", body);
+    show(settings);
+    // The frame shows the shop name; update it without a reload.
+    for (const brand of document.querySelectorAll(".sidebar .brand span")) brand.textContent = settings.shopName;
+    document.title = document.title.replace(/·.*$/, `· ${settings.shopName}`);
+    document.body.dataset.lockMinutes = String(settings.lockMinutes);
+    toast("Settings saved");
+    announce("Settings saved");
+  } catch (error) {
+    showProblem(form, error);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+document.getElementById("settings-reset").addEventListener("click", () => { if (saved) { clearErrors(form); show(saved); } });
+
+fillZones();
+api("GET", "/api/v1/settings").then(show).catch((error) => showProblem(form, error));

@@ -1,0 +1,198 @@
+"""Admin screens: reports & CSV export, product import (dry run first), settings, users, backup/restore."""
+import csv
+from decimal import Decimal
+import io
+import pathlib
+import tempfile
+
+from selenium.webdriver.common.by import By
+
+from conftest import (no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path, sign_in, ADMIN,
+                      PASSWORDS)
+
+
+def product_count(shop):
+    return shop.api("GET", "/api/v1/products?archived=true&limit=1")["total"]
+
+
+def test_products_csv_export_downloads_rows_matching_the_books(shop, browser):
+    tag = unique("Export").replace(" ", "-")
+    made = []
+    for index, (cost, quantity) in enumerate((("1.25", "12"), ("3.10", "4.5"))):
+        product = shop.api("POST", "/api/v1/products", {"name": f"{tag} item {index}", "sku": f"{tag}-{index}", "salePrice": "9.90"})
+        shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": quantity, "unitCost": cost}]})
+        made.append(shop.api("GET", f"/api/v1/products/{product['id']}"))
+
+    downloads = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-downloads-"))
+    driver = browser(width=1024, height=768, downloads=downloads)
+    sign_in(driver, shop, ADMIN[0], PASSWORDS["admin"])
+    driver.get(shop.url("/app/reports"))
+    wait_for(driver, "#daily-table")
+    wait_idle(driver)
+    link = driver.find_element(By.ID, "export-products")
+    assert link.get_attribute("href").endswith("/api/v1/export/products")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    wait(driver, lambda d: [f for f in downloads.glob("*.csv")], timeout=15)
+    file = next(downloads.glob("*.csv"))
+    rows = {row["sku"]: row for row in csv.DictReader(io.StringIO(file.read_text(encoding="utf-8-sig")))}
+    for product in made:
+        row = rows[product["sku"]]
+        assert row["name"] == product["name"]
+        assert row["id"] == str(product["id"])
+        assert row["sale_price"] == product["salePrice"] == "9.90"
+        assert row["quantity"] == product["quantity"]
+        assert row["stock_value"] == product["stockValue"]
+        assert row["cost_price"] == product["costPrice"]
+    assert rows[made[0]["sku"]]["quantity"] == "12" and rows[made[0]["sku"]]["stock_value"] == "15.00"
+    # The rest of the export kinds the API offers are there too.
+    for kind in ("movements", "sales", "purchases", "suppliers", "customers"):
+        assert driver.find_element(By.ID, f"export-{kind}").get_attribute("href").endswith(f"/api/v1/export/{kind}")
+
+
+def test_reports_totals_are_exact_and_print_hides_the_frame(shop, signed_in):
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Valued"), "salePrice": "5.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "3", "unitCost": "0.35"}]})
+    driver = signed_in(shop, "admin", width=375, height=812)
+    driver.get(shop.url("/app/reports"))
+    wait_for(driver, "#daily-table")
+    wait_for(driver, "#valuation-table")
+    wait_idle(driver)
+    valuation = shop.api("GET", "/api/v1/reports/valuation")
+    total = sum(Decimal(v["value"]) for v in valuation)
+    foot = driver.find_element(By.CSS_SELECTOR, "#valuation-table tfoot").text
+    assert f"€{total:,.2f}" in foot
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, "admin-reports-375")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert not driver.find_element(By.CSS_SELECTOR, ".sidebar").is_displayed()
+    assert not driver.find_element(By.CSS_SELECTOR, ".tabbar").is_displayed()
+    assert not driver.find_element(By.ID, "daily-form").is_displayed()
+    assert driver.find_element(By.ID, "daily-table").is_displayed()
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_import_dry_run_lists_bad_rows_and_writes_nothing_then_imports(shop, signed_in):
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    tag = unique("Imp").replace(" ", "-")
+    before = product_count(shop)
+    bad = f"name,sku,sale_price,tax_rate\n{tag} good,{tag}-G,2.50,7\n{tag} bad,{tag}-B,abc,7\n"
+    path = pathlib.Path(tempfile.mkdtemp()) / "products.csv"
+    path.write_text(bad, encoding="utf-8")
+    driver.get(shop.url("/app/import"))
+    wait_for(driver, "#import-file", visible=False).send_keys(str(path))
+    wait(driver, lambda d: d.find_element(By.ID, "import-text").get_attribute("value").startswith("name,sku"))
+    driver.find_element(By.ID, "dry-run").click()
+    wait_for(driver, "#import-refused")
+    errors = driver.find_element(By.ID, "error-table").text
+    assert "3" in driver.find_element(By.CSS_SELECTOR, "#error-table tbody tr th").text
+    assert "sale_price" in errors and "abc" in errors
+    assert driver.find_element(By.ID, "do-import").get_attribute("disabled") is not None
+    assert product_count(shop) == before
+    screenshot(driver, "admin-import-refused-1024")
+
+    # Fix the bad row in place, check again, then import for real.
+    text = driver.find_element(By.ID, "import-text")
+    text.clear()
+    text.send_keys(bad.replace(",abc,", ",4.75,"))
+    driver.find_element(By.ID, "dry-run").click()
+    wait_for(driver, "#plan-table")
+    assert driver.find_element(By.ID, "count-created").text.endswith("2")
+    assert product_count(shop) == before
+    button = wait(driver, lambda d: d.find_element(By.ID, "do-import") if d.find_element(By.ID, "do-import").is_enabled() else None)
+    button.click()
+    wait(driver, lambda d: "Imported" in d.find_element(By.ID, "import-status").text)
+    assert product_count(shop) == before + 2
+    found = shop.api("GET", f"/api/v1/products?search={tag}")["items"]
+    assert {p["sku"]: p["salePrice"] for p in found} == {f"{tag}-G": "2.50", f"{tag}-B": "4.75"}
+
+
+def test_settings_save_and_refuse_bad_values(shop, signed_in):
+    original = shop.api("GET", "/api/v1/settings")
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url("/app/settings"))
+    wait(driver, lambda d: d.find_element(By.ID, "lowStockDefault").get_attribute("value") != "")
+    name = unique("Corner Shop")
+    field = driver.find_element(By.ID, "shopName")
+    field.clear()
+    field.send_keys(name)
+    lock = driver.find_element(By.ID, "lockMinutes")
+    lock.clear()
+    lock.send_keys("abc")
+    driver.find_element(By.ID, "settings-save").click()
+    error = wait_for(driver, "#lockMinutes-error")
+    assert "1 to 1440" in error.text
+    assert lock.get_attribute("aria-invalid") == "true"
+    assert shop.api("GET", "/api/v1/settings") == original
+    lock.clear()
+    lock.send_keys("0")
+    driver.find_element(By.ID, "settings-save").click()
+    wait(driver, lambda d: "1 to 1440" in d.find_element(By.ID, "lockMinutes-error").text)
+    assert shop.api("GET", "/api/v1/settings") == original
+    # The server's own refusal lands on its field too (an unknown time zone).
+    lock.clear()
+    lock.send_keys("12")
+    zone = driver.find_element(By.ID, "timeZone")
+    zone.clear()
+    zone.send_keys("Mars/Olympus_Mons")
+    driver.find_element(By.ID, "settings-save").click()
+    assert "time zone" in wait_for(driver, "#timeZone-error").text
+    assert shop.api("GET", "/api/v1/settings") == original
+    zone.clear()
+    zone.send_keys(original["timeZone"])
+    driver.find_element(By.ID, "settings-save").click()
+    wait(driver, lambda d: "Settings saved" in d.find_element(By.ID, "toast").text)
+    saved = shop.api("GET", "/api/v1/settings")
+    assert saved["shopName"] == name and saved["lockMinutes"] == 12
+    driver.refresh()
+    assert wait_for(driver, ".sidebar .brand").text == name
+    assert driver.find_element(By.ID, "lockMinutes").get_attribute("value") == "12"
+    shop.api("PUT", "/api/v1/settings", original)
+
+
+def test_users_screen_creates_a_staff_user(shop, signed_in):
+    driver = signed_in(shop, "admin", width=375, height=812)
+    driver.get(shop.url("/app/users"))
+    wait_for(driver, "#user-list [data-user=admin]")
+    driver.find_element(By.ID, "new-user").click()
+    username = unique("clerk").replace(" ", "_")
+    wait_for(driver, "#u-username").send_keys(username)
+    driver.find_element(By.ID, "u-displayName").send_keys("Sam Clerk")
+    driver.find_element(By.ID, "u-password").send_keys("short")
+    driver.find_element(By.ID, "user-save").click()
+    assert "8 characters" in wait_for(driver, "#u-password-error").text
+    assert not any(u["username"] == username for u in shop.api("GET", "/api/v1/users"))
+    driver.find_element(By.ID, "u-password").send_keys("-now-long-enough")
+    driver.find_element(By.ID, "u-pin").send_keys("4321")
+    driver.find_element(By.ID, "user-save").click()
+    wait_for(driver, f"#user-list [data-user='{username}']")
+    user = next(u for u in shop.api("GET", "/api/v1/users") if u["username"] == username)
+    assert user["role"] == "staff" and user["displayName"] == "Sam Clerk" and user["hasPIN"] and user["active"]
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, "admin-users-375")
+
+    # Edit: make them a manager; the API agrees.
+    driver.find_element(By.CSS_SELECTOR, f"#user-list [data-user='{username}'] button").click()
+    wait_for(driver, "#u-role")
+    driver.find_element(By.CSS_SELECTOR, "#u-role option[value=manager]").click()
+    driver.find_element(By.ID, "user-save").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "user-dialog").is_displayed())
+    wait(driver, lambda d: next(u for u in shop.api("GET", "/api/v1/users") if u["username"] == username)["role"] == "manager")
+
+
+def test_api_token_is_shown_once_and_revoked_after_confirmation(shop, signed_in):
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url("/app/users?tab=tokens"))
+    name = unique("script")
+    wait_for(driver, "#token-name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "#token-form button[type=submit]").click()
+    secret = wait_for(driver, "#token-secret").get_attribute("value")
+    assert len(secret) > 20
+    assert shop.call("GET", "/api/v1/auth/me", headers={"Authorization": "Bearer " + secret})["user"]["username"] == ADMIN[0]
+    driver.find_element(By.ID, "token-done").click()
+    row = wait(driver, lambda d: next((r for r in d.find_elements(By.CSS_SELECTOR, "#token-table tbody tr") if name in r.text), None))
+    row.find_element(By.TAG_NAME, "button").click()
+    wait_for(driver, "dialog [data-confirm]").click()
+    wait(driver, lambda d: all(t["name"] != name for t in shop.api("GET", "/api/v1/tokens")))
+    status, _, _ = shop.call("GET", "/api/v1/auth/me", headers={"Authorization": "Bearer " + secret}, raw=True)
+    assert status == 401
