@@ -1,0 +1,530 @@
+// The till: a product grid with category tabs and search, a scan field for USB/Bluetooth scanners (they type the
+// digits and press Enter), a cart with exact totals as the server books them, tip and payment, "Charge".
+// The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses the sale.
+import { api, ApiError, announce, debounce, Decimal, el, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
+import { codeProblem, lineFigures, minor, productByBarcode, productThumb, qtyText, QTY_SCALE, saleFigures, soldOut } from "/static/js/till-core.js";
+
+const STORE = "stockroom.till.cart";
+const $ = (id) => document.getElementById(id);
+const grid = $("product-grid"), tabs = $("category-tabs"), search = $("product-search");
+const scanForm = $("scan-form"), scanInput = $("scan-code"), scanError = $("scan-code-error");
+const saleForm = $("sale-form"), linesBox = $("cart-lines"), cartPanel = $("cart");
+const tipInput = $("tip"), tenderedInput = $("tendered"), chargeButton = $("charge");
+
+let products = new Map();   // id → product
+let categories = [];
+let category = "";          // selected category id ("" = all)
+let cart = loadCart();      // [{productId, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit}]
+let charging = false;
+
+// ---------- cart storage ----------
+function loadCart() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORE) ?? "null");
+    if (saved && Array.isArray(saved.lines)) {
+      queueMicrotask(() => {
+        tipInput.value = saved.tip ?? "";
+        tenderedInput.value = saved.tendered ?? "";
+        const method = saleForm.querySelector(`input[name=paymentMethod][value="${saved.method}"]`);
+        if (method) method.checked = true;
+        render();
+      });
+      return saved.lines;
+    }
+  } catch { /* start empty */ }
+  return [];
+}
+function saveCart() {
+  try {
+    sessionStorage.setItem(STORE, JSON.stringify({ lines: cart, tip: tipInput.value, tendered: tenderedInput.value, method: method() }));
+  } catch { /* private mode: fine */ }
+}
+const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
+
+// ---------- catalogue ----------
+async function loadProducts({ quiet = false } = {}) {
+  try {
+    const [list, cats] = await Promise.all([
+      api("GET", "/api/v1/products?limit=500&sort=name", null, { quiet }),
+      categories.length ? Promise.resolve(categories) : api("GET", "/api/v1/categories", null, { quiet }),
+    ]);
+    products = new Map(list.items.map((p) => [p.id, p]));
+    categories = cats;
+    renderTabs();
+    renderGrid();
+    // Prices and names in the cart follow the catalogue (a price changed since the cart was filled).
+    let changed = false;
+    for (const line of cart) {
+      const p = products.get(line.productId);
+      if (p && (p.salePrice !== line.unitPrice || p.taxRate !== line.taxRate || p.name !== line.name)) {
+        Object.assign(line, { unitPrice: p.salePrice, taxRate: p.taxRate, name: p.name });
+        changed = true;
+      }
+    }
+    if (changed) { saveCart(); render(); }
+  } catch (error) {
+    grid.replaceChildren(el("p", { class: "empty" }, "Could not load the products: " + error.message));
+  } finally {
+    grid.setAttribute("aria-busy", "false");
+  }
+}
+
+function renderTabs() {
+  const used = new Set([...products.values()].map((p) => p.categoryId).filter(Boolean));
+  const buttons = [["", "All"], ...categories.filter((c) => used.has(c.id)).map((c) => [String(c.id), c.name])];
+  tabs.replaceChildren(...buttons.map(([id, name]) => el("button", {
+    type: "button", role: "tab", id: `tab-${id || "all"}`, "data-category": id, "aria-controls": "product-grid",
+    "aria-selected": String(id === category), tabindex: id === category ? "0" : "-1",
+  }, name)));
+  grid.setAttribute("aria-labelledby", `tab-${category || "all"}`);
+}
+
+function selectCategory(id, focus = false) {
+  category = id;
+  for (const tab of tabs.querySelectorAll("[role=tab]")) {
+    const on = tab.dataset.category === id;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    if (on && focus) tab.focus();
+  }
+  grid.setAttribute("aria-labelledby", `tab-${id || "all"}`);
+  renderGrid();
+}
+
+tabs.addEventListener("click", (event) => {
+  const tab = event.target.closest("[role=tab]");
+  if (tab) selectCategory(tab.dataset.category);
+});
+tabs.addEventListener("keydown", (event) => {
+  const list = [...tabs.querySelectorAll("[role=tab]")];
+  const index = list.indexOf(document.activeElement);
+  if (index < 0) return;
+  const moves = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: list.length - 1 };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const next = list[(moves[event.key] + list.length) % list.length];
+  selectCategory(next.dataset.category, true);
+});
+
+const fold = (text) => String(text ?? "").normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+
+function renderGrid() {
+  const words = fold(search.value).split(/\s+/).filter(Boolean);
+  const shown = [...products.values()].filter((p) => {
+    if (category && String(p.categoryId ?? "") !== category) return false;
+    const haystack = fold(`${p.name} ${p.sku ?? ""} ${p.barcode ?? ""}`);
+    return words.every((w) => haystack.includes(w));
+  });
+  if (!shown.length) {
+    grid.replaceChildren(el("p", { class: "empty" }, products.size ? "No product matches." : "No products yet. Add them under Products or with a purchase."));
+    return;
+  }
+  grid.replaceChildren(...shown.map(tile));
+}
+
+function tile(p) {
+  const out = soldOut(p);
+  const inCart = cart.find((l) => l.productId === p.id);
+  const status = out ? el("span", { class: "badge badge-out" }, "Out of stock")
+    : p.status === "low" ? el("span", { class: "badge badge-low" }, `${qtyText(p.quantity)} left`) : null;
+  return el("button", {
+    type: "button", class: "till-product", "data-product": p.id, "aria-disabled": out ? "true" : null,
+    "aria-label": `${p.name}, ${money(p.salePrice)}${out ? ", out of stock" : ""}${inCart ? `, ${qtyText(inCart.quantity)} in cart` : ""}`,
+  },
+    productThumb(p, "till-thumb"),
+    el("span", { class: "till-product-name" }, p.name),
+    el("span", { class: "till-product-price num" }, money(p.salePrice)),
+    status,
+    inCart ? el("span", { class: "till-product-qty", "aria-hidden": "true" }, qtyText(inCart.quantity)) : null);
+}
+
+grid.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-product]");
+  if (!button) return;
+  const p = products.get(Number(button.dataset.product));
+  if (!p) return;
+  if (soldOut(p)) {
+    toast(`${p.name} is out of stock`);
+    announce(`${p.name} is out of stock`, { assertive: true });
+    return;
+  }
+  addProduct(p);
+});
+
+search.addEventListener("input", debounce(renderGrid, 120));
+search.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter") return;
+  event.preventDefault();
+  const text = search.value.trim();
+  // A scanner typing into the search field: a digit-only code goes to the barcode look-up.
+  if (/^\d{8,14}$/.test(text)) {
+    search.value = "";
+    renderGrid();
+    lookUp(text);
+    return;
+  }
+  const first = grid.querySelector("[data-product]:not([aria-disabled=true])");
+  if (first && grid.querySelectorAll("[data-product]").length === 1) first.click();
+});
+
+// ---------- scanner input ----------
+scanForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = scanInput.value.trim();
+  if (!code) return;
+  lookUp(code);
+});
+
+async function lookUp(code) {
+  scanError.textContent = "";
+  scanInput.removeAttribute("aria-invalid");
+  const problem = codeProblem(code);
+  if (problem) return scanFailed(code, problem);
+  try {
+    const product = await productByBarcode(code);
+    if (!product) return scanFailed(code, `No product has the barcode ${code}`);
+    products.set(product.id, { ...products.get(product.id), ...product });
+    if (soldOut(product)) return scanFailed(code, `${product.name} is out of stock`);
+    scanInput.value = "";
+    addProduct(product);
+  } catch (error) {
+    scanFailed(code, error.message);
+  } finally {
+    scanInput.focus();
+  }
+}
+
+function scanFailed(code, message) {
+  scanInput.value = code;
+  scanInput.select();
+  scanInput.setAttribute("aria-invalid", "true");
+  scanError.textContent = message;
+  announce(message, { assertive: true });
+  navigator.vibrate?.(200);
+}
+scanInput.addEventListener("input", () => { scanError.textContent = ""; scanInput.removeAttribute("aria-invalid"); });
+
+// A scanner types fast and ends with Enter. When nothing editable has the focus, digits go to the scan field.
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+  if (!/^[0-9]$/.test(event.key)) return;
+  const active = document.activeElement;
+  if (active && (active.matches("input, textarea, select, [contenteditable=''], [contenteditable=true]") || active.closest("dialog"))) return;
+  event.preventDefault();
+  if (document.activeElement !== scanInput) {
+    // A new code starts: forget an old failed one still in the field.
+    if (scanInput.getAttribute("aria-invalid") === "true") scanInput.value = "";
+    scanInput.focus({ preventScroll: true });
+  }
+  scanInput.value += event.key;
+  scanInput.dispatchEvent(new Event("input"));
+});
+
+// ---------- cart ----------
+function addProduct(p, quantity = "1") {
+  let line = cart.find((l) => l.productId === p.id);
+  if (line) {
+    line.quantity = Decimal.format((Decimal.parse(line.quantity, QTY_SCALE) ?? 0n) + (Decimal.parse(quantity, QTY_SCALE) ?? 1000n), QTY_SCALE);
+  } else {
+    line = { productId: p.id, name: p.name, unitPrice: p.salePrice, taxRate: p.taxRate, quantity: Decimal.format(Decimal.parse(quantity, QTY_SCALE), QTY_SCALE),
+             iconEmoji: p.iconEmoji, imageRef: p.imageRef ?? null, unit: p.unit };
+    cart.push(line);
+  }
+  saveCart();
+  render();
+  const figures = saleFigures(cart, tipValueText());
+  announce(`${p.name} added, ${qtyText(line.quantity)} in the cart. Total ${money(minor(figures.total))}`);
+  const row = linesBox.querySelector(`[data-line="${p.id}"]`);
+  row?.classList.remove("till-flash");
+  void row?.offsetWidth;
+  row?.classList.add("till-flash");
+  cartPanel.classList.remove("till-bump");
+  void cartPanel.offsetWidth;
+  cartPanel.classList.add("till-bump");
+}
+
+function setQuantity(productId, text) {
+  const line = cart.find((l) => l.productId === productId);
+  if (!line) return;
+  const value = Decimal.parse(text, QTY_SCALE);
+  if (value === null || value <= 0n) return false;
+  line.quantity = Decimal.format(value, QTY_SCALE);
+  saveCart();
+  render();
+  return true;
+}
+
+function removeLine(productId) {
+  const line = cart.find((l) => l.productId === productId);
+  cart = cart.filter((l) => l.productId !== productId);
+  saveCart();
+  render();
+  if (line) announce(`${line.name} removed`);
+}
+
+linesBox.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-act]");
+  if (!button) return;
+  const id = Number(button.closest("[data-line]").dataset.line);
+  const line = cart.find((l) => l.productId === id);
+  if (!line) return;
+  const qty = Decimal.parse(line.quantity, QTY_SCALE);
+  const one = 10n ** BigInt(QTY_SCALE);
+  if (button.dataset.act === "plus") setQuantity(id, Decimal.format(qty + one, QTY_SCALE));
+  else if (button.dataset.act === "minus") {
+    if (qty - one <= 0n) removeLine(id);
+    else setQuantity(id, Decimal.format(qty - one, QTY_SCALE));
+  } else if (button.dataset.act === "remove") removeLine(id);
+  // Keep the focus on the same button of the re-rendered line.
+  linesBox.querySelector(`[data-line="${id}"] button[data-act="${button.dataset.act}"]`)?.focus();
+  if (!linesBox.querySelector(`[data-line="${id}"]`)) (linesBox.querySelector("button[data-act]") ?? search).focus();
+});
+
+linesBox.addEventListener("change", (event) => {
+  const input = event.target.closest("input[data-qty]");
+  if (!input) return;
+  const id = Number(input.closest("[data-line]").dataset.line);
+  if (!setQuantity(id, input.value.trim())) {
+    const box = input.closest("[data-line]").querySelector(".field-error");
+    input.setAttribute("aria-invalid", "true");
+    box.textContent = "Enter a quantity above 0 (at most 3 decimals)";
+    announce(box.textContent, { assertive: true });
+  }
+});
+
+function stockNote(line) {
+  const p = products.get(line.productId);
+  if (!p || !p.tracksStock || p.allowsNegativeStock) return null;
+  const have = Decimal.parse(p.quantity, QTY_SCALE) ?? 0n;
+  const want = Decimal.parse(line.quantity, QTY_SCALE) ?? 0n;
+  return want > have ? `Only ${qtyText(p.quantity)} in stock` : null;
+}
+
+function render() {
+  linesBox.replaceChildren(...cart.map((line, index) => {
+    const f = lineFigures(line);
+    const warn = stockNote(line);
+    const qid = `qty-${line.productId}`;
+    return el("li", { class: "till-line", "data-line": line.productId, "data-index": index },
+      productThumb(line, "till-line-thumb"),
+      el("div", { class: "till-line-main" },
+        el("div", { class: "till-line-name" }, line.name),
+        el("div", { class: "till-line-sub muted num" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
+        warn ? el("div", { class: "till-line-warn" }, warn) : null,
+        el("div", { class: "field-error", id: `line-${line.productId}-error` })),
+      el("div", { class: "till-stepper" },
+        el("button", { type: "button", class: "btn-icon", "data-act": "minus", "aria-label": `One less ${line.name}` }, icon("minus")),
+        el("label", { for: qid, class: "sr-only" }, `Quantity of ${line.name}`),
+        el("input", { id: qid, "data-qty": "", name: `lines[${index}].quantity`, value: qtyText(line.quantity), inputmode: "decimal", autocomplete: "off",
+                      class: "num", "aria-describedby": `line-${line.productId}-error` }),
+        el("button", { type: "button", class: "btn-icon", "data-act": "plus", "aria-label": `One more ${line.name}` }, icon("plus"))),
+      el("div", { class: "till-line-total num" }, money(minor(f.net))),
+      el("button", { type: "button", class: "btn-icon till-remove", "data-act": "remove", "aria-label": `Remove ${line.name}` }, icon("trash")));
+  }));
+  $("cart-empty").hidden = cart.length > 0;
+  $("cart-clear").disabled = cart.length === 0;
+  renderTotals();
+  // Keep the grid's "in cart" counters right (and the focus on the tile that had it).
+  const focused = document.activeElement?.closest?.("[data-product]")?.dataset.product;
+  for (const button of grid.querySelectorAll("[data-product]")) {
+    const p = products.get(Number(button.dataset.product));
+    if (!p) continue;
+    const fresh = tile(p);
+    if (fresh.getAttribute("aria-label") === button.getAttribute("aria-label")) continue;
+    button.replaceWith(fresh);
+    if (focused === button.dataset.product) fresh.focus({ preventScroll: true });
+  }
+}
+
+function tipValueText() {
+  const text = tipInput.value.trim();
+  return Decimal.parse(text || "0", page.minorUnits) === null ? "0" : (text || "0");
+}
+
+function renderTotals() {
+  const figures = saleFigures(cart, tipValueText());
+  const count = cart.reduce((sum, l) => sum + (Decimal.parse(l.quantity, QTY_SCALE) ?? 0n), 0n);
+  const countText = qtyText(Decimal.format(count, QTY_SCALE));
+  $("total-subtotal").textContent = money(minor(figures.subtotal));
+  $("total-tax").textContent = money(minor(figures.tax));
+  $("total-total").textContent = money(minor(figures.total));
+  $("cart-count").textContent = `${countText} item${countText === "1" ? "" : "s"}`;
+  $("cart-bar-total").textContent = money(minor(figures.total));
+  $("cart-bar-cta").textContent = cartPanel.dataset.open === "true" ? "Hide" : cart.length ? "Charge" : "Cart";
+  chargeButton.disabled = cart.length === 0 || charging;
+  chargeButton.textContent = charging ? "Charging…" : cart.length ? `Charge ${money(minor(figures.total))}` : "Charge";
+  renderCash(figures.total);
+}
+
+function renderCash(total) {
+  const cash = method() === "cash";
+  $("cash-box").hidden = !cash;
+  const line = $("change-line");
+  line.className = "till-change";
+  const quick = $("quick-cash");
+  const unit = 10n ** BigInt(page.minorUnits);
+  const amounts = [];
+  if (total > 0n) {
+    amounts.push(total);
+    for (const step of [1n, 5n, 10n, 20n, 50n, 100n]) {
+      const s = step * unit;
+      const up = ((total + s - 1n) / s) * s;
+      if (up > total && !amounts.includes(up)) amounts.push(up);
+      if (amounts.length >= 4) break;
+    }
+  }
+  quick.replaceChildren(...amounts.map((a, i) => el("button", { type: "button", class: "btn-small chip", "data-amount": minor(a) },
+    i === 0 ? `Exact ${money(minor(a))}` : money(minor(a)))));
+  if (!cash) { line.textContent = ""; return; }
+  const text = tenderedInput.value.trim();
+  if (!text) { line.textContent = ""; return; }
+  const tendered = Decimal.parse(text, page.minorUnits);
+  if (tendered === null) {
+    line.textContent = `Write the amount like 20 or 20.50 (at most ${page.minorUnits} decimals).`;
+    line.classList.add("till-change-bad");
+  } else if (tendered < total) {
+    line.textContent = `Not enough: ${money(minor(total - tendered))} short.`;
+    line.classList.add("till-change-bad");
+  } else {
+    line.replaceChildren("Change due ", el("strong", { id: "change-due", class: "num" }, money(minor(tendered - total))));
+    line.classList.add("till-change-ok");
+  }
+}
+
+$("quick-cash").addEventListener("click", (event) => {
+  const button = event.target.closest("[data-amount]");
+  if (!button) return;
+  tenderedInput.value = button.dataset.amount;
+  saveCart();
+  renderTotals();
+  announce($("change-line").textContent);
+});
+tipInput.addEventListener("input", () => {
+  const ok = Decimal.parse(tipInput.value.trim() || "0", page.minorUnits);
+  $("tip-error").textContent = ok === null || ok < 0n ? `Write the tip like 1.50 (at most ${page.minorUnits} decimals)` : "";
+  tipInput.toggleAttribute("aria-invalid", ok === null || ok < 0n);
+  saveCart();
+  renderTotals();
+});
+tenderedInput.addEventListener("input", () => { saveCart(); renderTotals(); });
+saleForm.addEventListener("change", (event) => {
+  if (event.target.name === "paymentMethod") { saveCart(); renderTotals(); }
+});
+$("cart-clear").addEventListener("click", () => {
+  if (!cart.length) return;
+  const undo = cart;
+  cart = [];
+  tipInput.value = "";
+  tenderedInput.value = "";
+  saveCart();
+  render();
+  announce("Cart cleared");
+  const box = $("toast");
+  toast("Cart cleared");
+  // A short undo: a tap on the toast brings the lines back.
+  box.style.pointerEvents = "auto";
+  box.onclick = () => { cart = undo; saveCart(); render(); box.classList.remove("show"); announce("Cart restored"); };
+  setTimeout(() => { box.style.pointerEvents = ""; box.onclick = null; }, 3500);
+});
+
+// ---------- charge ----------
+function showSaleError(message, index = null) {
+  const banner = saleForm.querySelector(".form-error");
+  banner.textContent = message;
+  if (index !== null) {
+    const row = linesBox.querySelector(`[data-index="${index}"]`);
+    const box = row?.querySelector(".field-error");
+    if (box) box.textContent = message;
+    row?.querySelector("input[data-qty]")?.setAttribute("aria-invalid", "true");
+  }
+  announce(message, { assertive: true });
+  openCart(true);
+  banner.scrollIntoView({ block: "nearest" });
+}
+
+saleForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (charging || !cart.length) return;
+  saleForm.querySelector(".form-error").textContent = "";
+  const scale = page.minorUnits;
+  const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
+  if (tip === null || tip < 0n) { tipInput.focus(); return showSaleError("The tip is not an amount."); }
+  const figures = saleFigures(cart, Decimal.format(tip, scale));
+  let tendered = null;
+  if (method() === "cash" && tenderedInput.value.trim()) {
+    tendered = Decimal.parse(tenderedInput.value.trim(), scale);
+    if (tendered === null) { tenderedInput.focus(); return showSaleError("The cash tendered is not an amount."); }
+    if (tendered < figures.total) {
+      tenderedInput.setAttribute("aria-invalid", "true");
+      tenderedInput.focus();
+      return showSaleError(`The cash tendered (${money(minor(tendered))}) is less than the total (${money(minor(figures.total))}).`);
+    }
+  }
+  tenderedInput.removeAttribute("aria-invalid");
+  const body = {
+    paymentMethod: method(),
+    lines: cart.map((l) => ({ productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice })),
+  };
+  if (tip > 0n) body.tip = Decimal.format(tip, scale);
+  charging = true;
+  renderTotals();
+  try {
+    const sale = await api("POST", "/api/v1/sales", body);
+    const query = new URLSearchParams({ done: "1" });
+    if (method() === "cash") query.set("tendered", tendered === null ? sale.total : Decimal.format(tendered, scale));
+    cart = [];
+    tipInput.value = "";
+    tenderedInput.value = "";
+    sessionStorage.removeItem(STORE);
+    location.assign(`/app/receipt/${sale.id}?${query}`);
+  } catch (error) {
+    charging = false;
+    renderTotals();
+    if (error instanceof ApiError && error.status === 0) return showSaleError("The server cannot be reached. The cart is kept — charge again when it is back.");
+    const field = error instanceof ApiError ? error.field ?? "" : "";
+    const match = /^lines\[(\d+)\]/.exec(field);
+    const index = match ? Number(match[1]) : null;
+    const name = index !== null ? cart[index]?.name : null;
+    showSaleError((name ? `${name}: ` : "") + (error.message || "The sale was refused.") + " Nothing was charged; the cart is kept.", index);
+    loadProducts({ quiet: true });
+  }
+});
+
+// ---------- phone: the cart as a bottom sheet ----------
+const phone = window.matchMedia("(max-width: 767px)");
+function openCart(open) {
+  if (!phone.matches) return;
+  cartPanel.dataset.open = String(open);
+  $("cart-toggle").setAttribute("aria-expanded", String(open));
+  $("cart-backdrop").hidden = !open;
+  $("cart-bar-cta").textContent = open ? "Hide" : cart.length ? "Charge" : "Cart";
+  if (open) $("cart-body").scrollTop = 0;
+  document.body.classList.toggle("till-sheet-open", open);
+}
+$("cart-toggle").addEventListener("click", () => {
+  const open = cartPanel.dataset.open !== "true";
+  openCart(open);
+  if (open) $("cart-close").focus({ preventScroll: true });
+});
+$("cart-close").addEventListener("click", () => { openCart(false); $("cart-toggle").focus(); });
+$("cart-backdrop").addEventListener("click", () => openCart(false));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && cartPanel.dataset.open === "true") { openCart(false); $("cart-toggle").focus(); }
+});
+phone.addEventListener("change", () => openCart(false));
+
+// ---------- start ----------
+render();
+await loadProducts();
+const wanted = Number(new URLSearchParams(location.search).get("product"));
+if (wanted) {
+  let p = products.get(wanted);
+  try { p ??= await api("GET", `/api/v1/products/${wanted}`); } catch { p = null; }
+  if (!p) toast("That product was not found");
+  else if (soldOut(p)) toast(`${p.name} is out of stock`);
+  else addProduct(p);
+  history.replaceState(null, "", location.pathname);
+}
+const refresh = debounce(() => loadProducts({ quiet: true }), 800);
+onLiveEvents(() => refresh(), ["sale", "product"]);
+if (!matchMedia("(pointer: coarse)").matches) scanInput.focus({ preventScroll: true });

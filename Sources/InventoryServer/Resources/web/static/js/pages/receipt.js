@@ -1,0 +1,116 @@
+// The receipt of a sale: printable on an 80 mm receipt printer or on A4 (the paper choice sets @page and is
+// remembered on this device). Cash tendered and change come from the till in the query (?tendered=…), since the
+// books keep the sale, not the notes handed over.
+import { api, Decimal, el, money, page } from "/static/js/app.js";
+import { minor, qtyText, RATE_SCALE } from "/static/js/till-core.js";
+
+const root = document.getElementById("receipt-page");
+const box = document.getElementById("receipt");
+const query = new URLSearchParams(location.search);
+const PAPER = "stockroom.receipt.paper";
+const PAGE_RULES = { "80": "@page { size: 80mm auto; margin: 3mm 4mm; }", a4: "@page { size: A4; margin: 18mm; }" };
+const METHODS = { cash: "Cash", card: "Card", other: "Other" };
+
+function setPaper(paper) {
+  if (!PAGE_RULES[paper]) paper = "80";
+  document.getElementById("receipt-page-size").textContent = PAGE_RULES[paper];
+  document.body.classList.toggle("paper-80", paper === "80");
+  document.body.classList.toggle("paper-a4", paper === "a4");
+  for (const button of document.querySelectorAll("[data-paper]")) button.setAttribute("aria-pressed", String(button.dataset.paper === paper));
+  try { localStorage.setItem(PAPER, paper); } catch { /* fine */ }
+}
+let saved = null;
+try { saved = localStorage.getItem(PAPER); } catch { /* fine */ }
+setPaper(query.get("paper") ?? saved ?? "80");
+for (const button of document.querySelectorAll("[data-paper]")) button.addEventListener("click", () => setPaper(button.dataset.paper));
+document.getElementById("receipt-print").addEventListener("click", () => window.print());
+
+const row = (label, value, attrs = {}) => el("div", { class: "receipt-row", ...attrs }, el("span", {}, label), el("span", { class: "num" }, value));
+
+function when(iso) {
+  try {
+    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: root.dataset.timeZone || undefined }).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  }
+}
+
+async function load() {
+  const id = page.id;
+  if (!/^\d+$/.test(id)) {
+    box.replaceChildren(el("p", { class: "empty" }, "No sale was given. Open a receipt from the sales list or after charging at the till."));
+    return;
+  }
+  let sale;
+  try {
+    sale = await api("GET", `/api/v1/sales/${id}`);
+  } catch (error) {
+    box.replaceChildren(el("p", { class: "empty", role: "alert" }, error.status === 404 ? `Sale ${id} does not exist.` : `Could not load sale ${id}: ${error.message}`));
+    return;
+  } finally {
+    box.setAttribute("aria-busy", "false");
+  }
+  const scale = page.minorUnits;
+  const value = (text) => Decimal.parse(text, scale) ?? 0n;
+
+  const lines = sale.lines.map((line) => {
+    const gross = value(line.revenue) + value(line.discount);
+    return el("li", {},
+      row(line.productName, money(minor(gross))),
+      el("div", { class: "receipt-sub" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
+      value(line.discount) > 0n ? row(el("span", { class: "receipt-sub" }, "Discount"), "−" + money(line.discount)) : null);
+  });
+
+  // Tax by rate, as a receipt shows it: the rate, the net amount it applies to, the tax.
+  const rates = new Map();
+  for (const line of sale.lines) {
+    const key = line.taxRate;
+    const entry = rates.get(key) ?? { net: 0n, tax: 0n };
+    entry.net += value(line.revenue);
+    entry.tax += value(line.tax);
+    rates.set(key, entry);
+  }
+  const byRate = [...rates.entries()]
+    .sort((a, b) => Number((Decimal.parse(a[0], RATE_SCALE) ?? 0n) - (Decimal.parse(b[0], RATE_SCALE) ?? 0n)))
+    .map(([rate, f]) => row(`Tax ${rate} % on ${money(minor(f.net))}`, money(minor(f.tax))));
+
+  const discounts = sale.lines.reduce((sum, l) => sum + value(l.discount), 0n);
+  const total = value(sale.total);
+  const tendered = sale.paymentMethod === "cash" ? Decimal.parse(query.get("tendered") ?? "", scale) : null;
+  const payment = [row("Paid by", METHODS[sale.paymentMethod] ?? sale.paymentMethod, { id: "receipt-method" })];
+  if (tendered !== null && tendered >= total) {
+    payment.push(row("Cash tendered", money(minor(tendered)), { id: "receipt-tendered" }));
+    payment.push(row("Change", money(minor(tendered - total)), { id: "receipt-change" }));
+  }
+  const justSold = query.get("done") === "1";
+  box.replaceChildren(...[
+    el("h2", {}, root.dataset.shopName),
+    el("div", { class: "receipt-meta" },
+      el("div", { id: "receipt-when" }, when(sale.effectiveAt)),
+      el("div", {}, `Receipt no. ${sale.id}`),
+      sale.customerName ? el("div", {}, `Customer: ${sale.customerName}`) : null,
+      justSold && root.dataset.staff ? el("div", { id: "receipt-staff" }, `Served by ${root.dataset.staff}`) : null),
+    el("hr"),
+    el("ul", { class: "receipt-lines", id: "receipt-lines" }, lines),
+    el("hr"),
+    discounts > 0n ? row("Discounts", "−" + money(minor(discounts))) : null,
+    row("Subtotal (before tax)", money(sale.revenue), { id: "receipt-subtotal" }),
+    ...byRate,
+    value(sale.tip) > 0n ? row("Tip", money(sale.tip), { id: "receipt-tip" }) : null,
+    row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" }),
+    el("hr"),
+    ...payment,
+    sale.note ? el("p", { class: "receipt-foot" }, sale.note) : null,
+    el("p", { class: "receipt-foot" }, "Thank you!")].filter(Boolean));
+  document.title = `Receipt ${sale.id} · ${root.dataset.shopName}`;
+  if (justSold) {
+    const done = document.getElementById("receipt-done");
+    done.hidden = false;
+    done.textContent = tendered !== null && tendered > total
+      ? `Sale complete. Change due: ${money(minor(tendered - total))}`
+      : `Sale complete: ${money(sale.total)}`;
+    document.getElementById("receipt-new").focus();
+  }
+}
+
+await load();

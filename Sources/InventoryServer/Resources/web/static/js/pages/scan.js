@@ -1,0 +1,209 @@
+// Camera scanning: the back camera's frames go to the server as raw 8-bit grey frames (POST
+// /api/v1/barcodes/decode?width=&height=), which reads the code and finds the product — no BarcodeDetector needed,
+// so it works on iPhone Safari too. Manual entry with check-digit validation is always there.
+import { api, clearErrors, el, fieldError, money } from "/static/js/app.js";
+import { codeProblem, productByBarcode, productThumb, qtyText } from "/static/js/till-core.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("scan"), view = $("scan-view"), video = $("scan-video"), stateLine = $("scan-state");
+const problemBox = $("camera-problem"), resultBody = $("result-body"), torchButton = $("torch");
+const can = (what) => root.dataset[`can${what}`] === "true";
+
+const INTERVAL = 350;          // ms between frames
+const MAX_SIDE = 1280;         // frames are scaled down to at most this many pixels a side
+let stream = null, track = null, timer = null, busy = false, paused = false, stopped = false;
+const canvas = document.createElement("canvas");
+const context = canvas.getContext("2d", { willReadFrequently: true });
+
+function setState(state, text) {
+  view.dataset.state = state;
+  stateLine.textContent = text;
+}
+
+function showProblem(...content) {
+  problemBox.replaceChildren(...content);
+  problemBox.hidden = false;
+  view.hidden = true;
+  resultBody.replaceChildren(el("p", { class: "muted" }, "Type a barcode below to look it up."));
+  for (const t of stream?.getTracks() ?? []) t.stop();
+}
+
+// ---------- camera ----------
+async function start() {
+  stopped = false;
+  if (!navigator.mediaDevices?.getUserMedia) {
+    // Plain HTTP from another device is the usual reason: browsers give the camera to HTTPS pages only.
+    if (location.protocol !== "https:") {
+      showProblem(
+        el("strong", {}, "The camera needs HTTPS. "),
+        "This page was opened over plain HTTP from another device, and browsers only give the camera to secure pages. ",
+        "Start the server with ", el("code", {}, "stockroom serve --tls"), " and open the https:// address it prints. ",
+        "Until then, type the barcode below or use a USB/Bluetooth scanner at the till.");
+    } else {
+      showProblem(el("strong", {}, "This browser offers no camera. "), "Type the barcode below, or open this page on a phone or tablet.");
+    }
+    return;
+  }
+  setState("starting", "Starting the camera…");
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      video: { facingMode: "environment", width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false,
+    });
+  } catch (error) {
+    const name = error?.name ?? "";
+    if (name === "NotAllowedError" || name === "SecurityError") {
+      showProblem(el("strong", {}, "Camera access was refused. "),
+        "Allow the camera for this site (the camera icon in the address bar, or the browser's site settings) and reload the page. Typing the barcode below works meanwhile.");
+    } else if (name === "NotFoundError" || name === "OverconstrainedError") {
+      showProblem(el("strong", {}, "No camera was found. "), "Type the barcode below.");
+    } else if (name === "NotReadableError") {
+      showProblem(el("strong", {}, "The camera is busy. "), "Another app is using it; close that app and reload this page.");
+    } else {
+      showProblem(el("strong", {}, "The camera could not start. "), String(error?.message ?? error));
+    }
+    return;
+  }
+  if (stopped) { stop(); return; }
+  track = stream.getVideoTracks()[0];
+  video.srcObject = stream;
+  try { await video.play(); } catch { /* autoplay of a muted video is allowed; go on */ }
+  // Draw only after one frame was presented, or the canvas gets a black frame.
+  await new Promise((resolve) => {
+    if ("requestVideoFrameCallback" in video) video.requestVideoFrameCallback(() => resolve());
+    else if (video.readyState >= 2) resolve();
+    else video.addEventListener("loadeddata", () => resolve(), { once: true });
+  });
+  setupTorch();
+  setState("scanning", "Scanning… hold the barcode inside the frame");
+  schedule(0);
+}
+
+function stop() {
+  clearTimeout(timer);
+  timer = null;
+  stopped = true;
+  for (const t of stream?.getTracks() ?? []) t.stop();
+  stream = null;
+  track = null;
+  video.srcObject = null;
+}
+
+function setupTorch() {
+  let capable = false;
+  try { capable = Boolean(track?.getCapabilities?.().torch); } catch { capable = false; }
+  torchButton.hidden = !capable;
+}
+torchButton.addEventListener("click", async () => {
+  const on = torchButton.getAttribute("aria-pressed") !== "true";
+  try {
+    await track.applyConstraints({ advanced: [{ torch: on }] });
+    torchButton.setAttribute("aria-pressed", String(on));
+  } catch {
+    torchButton.hidden = true;
+  }
+});
+
+function schedule(delay = INTERVAL) {
+  clearTimeout(timer);
+  timer = setTimeout(tick, delay);
+}
+
+async function tick() {
+  if (stopped || !stream) return;
+  if (paused || busy || document.hidden || video.readyState < 2 || !video.videoWidth) { schedule(); return; }
+  busy = true;
+  const started = performance.now();
+  try {
+    const scale = Math.min(1, MAX_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const width = Math.round(video.videoWidth * scale), height = Math.round(video.videoHeight * scale);
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+    context.drawImage(video, 0, 0, width, height);
+    const rgba = context.getImageData(0, 0, width, height).data;
+    const grey = new Uint8Array(width * height);
+    for (let i = 0, j = 0; j < grey.length; i += 4, j += 1) grey[j] = (rgba[i] * 77 + rgba[i + 1] * 150 + rgba[i + 2] * 29) >> 8;
+    const reply = await api("POST", `/api/v1/barcodes/decode?width=${width}&height=${height}`, grey, { quiet: true });
+    if (!paused && reply.barcodes?.length) {
+      const best = reply.barcodes.find((code) => code.product) ?? reply.barcodes[0];
+      found(best.text, best.product ?? null, best.format);
+    }
+  } catch (error) {
+    if (error?.status === 0) setState("scanning", "Server unreachable — retrying…");
+  } finally {
+    busy = false;
+    if (!stopped) schedule(Math.max(0, INTERVAL - (performance.now() - started)));
+  }
+}
+
+// ---------- results ----------
+function found(code, product, format) {
+  paused = true;
+  setState("found", `Read ${code}`);
+  navigator.vibrate?.(80);
+  showResult(code, product, format);
+}
+
+function action(href, label, primary = false) {
+  return el("a", { class: `btn${primary ? " btn-primary" : ""}`, href }, label);
+}
+
+function showResult(code, product, format) {
+  const again = el("button", { type: "button", id: "scan-again", onclick: resume }, stream ? "Scan another" : "Clear");
+  if (product) {
+    const actions = [];
+    if (can("Purchase")) actions.push(action(`/app/purchases/new?product=${product.id}`, "Add stock", true));
+    if (can("Sell")) actions.push(action(`/app/pos?product=${product.id}`, "Add to sale", !can("Purchase")));
+    if (can("View")) actions.push(action(`/app/products/${product.id}`, "Open product"));
+    resultBody.replaceChildren(
+      el("div", { class: "scan-result-head" },
+        productThumb(product, "thumb-lg"),
+        el("div", { class: "main" },
+          el("div", { class: "title", id: "result-name" }, product.name),
+          el("div", { class: "scan-code" }, code),
+          el("div", { class: "muted" }, `${money(product.salePrice)} · ${product.tracksStock ? `${qtyText(product.quantity)} ${product.unit} in stock` : "stock not tracked"}`))),
+      el("p", { class: "sr-only" }, `Found ${product.name}, barcode ${code}.`),
+      el("div", { class: "scan-actions", id: "result-actions" }, ...actions, again));
+  } else {
+    const actions = [];
+    if (can("Edit")) actions.push(action(`/app/products/new?barcode=${encodeURIComponent(code)}`, "Create product with this barcode", true));
+    resultBody.replaceChildren(
+      el("div", { class: "scan-result-head" },
+        el("div", { class: "main" },
+          el("div", { class: "title", id: "result-name" }, "Unknown barcode"),
+          el("div", { class: "scan-code" }, code),
+          el("div", { class: "muted" }, `No product has this ${format ? format.toUpperCase() + " " : ""}code yet.`))),
+      el("div", { class: "scan-actions", id: "result-actions" }, ...actions, again));
+  }
+}
+
+function resume() {
+  paused = false;
+  resultBody.replaceChildren(el("p", { class: "muted" }, stream ? "Scanning… hold a barcode inside the frame." : "Type a barcode below to look it up."));
+  if (stream) { setState("scanning", "Scanning… hold the barcode inside the frame"); schedule(0); }
+}
+
+// ---------- manual entry ----------
+const manual = $("manual-form");
+manual.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(manual);
+  const code = manual.elements.code.value.trim().replace(/\s+/g, "");
+  const problem = codeProblem(code);
+  if (problem) { fieldError(manual, "code", problem); manual.elements.code.focus(); return; }
+  try {
+    const product = await productByBarcode(code);
+    paused = true;
+    showResult(code, product, null);
+    $("result-actions")?.querySelector("a")?.focus();
+  } catch (error) {
+    fieldError(manual, "code", error.message);
+  }
+});
+
+// ---------- lifecycle: the camera is off whenever the page is not shown ----------
+window.addEventListener("pagehide", stop);
+window.addEventListener("pageshow", (event) => { if (event.persisted && !stream && problemBox.hidden) start(); });
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) stop();
+  else if (!stream && problemBox.hidden) start();
+});
+start();
