@@ -1,0 +1,177 @@
+// The list of purchases or sales (cards with paging) and a document's detail sheet: its lines, Edit, Delete
+// (deleteTransactions), and returns — a customer return from a sale (refund), a supplier return from a purchase.
+import { api, el, icon, money, announce, toast, confirmDialog, showProblem, clearErrors, fieldError, page } from "/static/js/app.js";
+import { flag, formatDateTime, parseQuantity, formatQuantity, sheet, query, toLocalInput } from "/static/js/documents-common.js";
+
+const PAGE_SIZE = 20;
+const KINDS = {
+  purchase: { path: "purchases", noun: "purchase", party: "Supplier", nobody: "No supplier", empty: "No purchases yet. Record a delivery with the + button." },
+  sale: { path: "sales", noun: "sale", party: "Customer", nobody: "Walk-in customer", empty: "No sales yet. Sell from the till, or record one with the + button." },
+};
+
+/** Renders the list into `container` and opens the detail sheet of `openId` when given. */
+export async function documentList(kind, container, openId = null) {
+  const k = KINDS[kind];
+  const pageNumber = Math.max(1, Number.parseInt(query("page") ?? "1", 10) || 1);
+  const offset = (pageNumber - 1) * PAGE_SIZE;
+  const list = el("ul", { class: "doc-cards", id: "doc-list", "aria-label": `${k.path[0].toUpperCase() + k.path.slice(1)}` });
+  const pager = el("nav", { class: "pager", "aria-label": "Pages" });
+  container.replaceChildren(list, pager);
+  list.append(el("li", { class: "empty" }, "Loading…"));
+  let items = [];
+  try {
+    items = await api("GET", `/api/v1/${k.path}?limit=${PAGE_SIZE + 1}&offset=${offset}`);
+  } catch (error) {
+    list.replaceChildren(el("li", { class: "empty" }, `Could not load the ${k.path}: ${error.message}`));
+    return;
+  }
+  const more = items.length > PAGE_SIZE;
+  items = items.slice(0, PAGE_SIZE);
+  list.replaceChildren(...(items.length ? items.map((doc) => el("li", {},
+    el("a", { class: "doc-card", href: `/app/${k.path}/${doc.id}`, "data-doc-id": doc.id, onclick: (event) => {
+      if (event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      openDetail(kind, doc.id, true);
+    } },
+      el("span", { class: "doc-card-top" },
+        el("span", { class: "title doc-party" }, doc.partyName || k.nobody),
+        el("span", { class: "num doc-total" }, money(doc.total))),
+      el("span", { class: "doc-card-sub" },
+        el("span", {}, formatDateTime(doc.effectiveAt)),
+        el("span", { class: "num" }, `${doc.lineCount} line${doc.lineCount === 1 ? "" : "s"}`)),
+      doc.note ? el("span", { class: "doc-note" }, doc.note) : null)))
+    : [el("li", { class: "empty" }, pageNumber > 1 ? "No more on this page." : k.empty)]));
+  const link = (n, label, rel) => el("a", { class: "btn btn-small", href: n === 1 ? `/app/${k.path}` : `/app/${k.path}?page=${n}`, rel }, label);
+  pager.replaceChildren(
+    pageNumber > 1 ? link(pageNumber - 1, "← Newer", "prev") : el("span"),
+    el("span", { class: "muted" }, `Page ${pageNumber}`),
+    more ? link(pageNumber + 1, "Older →", "next") : el("span"));
+  pager.hidden = pageNumber === 1 && !more;
+  if (openId) openDetail(kind, openId, false);
+}
+
+/** The detail sheet of one document. */
+export async function openDetail(kind, id, push) {
+  const k = KINDS[kind];
+  let doc;
+  try { doc = await api("GET", `/api/v1/${k.path}/${id}`); }
+  catch (error) { toast(error.message); return; }
+  if (push) history.pushState({ id }, "", `/app/${k.path}/${id}`);
+  const isSale = kind === "sale";
+  const s = sheet(`${isSale ? "Sale" : "Purchase"} #${doc.id}`, { wide: true });
+  s.dialog.id = "doc-detail";
+  s.dialog.addEventListener("close", () => {
+    if (location.pathname !== `/app/${k.path}`) history.replaceState({}, "", `/app/${k.path}${location.search}`);
+  });
+  const party = isSale ? doc.customerName : doc.supplierName;
+  s.body.append(el("dl", { class: "doc-meta" },
+    el("dt", {}, k.party), el("dd", {}, party || k.nobody),
+    el("dt", {}, "Date"), el("dd", {}, formatDateTime(doc.effectiveAt)),
+    isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1))] : null,
+    doc.note ? [el("dt", {}, "Note"), el("dd", {}, doc.note)] : null));
+  const head = isSale ? ["Product", "Qty", "Price", "Discount", "Line total"] : ["Product", "Qty", "Unit cost", "Line total", "Lot / expiry"];
+  const rows = doc.lines.map((line) => el("tr", {},
+    el("td", {}, el("a", { href: `/app/products/${line.productId}` }, line.productName)),
+    el("td", { class: "num" }, line.quantity),
+    ...(isSale
+      ? [el("td", { class: "num" }, money(line.unitPrice)), el("td", { class: "num" }, line.discount && Number(line.discount) !== 0 ? money(line.discount) : "—"), el("td", { class: "num" }, money(line.revenue))]
+      : [el("td", { class: "num" }, money(line.unitCost)), el("td", { class: "num" }, money(line.amount)),
+         el("td", {}, [line.lotCode, line.expiryDate].filter(Boolean).join(" · ") || "—")])));
+  s.body.append(el("div", { class: "table-wrap doc-lines-table" }, el("table", { class: "table" },
+    el("caption", { class: "sr-only" }, "Lines"),
+    el("thead", {}, el("tr", {}, ...head.map((label, index) => el("th", { scope: "col", class: index > 0 && index < (isSale ? 5 : 4) ? "num" : "" }, label)))),
+    el("tbody", {}, ...rows))));
+  const sums = isSale
+    ? [["Revenue (before tax)", doc.revenue], ["Tax", doc.tax], ["Tip", doc.tip], ["Total", doc.total],
+       ...(flag("canViewReports") ? [["Cost of goods", doc.costOfGoodsSold], ["Profit", doc.profit]] : [])]
+    : [["Total", doc.total]];
+  s.body.append(el("dl", { class: "doc-totals" }, ...sums.map(([label, amount]) => [el("dt", {}, label), el("dd", { class: "num" }, money(amount))])));
+
+  if (isSale) s.foot.append(el("a", { class: "btn", href: `/app/receipt/${doc.id}` }, icon("print"), "Receipt"));
+  const canReturn = isSale ? flag("canRefund") : flag("canPurchase");
+  if (canReturn) s.foot.append(el("button", { type: "button", id: "doc-return", onclick: () => { s.close(); openReturn(kind, doc); } }, icon("back"), isSale ? "Return items" : "Return to supplier"));
+  const canEdit = isSale ? flag("canRefund") : true;
+  if (canEdit) s.foot.append(el("a", { class: "btn", id: "doc-edit", href: `/app/${k.path}/${doc.id}/edit` }, icon("edit"), "Edit"));
+  if (flag("canDelete")) {
+    s.foot.append(el("button", { type: "button", class: "danger", id: "doc-delete", onclick: async () => {
+      if (!(await confirmDialog(`Delete ${k.noun} #${doc.id}? Stock and costs after it are recomputed.`))) return;
+      try {
+        await api("DELETE", `/api/v1/${k.path}/${doc.id}`);
+        s.close();
+        toast(`${k.noun[0].toUpperCase() + k.noun.slice(1)} #${doc.id} deleted`);
+        location.assign(`/app/${k.path}`);
+      } catch (error) { toast(error.message); announce(error.message, { assertive: true }); }
+    } }, icon("trash"), "Delete"));
+  }
+  s.open();
+}
+
+/** Returns against a document: per line how many go back; a customer return (sale) or a supplier return. */
+function openReturn(kind, doc) {
+  const isSale = kind === "sale";
+  const s = sheet(isSale ? `Return items from sale #${doc.id}` : `Return to supplier from purchase #${doc.id}`);
+  const form = el("form", { id: "return-form", novalidate: true });
+  form.append(el("div", { class: "form-error banner banner-error", role: "alert" }));
+  doc.lines.forEach((line, index) => {
+    const id = `return-${index}`;
+    form.append(el("div", { class: "field return-line" },
+      el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, ` (${isSale ? "sold" : "bought"} ${line.quantity})`)),
+      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": line.quantity, "data-line": line.id, "data-product": line.productId })));
+  });
+  const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: toLocalInput() });
+  form.append(el("div", { class: "field" }, el("label", { for: "return-date" }, "Date and time"), when),
+    el("div", { class: "field" }, el("label", { for: "return-note" }, "Note"), el("input", { id: "return-note", name: "note", autocomplete: "off" })));
+  s.body.append(form);
+  const save = el("button", { type: "submit", class: "primary", form: "return-form", id: "return-save" }, isSale ? "Refund and restock" : "Send back");
+  s.foot.append(el("button", { type: "button", onclick: () => s.close() }, "Cancel"), save);
+  let touched = false;
+  when.addEventListener("input", () => { touched = true; });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const lines = [];
+    let ok = true;
+    form.querySelectorAll("[data-line]").forEach((input) => {
+      const text = input.value.trim();
+      if (!text) return;
+      const q = parseQuantity(text);
+      if (q === null || q <= 0n) { fieldError(form, input.name, "Enter a quantity above zero."); ok = false; return; }
+      if (q > parseQuantity(input.dataset.max)) { fieldError(form, input.name, `At most ${input.dataset.max}.`); ok = false; return; }
+      lines.push(isSale ? { saleLineId: Number(input.dataset.line), quantity: text } : { productId: Number(input.dataset.product), quantity: text });
+    });
+    if (ok && !lines.length) { fieldError(form, "lines[0].quantity", "Enter how many come back."); ok = false; }
+    if (!ok) { form.querySelector('[aria-invalid="true"]')?.focus(); return; }
+    const body = { lines };
+    if (isSale) body.saleId = doc.id;
+    else if (doc.supplierId) body.supplierId = doc.supplierId;
+    const note = form.elements.note.value.trim();
+    if (note) body.note = note;
+    if (touched && when.value) body.effectiveAt = when.value;
+    save.disabled = true;
+    try {
+      await api("POST", `/api/v1/returns/${isSale ? "customer" : "supplier"}`, body);
+      s.close();
+      toast(isSale ? "Return recorded; the stock is back" : "Supplier return recorded");
+    } catch (error) {
+      // The API names lines[i] of the request; map it back to the visible line.
+      const match = /^lines\[(\d+)\]/.exec(error.field ?? "");
+      if (match) {
+        const visible = [...form.querySelectorAll("[data-line]")].filter((input) => input.value.trim())[Number(match[1])];
+        if (visible) error.problem.field = visible.name;
+      }
+      showProblem(form, error);
+    } finally { save.disabled = false; }
+  });
+  s.open();
+  form.querySelector("input")?.focus();
+}
+
+/** Back/forward between the list and a document's sheet. */
+export function followHistory(kind) {
+  window.addEventListener("popstate", () => {
+    const match = new RegExp(`^/app/${KINDS[kind].path}/(\\d+)$`).exec(location.pathname);
+    const open = document.getElementById("doc-detail");
+    if (!match && open) open.close();
+    else if (match && !open) openDetail(kind, match[1], false);
+  });
+}

@@ -1,0 +1,152 @@
+// Stock count and adjustments: pick a product (search or scan), see its stock; either enter the counted quantity
+// (the difference is posted as a `count` adjustment) or a change with a reason. The product's recent movements
+// are listed (the API has no list of adjustments across products).
+import { api, el, money, announce, toast, clearErrors, fieldError, showProblem, confirmDialog, Decimal, page } from "/static/js/app.js";
+import { flag, formatDateTime, parseQuantity, parseMoney, formatQuantity, thumb, query, toLocalInput } from "/static/js/documents-common.js";
+import { productSearch } from "/static/js/documents-pickers.js";
+
+const form = document.getElementById("stock-form");
+const none = document.getElementById("stock-none");
+const search = document.getElementById("stock-search");
+const history = document.getElementById("stock-history");
+const preview = document.getElementById("stock-preview");
+const dateInput = document.getElementById("stock-date");
+const tabs = [document.getElementById("mode-count"), document.getElementById("mode-change")];
+let product = null;
+let mode = "count";
+let dateTouched = false;
+dateInput.addEventListener("input", () => { dateTouched = true; });
+
+const KIND = { purchase: "Purchase", sale: "Sale", adjustment: "Adjustment", customerReturn: "Customer return", supplierReturn: "Supplier return" };
+
+function setMode(next) {
+  mode = next;
+  for (const tab of tabs) {
+    const on = tab.id === `mode-${next}`;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    document.getElementById(tab.getAttribute("aria-controls")).hidden = !on;
+  }
+  clearErrors(form);
+  updatePreview();
+}
+tabs.forEach((tab, index) => {
+  tab.addEventListener("click", () => setMode(tab.id.slice(5)));
+  tab.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
+    const other = tabs[(index + 1) % 2];
+    setMode(other.id.slice(5)); other.focus();
+  });
+});
+
+function change() {
+  if (!product) return null;
+  if (mode === "count") {
+    const counted = parseQuantity(form.elements.counted.value);
+    if (counted === null) return null;
+    return counted - (parseQuantity(product.quantity) ?? 0n);
+  }
+  return parseQuantity(form.elements.quantityChange.value);
+}
+
+function updatePreview() {
+  const delta = change();
+  if (!product || delta === null) { preview.textContent = ""; return; }
+  const after = (parseQuantity(product.quantity) ?? 0n) + delta;
+  preview.textContent = delta === 0n ? "No change: the count matches the stock."
+    : `${delta > 0n ? "+" : "−"}${formatQuantity(delta < 0n ? -delta : delta)} ${product.unit} → ${formatQuantity(after)} ${product.unit} in stock`;
+}
+form.addEventListener("input", updatePreview);
+
+async function choose(chosen) {
+  product = await api("GET", `/api/v1/products/${chosen.id}`);
+  none.hidden = true;
+  form.hidden = false;
+  document.getElementById("stock-product").replaceChildren(thumb(product),
+    el("div", { class: "main" }, el("div", { class: "title" }, product.name),
+      el("div", { class: "muted" }, [product.sku, product.barcode].filter(Boolean).join(" · "),
+        product.tracksStock ? "" : " · stock not tracked")),
+    el("div", { class: "num" }, el("div", { class: "stock-now", id: "stock-now" }, `${formatQuantity(parseQuantity(product.quantity) ?? 0n)}`),
+      el("div", { class: "muted" }, `${product.unit} · ${money(product.stockValue)}`)));
+  document.getElementById("stock-product-link").href = `/app/products/${product.id}`;
+  form.elements.counted.value = "";
+  form.elements.quantityChange.value = "";
+  form.elements.unitCost.value = "";
+  form.elements.note.value = "";
+  dateInput.value = toLocalInput(); dateTouched = false;
+  clearErrors(form);
+  updatePreview();
+  announce(`${product.name}: ${product.quantity} ${product.unit} in stock`);
+  (mode === "count" ? form.elements.counted : form.elements.quantityChange).focus();
+  loadHistory();
+}
+
+async function loadHistory() {
+  if (!product) return;
+  try {
+    const movements = await api("GET", `/api/v1/products/${product.id}/movements`, null, { quiet: true });
+    const recent = movements.slice(-15).reverse();
+    history.replaceChildren(...(recent.length ? recent.map((movement) => {
+      const q = parseQuantity(movement.quantity) ?? 0n;
+      const label = movement.kind === "adjustment" ? `Adjustment · ${movement.reason ?? ""}` : KIND[movement.kind] ?? movement.kind;
+      const remove = movement.kind === "adjustment" && flag("canDelete")
+        ? el("button", { type: "button", class: "btn-small danger", "aria-label": `Delete this ${movement.reason ?? ""} adjustment`, onclick: async () => {
+            if (!(await confirmDialog("Delete this adjustment? The stock after it is recomputed."))) return;
+            try { await api("DELETE", `/api/v1/adjustments/${movement.documentId}`); toast("Adjustment deleted"); choose(product); }
+            catch (error) { toast(error.message); }
+          } }, "Delete") : null;
+      return el("li", { class: "movement" },
+        el("div", { class: "main" }, el("div", { class: "title" }, label),
+          el("div", { class: "sub" }, `${formatDateTime(movement.effectiveAt)} · ${movement.quantityAfter} after`)),
+        el("span", { class: `num movement-change ${q < 0n ? "minus" : "plus"}` }, `${q > 0n ? "+" : ""}${movement.quantity}`), remove);
+    }) : [el("li", { class: "empty" }, "No stock movements yet.")]));
+  } catch { /* banner */ }
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(form);
+  if (!product) return;
+  const body = { productId: product.id };
+  if (mode === "count") {
+    const counted = parseQuantity(form.elements.counted.value);
+    if (counted === null || counted < 0n) { fieldError(form, "counted", "Enter the quantity you counted (at most 3 decimals)."); form.elements.counted.focus(); return; }
+    const delta = change();
+    if (delta === 0n) { fieldError(form, "counted", "The count matches the stock: nothing to save."); form.elements.counted.focus(); return; }
+    body.quantityChange = formatQuantity(delta);
+    body.reason = "count";
+  } else {
+    const delta = parseQuantity(form.elements.quantityChange.value);
+    if (delta === null || delta === 0n) { fieldError(form, "quantityChange", "Enter a change such as -2 or 5."); form.elements.quantityChange.focus(); return; }
+    body.quantityChange = formatQuantity(delta);
+    body.reason = form.elements.reason.value;
+    const cost = form.elements.unitCost.value.trim();
+    if (cost) {
+      if (parseMoney(cost) === null || parseMoney(cost) < 0n) { fieldError(form, "unitCost", "Enter a cost such as 2.50."); form.elements.unitCost.focus(); return; }
+      body.unitCost = cost;
+    }
+  }
+  const note = form.elements.note.value.trim();
+  if (note) body.note = note;
+  if (dateTouched && dateInput.value) body.effectiveAt = dateInput.value;
+  const save = document.getElementById("stock-save");
+  save.disabled = true;
+  try {
+    await api("POST", "/api/v1/adjustments", body);
+    toast(`Saved: ${product.name} ${body.quantityChange.startsWith("-") ? "" : "+"}${body.quantityChange}`);
+    await choose(product);
+    announce(`${product.name} now has ${product.quantity} ${product.unit}`);
+  } catch (error) {
+    if (error.field === "quantityChange" && mode === "count") error.problem.field = "counted";
+    showProblem(form, error);
+  } finally { save.disabled = false; }
+});
+
+productSearch(search, {
+  onPick: (chosen) => choose(chosen),
+  onUnknownBarcode: (code) => fieldError(search.closest(".card"), "product-search", `No product has the barcode ${code}.`),
+});
+
+if (query("product")) {
+  api("GET", `/api/v1/products/${encodeURIComponent(query("product"))}`).then(choose).catch((error) => toast(error.message));
+}
