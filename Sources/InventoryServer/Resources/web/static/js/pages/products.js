@@ -1,0 +1,580 @@
+// Products: the list (search as you type, filters, sort, paged from the API), the add/edit form (inline
+// validation, GTIN check digits, duplicate barcodes, picture upload with preview) and the detail screen with
+// the stock history.
+import { api, el, icon, debounce, confirmDialog, toast, announce, money, Decimal, page, clearErrors, fieldError, showProblem, ApiError } from "/static/js/app.js";
+import {
+  barcodeProblem, statusBadge, productThumb, loadCategories, fillCategorySelect, pageError, errorText,
+  formatDateTime, quantity, decimalProblem, flash, STATUS,
+} from "/static/js/catalogue-common.js";
+
+const root = document.getElementById("products-root");
+const can = {
+  edit: root.dataset.canEdit === "true",
+  purchase: root.dataset.canPurchase === "true",
+  sell: root.dataset.canSell === "true",
+  adjust: root.dataset.canAdjust === "true",
+};
+const PAGE_SIZE = 50;
+
+const id = page.id;
+const action = page.action;
+if (!id) showList();
+else if (id === "new") showForm(null);
+else if (/^\d+$/.test(id) && action === "edit") showForm(Number(id));
+else if (/^\d+$/.test(id) && !action) showDetail(Number(id));
+else pageError("There is no such product screen.");
+
+function setTitle(text) {
+  const title = document.getElementById("page-title");
+  if (title) title.textContent = text;
+  document.title = `${text} · ${document.title.split(" · ").slice(-1)[0]}`;
+}
+
+// =====================================================================================================
+// List
+// =====================================================================================================
+function showList() {
+  const view = document.getElementById("product-list-view");
+  view.hidden = false;
+  const form = document.getElementById("product-filters");
+  const search = document.getElementById("product-search");
+  const category = document.getElementById("product-category");
+  const sort = document.getElementById("product-sort");
+  const list = document.getElementById("product-list");
+  const count = document.getElementById("product-count");
+  const more = document.getElementById("product-more");
+  const sentinel = document.getElementById("product-sentinel");
+  const chips = [...view.querySelectorAll(".status-chips [data-status]")];
+  const archivedChip = view.querySelector(".status-chips [data-archived]");
+
+  // Filters live in the address so Back returns to the same list.
+  const params = new URLSearchParams(location.search);
+  const state = {
+    search: params.get("search") ?? "",
+    categoryId: params.get("categoryId") ?? "",
+    status: params.get("status") ?? "",
+    sort: params.get("sort") ?? "name",
+    archived: params.get("archived") === "true",
+    offset: 0,
+    total: 0,
+    loading: false,
+    generation: 0,
+  };
+  search.value = state.search;
+  sort.value = state.sort;
+  for (const chip of chips) chip.setAttribute("aria-pressed", String(chip.dataset.status === state.status));
+  archivedChip.setAttribute("aria-pressed", String(state.archived));
+  const categoryNames = new Map();
+  fillCategorySelect(category, state.categoryId).then((categories) => {
+    for (const c of categories) categoryNames.set(c.id, c);
+  }).catch(() => {});
+
+  function query(offset) {
+    const q = new URLSearchParams();
+    if (state.search) q.set("search", state.search);
+    if (state.categoryId) q.set("categoryId", state.categoryId);
+    if (state.status) q.set("status", state.status);
+    if (state.sort && state.sort !== "name") q.set("sort", state.sort);
+    if (state.archived) q.set("archived", "true");
+    // The server reads "+" literally, so spaces travel as %20 (URLSearchParams writes "+").
+    const address = q.toString().replace(/\+/g, "%20");
+    history.replaceState(null, "", location.pathname + (address ? "?" + address : ""));
+    q.set("sort", state.sort || "name");
+    q.set("limit", PAGE_SIZE);
+    q.set("offset", offset);
+    return q.toString().replace(/\+/g, "%20");
+  }
+
+  async function load(reset) {
+    if (reset) {
+      state.generation += 1;
+      state.offset = 0;
+    } else if (state.loading || state.offset >= state.total) {
+      return;
+    }
+    const generation = state.generation;
+    state.loading = true;
+    list.setAttribute("aria-busy", "true");
+    try {
+      const result = await api("GET", "/api/v1/products?" + query(state.offset));
+      if (generation !== state.generation) return; // a newer search started meanwhile
+      const rows = result.items.map(productRow);
+      if (reset) list.replaceChildren(...rows);
+      else list.append(...rows);
+      state.offset += result.items.length;
+      state.total = result.total;
+      if (result.total === 0) list.replaceChildren(emptyState());
+      count.textContent = result.total === 0 ? "No products found"
+        : `${result.total} product${result.total === 1 ? "" : "s"}` + (state.offset < result.total ? ` · showing ${state.offset}` : "");
+      more.hidden = state.offset >= state.total;
+      pageError(null);
+    } catch (error) {
+      if (generation === state.generation) pageError(errorText(error));
+    } finally {
+      if (generation === state.generation) {
+        state.loading = false;
+        list.removeAttribute("aria-busy");
+      }
+    }
+  }
+
+  function emptyState() {
+    const filtered = state.search || state.categoryId || state.status;
+    return el("li", { class: "empty" },
+      filtered ? "No product matches. Try fewer letters or another filter." : "No products yet.",
+      can.edit && state.search && !state.categoryId && !state.status
+        ? el("div", {}, el("a", { class: "btn", href: `/app/products/new?${/^\d{6,14}$/.test(state.search) ? "barcode" : "name"}=${encodeURIComponent(state.search)}` }, icon("plus"), `Add “${state.search}”`))
+        : can.edit && !filtered ? el("div", {}, el("a", { class: "btn primary", href: "/app/products/new" }, icon("plus"), "Add the first product")) : null);
+  }
+
+  function figure(label, value, cls = "") {
+    return el("span", { class: `fig ${cls}` }, el("span", { class: "fig-label" }, label), el("span", { class: "fig-value num" }, value));
+  }
+
+  function productRow(product) {
+    const category = categoryNames.get(product.categoryId);
+    const unit = product.unit && product.unit !== "pcs" ? ` ${product.unit}` : "";
+    const sub = [product.sku, product.barcode, category?.name].filter(Boolean).join(" · ");
+    return el("li", { class: "product-row" + (product.archived ? " archived" : ""), dataset: { id: product.id } },
+      productThumb(product),
+      el("div", { class: "pr-main" },
+        el("a", { class: "pr-name", href: `/app/products/${product.id}` }, product.name),
+        sub ? el("div", { class: "pr-sub" }, sub) : null),
+      el("div", { class: "pr-figs" },
+        figure("Cost", product.tracksStock ? money(product.costPrice) : "—", "fig-cost"),
+        figure("Price", money(product.salePrice), "fig-price"),
+        figure("Stock", product.tracksStock ? quantity(product.quantity) + unit : "—", "fig-qty"),
+        figure("Value", product.tracksStock ? money(product.stockValue) : "—", "fig-value")),
+      el("span", { class: "pr-status" }, statusBadge(product.status), product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : null));
+  }
+
+  const reload = () => load(true);
+  search.addEventListener("input", debounce(() => { state.search = search.value.trim(); reload(); }, 250));
+  form.addEventListener("submit", (event) => { event.preventDefault(); state.search = search.value.trim(); reload(); });
+  category.addEventListener("change", () => { state.categoryId = category.value; reload(); });
+  sort.addEventListener("change", () => { state.sort = sort.value; reload(); });
+  for (const chip of chips) {
+    chip.addEventListener("click", () => {
+      state.status = chip.dataset.status;
+      for (const other of chips) other.setAttribute("aria-pressed", String(other === chip));
+      reload();
+    });
+  }
+  archivedChip.addEventListener("click", () => {
+    state.archived = !state.archived;
+    archivedChip.setAttribute("aria-pressed", String(state.archived));
+    reload();
+  });
+  more.addEventListener("click", () => load(false));
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && state.offset > 0 && state.offset < state.total) load(false);
+    }, { rootMargin: "400px" }).observe(sentinel);
+  }
+  // "/" focuses the search, as in many web apps.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "/" && !event.target.closest("input, textarea, select")) { event.preventDefault(); search.focus(); }
+  });
+  load(true);
+}
+
+// =====================================================================================================
+// Add / edit form
+// =====================================================================================================
+async function showForm(productId) {
+  if (!can.edit) { pageError("Your role may not change the catalogue."); return; }
+  const view = document.getElementById("product-form-view");
+  view.hidden = false;
+  const form = document.getElementById("product-form");
+  const title = document.getElementById("product-form-title");
+  const picture = document.getElementById("pf-picture");
+  const preview = document.getElementById("pf-preview");
+  const removePicture = document.getElementById("pf-picture-remove");
+  const suggest = document.getElementById("pf-suggest");
+  const scale = page.minorUnits;
+  let product = null;
+  let chosenFile = null;
+  let previewUrl = null;
+  let removeExisting = false;
+
+  const categoriesReady = fillCategorySelect(form.categoryId).catch(() => []);
+  if (productId) {
+    title.textContent = "Edit product";
+    setTitle("Edit product");
+    document.getElementById("product-form-back").href = `/app/products/${productId}`;
+    document.getElementById("pf-cancel").href = `/app/products/${productId}`;
+    try {
+      product = await api("GET", `/api/v1/products/${productId}`);
+    } catch (error) {
+      pageError(errorText(error));
+      form.hidden = true;
+      return;
+    }
+    await categoriesReady;
+    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"]) {
+      form.elements[name].value = product[name] ?? "";
+    }
+    form.categoryId.value = product.categoryId ?? "";
+    form.tracksStock.checked = product.tracksStock;
+    form.allowsNegativeStock.checked = product.allowsNegativeStock;
+    title.textContent = `Edit ${product.name}`;
+  } else {
+    setTitle("New product");
+    const params = new URLSearchParams(location.search);
+    form.barcode.value = params.get("barcode") ?? "";
+    form.name.value = params.get("name") ?? "";
+    form.taxRate.value = root.dataset.defaultTax || document.body.dataset.defaultTax || "";
+    form.unit.value = "pcs";
+    await categoriesReady;
+    if (params.get("categoryId")) form.categoryId.value = params.get("categoryId");
+  }
+  showPreview();
+  updateSuggestion();
+  (form.name.value ? form.salePrice : form.name).focus();
+
+  // ----- picture -----
+  function showPreview() {
+    let node;
+    if (chosenFile && previewUrl) {
+      node = el("img", { class: "thumb thumb-lg", src: previewUrl, alt: `Preview of ${chosenFile.name}`, id: "pf-preview-image" });
+    } else if (product?.imageRef && !removeExisting) {
+      node = productThumb(product, { large: true });
+      node.alt = "Current picture";
+    } else {
+      node = el("span", { class: "thumb thumb-lg", "aria-hidden": "true" }, form.iconEmoji.value || "📦");
+    }
+    preview.replaceChildren(node, chosenFile ? el("div", { class: "hint" }, `${chosenFile.name} · ${Math.ceil(chosenFile.size / 1024)} KB · uploaded when you save`) : "");
+    removePicture.hidden = !(chosenFile || (product?.imageRef && !removeExisting));
+  }
+  picture.addEventListener("change", () => {
+    const file = picture.files?.[0];
+    const box = document.getElementById("pf-picture-error");
+    box.textContent = "";
+    if (!file) return;
+    if (!["image/jpeg", "image/png"].includes(file.type) && !/\.(jpe?g|png)$/i.test(file.name)) {
+      box.textContent = "Choose a JPEG or PNG picture.";
+      picture.value = "";
+      announce(box.textContent, { assertive: true });
+      return;
+    }
+    if (file.size > 5 * 1024 * 1024) {
+      box.textContent = "The picture is larger than 5 MB; choose a smaller one.";
+      picture.value = "";
+      announce(box.textContent, { assertive: true });
+      return;
+    }
+    if (previewUrl) URL.revokeObjectURL(previewUrl);
+    chosenFile = file;
+    previewUrl = URL.createObjectURL(file);
+    removeExisting = false;
+    showPreview();
+    // Tell the user now whether it will be centre-cropped.
+    const probe = new Image();
+    probe.onload = () => {
+      if (chosenFile !== file) return;
+      const note = probe.naturalWidth === probe.naturalHeight ? "Square picture." : `${probe.naturalWidth} × ${probe.naturalHeight}: it will be shown centre-cropped to a square.`;
+      preview.append(el("div", { class: "hint", id: "pf-preview-shape" }, note));
+    };
+    probe.src = previewUrl;
+    announce("Picture chosen; it is uploaded when you save.");
+  });
+  removePicture.addEventListener("click", () => {
+    if (chosenFile) {
+      chosenFile = null;
+      picture.value = "";
+      if (previewUrl) URL.revokeObjectURL(previewUrl);
+      previewUrl = null;
+    } else {
+      removeExisting = true;
+    }
+    showPreview();
+  });
+  form.iconEmoji.addEventListener("input", () => { if (!chosenFile && !(product?.imageRef && !removeExisting)) showPreview(); });
+
+  // ----- suggested price from the category's markup -----
+  async function updateSuggestion() {
+    suggest.hidden = true;
+    if (!product || !product.tracksStock) return;
+    const cost = Decimal.parse(product.costPrice, 8);
+    if (cost === null || cost <= 0n) return;
+    const categories = await loadCategories().catch(() => []);
+    const category = categories.find((c) => String(c.id) === form.categoryId.value);
+    const markup = category ? Decimal.parse(category.markup, 4) : null;
+    if (markup === null) return;
+    // price = cost × (1 + markup / 100), exact, then rounded to the currency's minor units
+    const price = Decimal.rescale(Decimal.divide(cost * (1_000_000n + markup), 1_000_000n), 8, scale);
+    const text = Decimal.format(price, scale);
+    suggest.replaceChildren(`Cost ${money(product.costPrice)} + ${quantity(category.markup)} % markup = ${money(text)} `,
+      el("button", { type: "button", class: "btn-small link-button", onclick: () => { form.salePrice.value = text; form.salePrice.focus(); } }, "Use it"));
+    suggest.hidden = false;
+  }
+  form.categoryId.addEventListener("change", updateSuggestion);
+
+  // ----- inline validation -----
+  function validate(only) {
+    const problems = {};
+    const values = Object.fromEntries(["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode"].map((n) => [n, form.elements[n].value.trim()]));
+    if (!values.name) problems.name = "Give the product a name.";
+    problems.salePrice = decimalProblem(values.salePrice, { scale, what: "sale price", example: "12.50" });
+    problems.minimumSalePrice = decimalProblem(values.minimumSalePrice, { scale, what: "minimum sale price", example: "9.90" });
+    if (!problems.salePrice && !problems.minimumSalePrice && values.minimumSalePrice) {
+      const sale = Decimal.parse(values.salePrice || "0", scale);
+      const minimum = Decimal.parse(values.minimumSalePrice, scale);
+      if (minimum > sale) problems.minimumSalePrice = `The minimum sale price cannot be above the sale price (${money(Decimal.format(sale, scale))}).`;
+    }
+    problems.taxRate = decimalProblem(values.taxRate, { scale: 2, max: 100n, what: "tax rate", example: "7.5" });
+    problems.lowStockThreshold = decimalProblem(values.lowStockThreshold, { scale: 3, what: "threshold", example: "5" });
+    problems.barcode = barcodeProblem(values.barcode);
+    let first = null;
+    for (const [name, message] of Object.entries(problems)) {
+      if (only && name !== only) continue;
+      const input = form.elements[name];
+      if (message) {
+        fieldError(form, name, message);
+        first ??= input;
+      } else if (input.getAttribute("aria-invalid") === "true" && !input.dataset.serverError) {
+        input.removeAttribute("aria-invalid");
+        const box = input.closest(".field")?.querySelector(".field-error");
+        if (box) box.textContent = "";
+      }
+    }
+    return first;
+  }
+  // Validate a field when the user leaves it; clear its error as soon as it is fixed.
+  for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode"]) {
+    const input = form.elements[name];
+    input.addEventListener("blur", () => { if (input.value.trim() || name === "name") validate(name); });
+    input.addEventListener("input", () => {
+      delete input.dataset.serverError;
+      if (input.getAttribute("aria-invalid") === "true") validate(name);
+    });
+  }
+  // A barcode another product already has is named as soon as the field is left.
+  form.barcode.addEventListener("change", async () => {
+    const code = form.barcode.value.replace(/[\s-]/g, "");
+    if (!code || barcodeProblem(code)) return;
+    try {
+      const owner = await api("GET", `/api/v1/products/barcode/${encodeURIComponent(code)}`, null, { quiet: true });
+      if (owner && owner.id !== product?.id && form.barcode.value.replace(/[\s-]/g, "") === code) {
+        duplicateBarcode(`Barcode ${code} already belongs to '${owner.name}'.`, owner.id, owner.name);
+      }
+    } catch { /* 404: free */ }
+  });
+  function duplicateBarcode(message, ownerId, ownerName) {
+    fieldError(form, "barcode", message);
+    form.barcode.dataset.serverError = "true";
+    const box = form.barcode.closest(".field").querySelector(".field-error");
+    if (ownerId) box.append(" ", el("a", { href: `/app/products/${ownerId}` }, `Open ${ownerName ?? "it"}`));
+    announce(message, { assertive: true });
+  }
+
+  // ----- save -----
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    for (const input of form.querySelectorAll("[data-server-error]")) delete input.dataset.serverError;
+    const bad = validate();
+    if (bad) { bad.focus(); announce("Check the highlighted fields.", { assertive: true }); return; }
+    const body = {};
+    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"]) {
+      let value = form.elements[name].value.trim();
+      if (["salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"].includes(name)) value = value.replace(",", ".").replace(/%$/, "");
+      if (name === "barcode") value = value.replace(/[\s-]/g, "");
+      if (value !== "") body[name] = value;
+    }
+    if (form.categoryId.value) body.categoryId = Number(form.categoryId.value);
+    body.tracksStock = form.tracksStock.checked;
+    body.allowsNegativeStock = form.allowsNegativeStock.checked;
+    const save = document.getElementById("pf-save");
+    save.disabled = true;
+    let saved;
+    try {
+      saved = product
+        ? await api("PUT", `/api/v1/products/${product.id}`, body)
+        : await api("POST", "/api/v1/products", body);
+    } catch (error) {
+      save.disabled = false;
+      if (error instanceof ApiError && error.problem.code === "duplicate" && error.problem.field === "barcode") {
+        const match = /'(.+)' \(product (\d+)\)/.exec(error.problem.detail ?? "");
+        duplicateBarcode(error.problem.detail, match?.[2], match?.[1]);
+        form.barcode.focus();
+      } else {
+        showProblem(form, error);
+        for (const input of form.querySelectorAll('[aria-invalid="true"]')) input.dataset.serverError = "true";
+      }
+      return;
+    }
+    product = saved;
+    const messages = [`Saved ${saved.name}.`];
+    try {
+      if (chosenFile) {
+        const uploaded = await api("PUT", `/api/v1/products/${saved.id}/image`, chosenFile, { headers: { "Content-Type": chosenFile.type || "application/octet-stream" } });
+        messages.push(uploaded.square ? "Picture uploaded." : `Picture uploaded (${uploaded.width} × ${uploaded.height}): shown centre-cropped to a square.`);
+      } else if (removeExisting) {
+        await api("DELETE", `/api/v1/products/${saved.id}/image`);
+        messages.push("Picture removed.");
+      }
+    } catch (error) {
+      // The product is saved; only the picture failed. Stay here, now editing the saved product.
+      save.disabled = false;
+      history.replaceState(null, "", `/app/products/${saved.id}/edit`);
+      title.textContent = `Edit ${saved.name}`;
+      const box = document.getElementById("pf-picture-error");
+      box.textContent = `The product was saved, but the picture was refused: ${errorText(error)}`;
+      announce(box.textContent, { assertive: true });
+      return;
+    }
+    flash(messages.join(" "));
+    location.assign(`/app/products/${saved.id}`);
+  });
+}
+
+// =====================================================================================================
+// Detail with the stock history
+// =====================================================================================================
+async function showDetail(productId) {
+  const view = document.getElementById("product-detail-view");
+  view.hidden = false;
+  const message = flash();
+  const flashBox = document.getElementById("pd-flash");
+  if (message) { flashBox.textContent = message; flashBox.hidden = false; announce(message); }
+  let product;
+  try {
+    product = await api("GET", `/api/v1/products/${productId}`);
+  } catch (error) {
+    view.querySelector(".product-detail").hidden = true;
+    view.querySelector(".pd-history").hidden = true;
+    pageError(error instanceof ApiError && error.status === 404 ? "This product does not exist (any more)." : errorText(error));
+    return;
+  }
+  setTitle(product.name);
+  renderProduct(product);
+  loadHistory(product);
+}
+
+function renderProduct(product) {
+  document.getElementById("pd-picture").replaceChildren(productThumb(product, { large: true }));
+  document.getElementById("pd-name").textContent = product.name;
+  document.getElementById("pd-badges").replaceChildren(statusBadge(product.status),
+    product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : "");
+  loadCategories().then((categories) => {
+    const category = categories.find((c) => c.id === product.categoryId);
+    const meta = [category ? category.name : "No category", product.sku && `SKU ${product.sku}`, product.barcode && `Barcode ${product.barcode}`].filter(Boolean);
+    document.getElementById("pd-meta").textContent = meta.join(" · ");
+  }).catch(() => {});
+  const unit = product.unit || "pcs";
+  const figures = [
+    ["In stock", product.tracksStock ? `${quantity(product.quantity)} ${unit}` : "Not tracked"],
+    ["Stock value", product.tracksStock ? money(product.stockValue) : "—"],
+    ["Cost price (average)", product.tracksStock ? money(product.costPrice) : "—"],
+    ["Sale price", money(product.salePrice)],
+    ["Minimum sale price", product.minimumSalePrice ? money(product.minimumSalePrice) : "—"],
+    ["Tax", `${quantity(product.taxRate)} %`],
+    ["Low-stock threshold", product.lowStockThreshold ? `${quantity(product.lowStockThreshold)} ${unit}` : "Category default"],
+    ["Below zero", product.allowsNegativeStock ? "Allowed" : "Not allowed"],
+  ];
+  document.getElementById("pd-figures").replaceChildren(...figures.map(([label, value]) =>
+    el("div", { class: "figure" }, el("dt", {}, label), el("dd", { class: "num" }, value))));
+
+  const actions = [];
+  if (can.purchase) actions.push(el("a", { class: "btn primary", href: `/app/purchases/new?product=${product.id}` }, icon("truck"), "Add stock"));
+  if (can.sell) actions.push(el("a", { class: "btn", href: `/app/sales/new?product=${product.id}` }, icon("receipt"), "Sell"));
+  if (can.adjust) actions.push(el("a", { class: "btn", href: `/app/stock?product=${product.id}` }, icon("clipboard"), "Count"));
+  if (can.edit) {
+    actions.push(el("a", { class: "btn", href: `/app/products/${product.id}/edit`, id: "pd-edit" }, icon("edit"), "Edit"));
+    actions.push(el("span", { class: "spacer" }));
+    if (product.archived) {
+      actions.push(el("button", { type: "button", id: "pd-restore", onclick: () => archive(product, false) }, "Restore"));
+    } else {
+      actions.push(el("button", { type: "button", id: "pd-archive", onclick: () => archive(product, true) }, "Archive"));
+    }
+    actions.push(el("button", { type: "button", class: "danger", id: "pd-delete", onclick: () => remove(product) }, icon("trash"), "Delete"));
+  }
+  document.getElementById("pd-actions").replaceChildren(...actions);
+}
+
+async function archive(product, archiving) {
+  if (archiving && !(await confirmDialog(`Archive ${product.name}? It disappears from lists and the till; its history stays and you can restore it.`, { confirm: "Archive", danger: false }))) return;
+  try {
+    const updated = await api("POST", `/api/v1/products/${product.id}/${archiving ? "archive" : "restore"}`);
+    renderProduct(updated);
+    pageError(null);
+    toast(archiving ? `${product.name} archived` : `${product.name} restored`);
+  } catch (error) {
+    pageError(errorText(error));
+  }
+}
+
+async function remove(product) {
+  if (!(await confirmDialog(`Delete ${product.name} for good? Only a product no document uses can be deleted.`))) return;
+  try {
+    await api("DELETE", `/api/v1/products/${product.id}`);
+    flash(`${product.name} deleted.`);
+    location.assign("/app/products");
+  } catch (error) {
+    pageError(`Not deleted: ${errorText(error)}`);
+  }
+}
+
+const KINDS = {
+  purchase: "Purchase",
+  sale: "Sale",
+  adjustment: "Adjustment",
+  customerReturn: "Customer return",
+  supplierReturn: "Return to supplier",
+};
+const REASONS = { initial: "opening stock", count: "stock count", damage: "damaged", expired: "expired", return: "return", correction: "correction", transfer: "transfer" };
+
+async function loadHistory(product) {
+  const box = document.getElementById("pd-history");
+  const timeZone = root.dataset.timeZone;
+  let movements;
+  try {
+    movements = await api("GET", `/api/v1/products/${product.id}/movements`);
+  } catch (error) {
+    box.replaceChildren(el("p", { class: "banner banner-error", role: "alert" }, errorText(error)));
+    return;
+  }
+  if (!movements.length) {
+    box.replaceChildren(el("p", { class: "empty card" }, product.tracksStock ? "No stock movements yet. “Add stock” records the first delivery." : "This product does not track stock."));
+    return;
+  }
+  const newestFirst = [...movements].reverse();
+  let shown = 0;
+  const body = el("tbody");
+  const table = el("table", { class: "table history-table", id: "pd-history-table" },
+    el("caption", { class: "sr-only" }, `Stock history of ${product.name}, newest first`),
+    el("thead", {}, el("tr", {},
+      ...["Date", "What", "Change", "Unit cost", "Balance", "Value", "Avg cost"].map((h, i) => el("th", { scope: "col", class: i >= 2 ? "num" : "" }, h)))),
+    body);
+  const more = el("button", { type: "button", class: "btn-small", id: "pd-history-more" }, "Show older");
+  function row(m) {
+    const qty = Decimal.parse(m.quantity, 6);
+    const value = Decimal.parse(m.valueChange, 8);
+    const unitCost = qty && value !== null ? Decimal.format(Decimal.divide((value < 0n ? -value : value) * 10n ** 6n, qty < 0n ? -qty : qty), 8) : null;
+    const what = KINDS[m.kind] ?? m.kind;
+    const reason = m.reason ? ` · ${REASONS[m.reason] ?? m.reason}` : "";
+    const link = m.kind === "purchase" ? `/app/purchases/${m.documentId}` : m.kind === "sale" ? `/app/sales/${m.documentId}` : null;
+    const change = quantity(m.quantity);
+    return el("tr", { class: `mv mv-${m.kind}` },
+      el("td", { "data-label": "Date" }, el("time", { datetime: m.effectiveAt }, formatDateTime(m.effectiveAt, timeZone))),
+      el("td", { "data-label": "What" }, link ? el("a", { href: link }, what) : what, reason),
+      el("td", { "data-label": "Change", class: `num ${qty > 0n ? "up" : qty < 0n ? "down" : ""}` }, (qty > 0n ? "+" : "") + change),
+      el("td", { "data-label": "Unit cost", class: "num" }, unitCost ? money(unitCost) : "—"),
+      el("td", { "data-label": "Balance", class: "num" }, quantity(m.quantityAfter)),
+      el("td", { "data-label": "Value", class: "num" }, money(m.valueAfter)),
+      el("td", { "data-label": "Avg cost", class: "num" }, money(m.averageCostAfter)));
+  }
+  function showMore() {
+    const next = newestFirst.slice(shown, shown + 50);
+    body.append(...next.map(row));
+    shown += next.length;
+    more.hidden = shown >= newestFirst.length;
+  }
+  more.addEventListener("click", showMore);
+  showMore();
+  box.replaceChildren(el("p", { class: "muted" }, `${movements.length} movement${movements.length === 1 ? "" : "s"}, newest first`),
+    el("div", { class: "table-wrap history-wrap" }, table), el("div", { class: "load-more" }, more));
+}
+
+export { STATUS };

@@ -1,0 +1,221 @@
+"""The catalogue screens: products (list, form, detail with stock history), categories, suppliers and customers."""
+import tempfile
+from urllib.parse import urlsplit
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import gtin_check_digit, no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
+
+
+def ean13(body12):
+    return body12 + gtin_check_digit(body12)
+
+
+_codes = iter(range(10_000))
+
+
+def fresh_ean(prefix="2091"):
+    """A valid EAN-13 no other test in this module uses."""
+    import os
+    return ean13(f"{prefix}{os.getpid() % 10000:04d}{next(_codes):04d}")
+
+
+def product_total(shop):
+    return shop.api("GET", "/api/v1/products?limit=1&archived=true")["total"]
+
+
+def fill(driver, css, text):
+    field = driver.find_element(By.CSS_SELECTOR, css)
+    field.clear()
+    field.send_keys(text)
+    return field
+
+
+def list_names(driver):
+    return driver.execute_script("return [...document.querySelectorAll('#product-list .pr-name')].map((a) => a.textContent)")
+
+
+def test_first_run_second_half_category_supplier_customer(shop, signed_in):
+    driver = signed_in(shop, "admin", width=375, height=812)
+
+    # A category through its sheet.
+    category = unique("Pastries")
+    driver.get(shop.url("/app/categories"))
+    wait_idle(driver)
+    driver.find_element(By.ID, "category-add").click()
+    wait_for(driver, "#category-dialog #cf-name").send_keys(category)
+    fill(driver, "#cf-threshold", "abc")
+    driver.find_element(By.ID, "category-save").click()
+    assert "number" in wait_for(driver, "#category-form .field-error").text  # inline, nothing sent
+    fill(driver, "#cf-threshold", "6")
+    fill(driver, "#cf-markup", "80")
+    driver.find_element(By.ID, "category-save").click()
+    wait(driver, lambda d: category in d.find_element(By.ID, "category-list").text)
+    saved = next(c for c in shop.api("GET", "/api/v1/categories") if c["name"] == category)
+    assert saved["lowStockThreshold"] in ("6", "6.000") and saved["markup"].startswith("80")
+    assert no_horizontal_scroll(driver)
+
+    # A supplier and a customer through the same contact editor.
+    for kind in ("suppliers", "customers"):
+        name = unique("Kim " + kind)
+        driver.get(shop.url(f"/app/{kind}"))
+        wait_idle(driver)
+        driver.find_element(By.ID, "contact-add").click()
+        wait_for(driver, "#contact-dialog #ct-name").send_keys(name)
+        fill(driver, "#ct-location", "Hamburg")
+        fill(driver, "#ct-phone", "+49 40 1234")
+        fill(driver, "#ct-email", "not-an-address")
+        driver.find_element(By.ID, "contact-save").click()
+        assert "e-mail" in wait_for(driver, "#contact-form .field-error").text
+        fill(driver, "#ct-email", "kim@example.com")
+        driver.find_element(By.ID, "contact-save").click()
+        card = wait(driver, lambda d: next((c for c in d.find_elements(By.CSS_SELECTOR, "#contact-list .contact-card") if name in c.text), None))
+        assert card.find_element(By.CSS_SELECTOR, "a[href^='tel:']").get_attribute("href") == "tel:+49401234"
+        contact = next(c for c in shop.api("GET", f"/api/v1/{kind}") if c["name"] == name)
+        assert (contact["location"], contact["phone"], contact["email"]) == ("Hamburg", "+49 40 1234", "kim@example.com")
+        # Search as you type narrows the cards.
+        fill(driver, "#contact-search", name.split()[-1])
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#contact-list .contact-card")) == 1)
+
+
+def test_product_form_validates_prices_and_barcodes_inline(shop, signed_in):
+    owner_code = fresh_ean()
+    owner = shop.api("POST", "/api/v1/products", {"name": unique("Barcode owner"), "barcode": owner_code, "salePrice": "2.00"})
+    before = product_total(shop)
+    driver = signed_in(shop, "admin", width=375, height=812)
+    driver.get(shop.url("/app/products/new"))
+    name = wait_for(driver, "#pf-name")
+    name.send_keys(unique("Validated"))
+
+    for bad in ("12,5x", "abc"):
+        fill(driver, "#pf-sale", bad)
+        driver.find_element(By.ID, "pf-save").click()
+        error = wait_for(driver, "#pf-sale-error")
+        assert "number" in error.text
+        assert driver.find_element(By.ID, "pf-sale").get_attribute("aria-invalid") == "true"
+    assert product_total(shop) == before
+
+    fill(driver, "#pf-sale", "12,50")
+    body = fresh_ean()[:12]
+    wrong = body + str((int(gtin_check_digit(body)) + 1) % 10)
+    fill(driver, "#pf-barcode", wrong)
+    driver.find_element(By.ID, "pf-save").click()
+    assert "check digit should be " + gtin_check_digit(body) in wait_for(driver, "#pf-barcode-error").text
+    assert driver.find_element(By.ID, "pf-sale").get_attribute("aria-invalid") is None
+    assert product_total(shop) == before
+
+    fill(driver, "#pf-barcode", owner_code)
+    driver.find_element(By.ID, "pf-save").click()
+    wait(driver, lambda d: owner["name"] in d.find_element(By.ID, "pf-barcode-error").text)
+    wait_idle(driver)
+    assert product_total(shop) == before
+    screenshot(driver, "catalogue-product-form-errors-375")
+
+
+def test_products_list_search_filter_and_stock_history(shop, signed_in):
+    stem = unique("Quokka")
+    code = fresh_ean()
+    found = shop.api("POST", "/api/v1/products", {"name": stem + " oat biscuit", "barcode": code, "salePrice": "3.20"})
+    empty = shop.api("POST", "/api/v1/products", {"name": unique("Empty shelf"), "salePrice": "1.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": found["id"], "quantity": "12", "unitCost": "1.25"}]})
+
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url("/app/products"))
+    wait_for(driver, "#product-list .product-row")
+    search = driver.find_element(By.ID, "product-search")
+    # Part of the name, in another case, as the user types.
+    search.send_keys(stem[2:].upper())
+    wait(driver, lambda d: list_names(d) == [found["name"]])
+    row = driver.find_element(By.CSS_SELECTOR, "#product-list .product-row")
+    assert "€1.25" in row.text and "€3.20" in row.text and "€15.00" in row.text and "In stock" in row.text
+    # The barcode.
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(code)
+    wait(driver, lambda d: list_names(d) == [found["name"]])
+    # Status filter: "out" shows the empty product and only products that are out.
+    search.send_keys(Keys.CONTROL, "a")
+    search.send_keys(Keys.BACKSPACE)
+    driver.find_element(By.CSS_SELECTOR, ".status-chips [data-status=out]").click()
+    wait(driver, lambda d: empty["name"] in list_names(d))
+    assert found["name"] not in list_names(driver)
+    badges = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#product-list .pr-status .badge:first-child")]
+    assert badges and set(badges) == {"Out"}
+    assert "status=out" in driver.current_url
+
+    # The detail shows the purchase in the stock history.
+    driver.get(shop.url(f"/app/products/{found['id']}"))
+    history = wait_for(driver, "#pd-history-table")
+    first = history.find_element(By.CSS_SELECTOR, "tbody tr")
+    text = first.text
+    assert "Purchase" in text and "+12" in text and "€1.25" in text and "€15.00" in text
+    links = {urlsplit(a.get_attribute("href"))._replace(scheme="", netloc="").geturl()
+             for a in driver.find_elements(By.CSS_SELECTOR, "#pd-actions a")}
+    assert {f"/app/purchases/new?product={found['id']}", f"/app/sales/new?product={found['id']}",
+            f"/app/stock?product={found['id']}", f"/app/products/{found['id']}/edit"} <= links
+    assert no_horizontal_scroll(driver)
+
+
+def test_paging_loads_more_instead_of_everything(shop, signed_in):
+    stem = unique("Pager")
+    for index in range(55):
+        shop.api("POST", "/api/v1/products", {"name": f"{stem} {index:02d}", "salePrice": "1.00"})
+    driver = signed_in(shop, "admin", width=1440, height=900)
+    driver.get(shop.url("/app/products?search=" + stem.replace(" ", "%20")))
+    wait(driver, lambda d: len(list_names(d)) == 50)
+    assert "55 products" in driver.find_element(By.ID, "product-count").text
+    driver.execute_script("document.getElementById('product-sentinel').scrollIntoView()")
+    wait(driver, lambda d: len(list_names(d)) == 55)
+    assert driver.find_element(By.ID, "product-more").get_attribute("hidden") is not None
+
+
+def test_picture_upload_previews_and_saves(shop, signed_in):
+    from PIL import Image
+
+    picture = Image.new("RGB", (240, 160), (200, 120, 40))
+    path = tempfile.NamedTemporaryFile(suffix=".png", delete=False).name
+    picture.save(path)
+    name = unique("Pictured")
+    driver = signed_in(shop, "admin", width=375, height=812)
+    driver.get(shop.url("/app/products/new?barcode=" + fresh_ean()))
+    wait_for(driver, "#pf-name").send_keys(name)
+    assert len(driver.find_element(By.ID, "pf-barcode").get_attribute("value")) == 13
+    fill(driver, "#pf-sale", "4.5")
+    driver.find_element(By.ID, "pf-picture").send_keys(path)
+    preview = wait_for(driver, "#pf-preview-image")
+    assert preview.get_attribute("src").startswith("blob:")
+    assert "centre-cropped" in wait_for(driver, "#pf-preview-shape").text
+    driver.execute_script("document.getElementById('pf-preview').scrollIntoView({block: 'center'})")
+    screenshot(driver, "catalogue-product-form-preview-375")
+    driver.find_element(By.ID, "pf-save").click()
+    flash = wait_for(driver, "#pd-flash")
+    assert "centre-cropped" in flash.text
+    product = next(p for p in shop.api("GET", "/api/v1/products?search=" + name.split()[-1])["items"] if p["name"] == name)
+    assert product["imageRef"] and product["salePrice"] == "4.50"
+    image = wait_for(driver, "#pd-picture img")
+    assert product["imageRef"] in image.get_attribute("src")
+    wait(driver, lambda d: d.execute_script("return document.querySelector('#pd-picture img').naturalWidth") > 0)
+
+
+def test_screens_at_every_size(shop, signed_in):
+    if shop.api("GET", "/api/v1/products?limit=1")["total"] < 3:
+        for index in range(3):
+            shop.api("POST", "/api/v1/products", {"name": unique("Shot"), "salePrice": "2.50"})
+    driver = signed_in(shop, "admin", width=1440, height=900)
+    for width, height, dark in ((375, 812, False), (375, 812, True), (1024, 768, False), (1440, 900, False)):
+        # One signed-in browser, re-sized and re-coloured between shots.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 768})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+        suffix = f"{width}{'-dark' if dark else ''}"
+        driver.get(shop.url("/app/products"))
+        wait_for(driver, "#product-list .product-row")
+        wait_idle(driver)
+        assert no_horizontal_scroll(driver), suffix
+        screenshot(driver, f"catalogue-products-{suffix}")
+        driver.get(shop.url("/app/products/new"))
+        wait_for(driver, "#pf-name")
+        wait_idle(driver)
+        assert no_horizontal_scroll(driver), suffix
+        screenshot(driver, f"catalogue-product-form-{suffix}")
