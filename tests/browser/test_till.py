@@ -84,6 +84,18 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     assert "9.89" in driver.find_element(By.ID, "receipt-change").text
     assert "Cash" in driver.find_element(By.ID, "receipt-method").text
     assert driver.find_element(By.ID, "receipt-print").is_displayed()
+    # Paper: 80 mm (the page as long as the receipt) or A4; the buttons are not printed.
+    page_rule = "return document.getElementById('receipt-page-size').textContent"
+    assert "size: 80mm" in driver.execute_script(page_rule)
+    driver.find_element(By.CSS_SELECTOR, "[data-paper=a4]").click()
+    assert "size: A4" in driver.execute_script(page_rule)
+    driver.find_element(By.CSS_SELECTOR, "[data-paper='80']").click()
+    assert "size: 80mm" in driver.execute_script(page_rule)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert not driver.find_element(By.ID, "receipt-print").is_displayed()
+    assert not driver.find_element(By.ID, "receipt-new").is_displayed()
+    assert driver.find_element(By.ID, "receipt-total").is_displayed()
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
     sale = shop.api("GET", f"/api/v1/sales/{sale_id}")
     assert sale["total"] == "10.11" and sale["tax"] == "1.11" and sale["paymentMethod"] == "cash"
@@ -145,12 +157,16 @@ def test_camera_scan_offers_create_then_add_stock(shop, signed_in, tmp_path):
     create.click()
     wait_path(driver, "/app/products/new")
     assert f"barcode={code}" in driver.current_url
-    # The catalogue screen's form, when present, carries the barcode; the product is made through the API here.
-    wait_idle(driver)
-    fields = driver.find_elements(By.CSS_SELECTOR, "main input[name=barcode]")
-    if fields:
-        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "main input[name=barcode]").get_attribute("value") == code)
-    product = shop.api("POST", "/api/v1/products", {"name": unique("Scanned jam"), "barcode": code, "salePrice": "4.50"})
+    # The catalogue screen's form comes with the barcode filled; saving it creates the product.
+    barcode = wait_for(driver, "#product-form input[name=barcode]")
+    wait(driver, lambda d: barcode.get_attribute("value") == code)
+    name = unique("Scanned jam")
+    driver.find_element(By.CSS_SELECTOR, "#product-form input[name=name]").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "#product-form input[name=salePrice]").send_keys("4.50")
+    driver.find_element(By.CSS_SELECTOR, "#product-form button[type=submit]").click()
+    wait(driver, lambda d: path_of(d).startswith("/app/products/") and path_of(d) != "/app/products/new")
+    product = shop.api("GET", f"/api/v1/products/barcode/{code}")
+    assert product["name"] == name
 
     driver.get(shop.url("/app/scan"))
     add = wait_for(driver, "#result-actions a.btn-primary", timeout=15)

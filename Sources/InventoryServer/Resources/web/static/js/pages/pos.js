@@ -16,6 +16,7 @@ let categories = [];
 let category = "";          // selected category id ("" = all)
 let cart = loadCart();      // [{productId, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit}]
 let charging = false;
+let partial = false;        // more products than one page: searches also ask the server
 
 // ---------- cart storage ----------
 function loadCart() {
@@ -49,6 +50,7 @@ async function loadProducts({ quiet = false } = {}) {
       categories.length ? Promise.resolve(categories) : api("GET", "/api/v1/categories", null, { quiet }),
     ]);
     products = new Map(list.items.map((p) => [p.id, p]));
+    partial = list.total > list.items.length;
     categories = cats;
     renderTabs();
     renderGrid();
@@ -151,7 +153,16 @@ grid.addEventListener("click", (event) => {
   addProduct(p);
 });
 
-search.addEventListener("input", debounce(renderGrid, 120));
+search.addEventListener("input", debounce(async () => {
+  renderGrid();
+  const text = search.value.trim();
+  if (!partial || text.length < 2) return;
+  try {
+    const found = await api("GET", `/api/v1/products?search=${encodeURIComponent(text)}&limit=100`, null, { quiet: true });
+    for (const p of found.items) products.set(p.id, p);
+    if (search.value.trim() === text) renderGrid();
+  } catch { /* the local list is shown */ }
+}, 150));
 search.addEventListener("keydown", (event) => {
   if (event.key !== "Enter") return;
   event.preventDefault();

@@ -11,9 +11,24 @@ const PAPER = "stockroom.receipt.paper";
 const PAGE_RULES = { "80": "@page { size: 80mm auto; margin: 3mm 4mm; }", a4: "@page { size: A4; margin: 18mm; }" };
 const METHODS = { cash: "Cash", card: "Card", other: "Other" };
 
+let currentPaper = "80";
+// A receipt roll has no page length: Chrome ignores "size: 80mm auto", so the page is made exactly as long as
+// the receipt, measured at the printed width and type size (.receipt-measure mirrors the 80 mm print rules).
+function pageRule(paper) {
+  if (paper !== "80" || box.getAttribute("aria-busy") !== "false") return PAGE_RULES[paper];
+  const probe = box.cloneNode(true);
+  probe.removeAttribute("id");
+  probe.classList.add("receipt-measure");
+  probe.setAttribute("aria-hidden", "true");
+  document.body.append(probe);
+  const millimetres = Math.ceil(probe.getBoundingClientRect().height / (96 / 25.4)) + 8;
+  probe.remove();
+  return `@page { size: 80mm ${Math.max(60, millimetres)}mm; margin: 3mm 4mm; }`;
+}
 function setPaper(paper) {
   if (!PAGE_RULES[paper]) paper = "80";
-  document.getElementById("receipt-page-size").textContent = PAGE_RULES[paper];
+  currentPaper = paper;
+  document.getElementById("receipt-page-size").textContent = pageRule(paper);
   document.body.classList.toggle("paper-80", paper === "80");
   document.body.classList.toggle("paper-a4", paper === "a4");
   for (const button of document.querySelectorAll("[data-paper]")) button.setAttribute("aria-pressed", String(button.dataset.paper === paper));
@@ -114,3 +129,5 @@ async function load() {
 }
 
 await load();
+setPaper(currentPaper);
+window.addEventListener("beforeprint", () => setPaper(currentPaper));

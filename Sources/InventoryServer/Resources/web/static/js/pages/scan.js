@@ -165,6 +165,7 @@ function showResult(code, product, format) {
   } else {
     const actions = [];
     if (can("Edit")) actions.push(action(`/app/products/new?barcode=${encodeURIComponent(code)}`, "Create product with this barcode", true));
+    else actions.push(el("p", { class: "muted" }, "Ask a manager to add this product to the catalogue."));
     resultBody.replaceChildren(
       el("div", { class: "scan-result-head" },
         el("div", { class: "main" },
