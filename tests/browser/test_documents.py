@@ -251,6 +251,8 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
         line(driver, 1, "lotCode").send_keys("L-2411")
         assert no_horizontal_scroll(driver), suffix
         screenshot(driver, f"documents-purchase-form-{suffix}")
+        driver.execute_script("window.scrollTo(0, 0)")
+        screenshot(driver, f"documents-purchase-form-top-{suffix}")
         driver.get(shop.url("/app/sales"))
         wait_for(driver, "#doc-list .doc-card")
         assert no_horizontal_scroll(driver), suffix
@@ -258,3 +260,46 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
     driver.find_element(By.CSS_SELECTOR, "#doc-list .doc-card").click()
     wait_for(driver, "#doc-detail")
     screenshot(driver, "documents-sale-detail-1440")
+    # The sale form and the stock count on a phone.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(shop.url(f"/app/sales/new?product={first['id']}"))
+    wait_for(driver, '#doc-lines [name="lines[0].discount"]').send_keys("0.40")
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, "documents-sale-form-375")
+    driver.get(shop.url(f"/app/stock?product={first['id']}"))
+    wait_for(driver, "#counted")
+    wait_idle(driver)
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, "documents-stock-375")
+
+
+def test_below_the_minimum_price_needs_a_manager_and_the_lines_survive_the_switch(shop, signed_in):
+    from conftest import PINS
+    shop.ensure_user("manager")
+    name = unique("Carrot cake")
+    purchase = shop.api("POST", "/api/v1/purchases", {"lines": [
+        {"newProduct": {"name": name, "salePrice": "3.50", "minimumSalePrice": "3.00"}, "quantity": "6", "unitCost": "1.10"}]})
+    product_id = purchase["lines"][0]["productId"]
+    driver = signed_in(shop, "staff", width=375, height=812)
+    driver.get(shop.url(f"/app/sales/new?product={product_id}"))
+    type_into(driver, '#doc-lines [name="lines[0].quantity"]', "2")
+    price = type_into(driver, '#doc-lines [name="lines[0].unitPrice"]', "2.00")
+    press(driver, "#doc-save")
+    wait(driver, lambda d: price.get_attribute("aria-invalid") == "true")
+    assert "manager" in driver.find_element(By.CSS_SELECTOR, "[data-field=unitPrice] .field-error").text
+    assert shop.api("GET", f"/api/v1/products/{product_id}")["quantity"] == "6"
+    # Lock the till, the manager unlocks with their PIN, and the form comes back with the lines as they were.
+    press(driver, ".manager-offer")
+    wait_path(driver, "/lock")
+    driver.find_element(By.CSS_SELECTOR, "#pin-user option[value=manager]").click()
+    for digit in PINS["manager"]:
+        driver.find_element(By.CSS_SELECTOR, f".pinpad [data-digit='{digit}']").click()
+    driver.find_element(By.CSS_SELECTOR, ".pinpad button[type=submit]").click()
+    wait_path(driver, "/app/sales/new")
+    price = wait_for(driver, '#doc-lines [name="lines[0].unitPrice"]')
+    assert price.get_attribute("value") == "2.00"
+    assert driver.find_element(By.CSS_SELECTOR, '#doc-lines [name="lines[0].quantity"]').get_attribute("value") == "2"
+    press(driver, "#doc-save")
+    wait_for(driver, "#doc-detail")
+    sale = shop.api("GET", "/api/v1/sales/" + driver.current_url.rstrip("/").split("/")[-1])
+    assert (sale["lines"][0]["unitPrice"], sale["lines"][0]["quantity"]) == ("2.00", "2")

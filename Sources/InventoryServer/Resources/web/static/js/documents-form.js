@@ -141,21 +141,21 @@ export async function documentForm(kind, container, id) {
     grid.append(field(line, "quantity", isNew ? "Quantity" : `Quantity (${unit})`, { inputmode: "decimal", value: values.quantity ?? (isPurchase ? "" : "1"), required: true }));
     if (isPurchase) {
       grid.append(
-        field(line, "unitCost", "Cost price (each)", { inputmode: "decimal", value: values.unitCost ?? "", required: true }),
+        field(line, "unitCost", "Cost price", { inputmode: "decimal", value: values.unitCost ?? "", required: true }),
         field(line, "salePrice", "Sale price", { inputmode: "decimal", value: values.salePrice ?? product?.salePrice ?? "", readonly: !isNew && !canEditCatalogue },
           { hint: !isNew && !canEditCatalogue ? "Only a manager changes prices." : null }));
       const cogsId = `line-${line.key}-cogs`;
-      grid.append(el("div", { class: "field", "data-field": "cogs" }, el("label", { for: cogsId }, "Final cost price"),
+      grid.append(el("div", { class: "field", "data-field": "cogs" }, el("label", { for: cogsId }, "Final cost"),
         el("output", { id: cogsId, class: "line-cogs", "aria-live": "polite" }, "—"),
-        el("div", { class: "hint" }, "Average after this purchase")));
+        el("div", { class: "hint" }, "Average cost (COGS) after this purchase")));
       grid.append(
-        field(line, "lotCode", "Lot (optional)", { value: values.lotCode ?? "", maxlength: 64 }),
-        field(line, "expiryDate", "Expiry (optional)", { type: "date", value: values.expiryDate ?? "" }));
+        field(line, "lotCode", "Lot code", { value: values.lotCode ?? "", maxlength: 64 }),
+        field(line, "expiryDate", "Expiry date", { type: "date", value: values.expiryDate ?? "" }));
     } else {
       grid.append(
-        field(line, "unitPrice", "Price (each, before tax)", { inputmode: "decimal", value: values.unitPrice ?? product.salePrice, required: true },
+        field(line, "unitPrice", "Price (each)", { inputmode: "decimal", value: values.unitPrice ?? product.salePrice, required: true },
           { hint: product.minimumSalePrice ? `Minimum ${money(product.minimumSalePrice)}` : null }),
-        field(line, "discount", "Discount (line)", { inputmode: "decimal", value: values.discount && values.discount !== "0.00" ? values.discount : "", placeholder: "0.00" }));
+        field(line, "discount", "Line discount", { inputmode: "decimal", value: values.discount && values.discount !== "0.00" ? values.discount : "", placeholder: "0.00" }));
     }
     const lineTotal = el("output", { class: "line-total num", id: `line-${line.key}-total` });
     node.append(grid, el("div", { class: "line-foot" }, el("span", { class: "muted" }, "Line total"), lineTotal));
@@ -278,7 +278,10 @@ export async function documentForm(kind, container, id) {
       if (tip) rows.push(["Tip", money(formatMoneyValue(tip)), "doc-tip"]);
       rows.push(["Total", money(formatMoneyValue(total + tax + tip)), "doc-total"]);
     }
-    totals.replaceChildren(...rows.flatMap(([label, amount, id]) => [el("dt", {}, label), el("dd", { class: "num", id }, amount)]));
+    totals.replaceChildren(...rows.flatMap(([label, amount, id]) => {
+      const grand = id === "doc-total" ? "grand" : "";
+      return [el("dt", { class: grand }, label), el("dd", { class: `num ${grand}`, id }, amount)];
+    }));
     saveDraft();
   }
   form.elements.tip?.addEventListener("input", recompute);

@@ -85,7 +85,10 @@ export async function openDetail(kind, id, push) {
     ? [["Revenue (before tax)", doc.revenue], ["Tax", doc.tax], ["Tip", doc.tip], ["Total", doc.total],
        ...(flag("canViewReports") ? [["Cost of goods", doc.costOfGoodsSold], ["Profit", doc.profit]] : [])]
     : [["Total", doc.total]];
-  s.body.append(el("dl", { class: "doc-totals" }, ...sums.map(([label, amount]) => [el("dt", {}, label), el("dd", { class: "num" }, money(amount))])));
+  s.body.append(el("dl", { class: "doc-totals" }, ...sums.map(([label, amount]) => {
+    const grand = label === "Total" ? "grand" : "";
+    return [el("dt", { class: grand }, label), el("dd", { class: `num ${grand}` }, money(amount))];
+  })));
 
   if (isSale) s.foot.append(el("a", { class: "btn", href: `/app/receipt/${doc.id}` }, icon("print"), "Receipt"));
   const canReturn = isSale ? flag("canRefund") : flag("canPurchase");
