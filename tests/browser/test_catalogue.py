@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import gtin_check_digit, no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
+from conftest import ApiError, gtin_check_digit, no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
 
 
 def ean13(body12):
@@ -113,7 +113,7 @@ def test_product_form_validates_prices_and_barcodes_inline(shop, signed_in):
     screenshot(driver, "catalogue-product-form-errors-375")
 
 
-def test_products_list_search_filter_and_stock_history(shop, signed_in):
+def test_products_list_search_filter_history_archive_and_delete(shop, signed_in):
     stem = unique("Quokka")
     code = fresh_ean()
     found = shop.api("POST", "/api/v1/products", {"name": stem + " oat biscuit", "barcode": code, "salePrice": "3.20"})
@@ -155,6 +155,31 @@ def test_products_list_search_filter_and_stock_history(shop, signed_in):
             f"/app/stock?product={found['id']}", f"/app/products/{found['id']}/edit"} <= links
     assert no_horizontal_scroll(driver)
 
+    # Archive (confirmed) and restore.
+    driver.find_element(By.ID, "pd-archive").click()
+    wait_for(driver, "dialog[open] [data-confirm]").click()
+    wait(driver, lambda d: "Archived" in d.find_element(By.ID, "pd-badges").text)
+    assert shop.api("GET", f"/api/v1/products/{found['id']}")["archived"] is True
+    wait_for(driver, "#pd-restore").click()
+    wait_for(driver, "#pd-archive")
+    assert shop.api("GET", f"/api/v1/products/{found['id']}")["archived"] is False
+    # A product with history cannot be deleted: the API's reason is shown and nothing changes.
+    driver.find_element(By.ID, "pd-delete").click()
+    wait_for(driver, "dialog[open] [data-confirm]").click()
+    assert "archive it instead" in wait_for(driver, "#catalogue-error").text
+    assert shop.api("GET", f"/api/v1/products/{found['id']}")["name"] == found["name"]
+    # An unused product is deleted after confirmation.
+    driver.get(shop.url(f"/app/products/{empty['id']}"))
+    wait_for(driver, "#pd-delete").click()
+    wait_for(driver, "dialog[open] [data-confirm]").click()
+    wait_path(driver, "/app/products")
+    assert empty["name"] + " deleted" in wait_for(driver, "#catalogue-flash").text
+    try:
+        shop.api("GET", f"/api/v1/products/{empty['id']}")
+        raise AssertionError("still there")
+    except ApiError as error:
+        assert error.status == 404
+
 
 def test_paging_loads_more_instead_of_everything(shop, signed_in):
     stem = unique("Pager")
@@ -195,6 +220,20 @@ def test_picture_upload_previews_and_saves(shop, signed_in):
     image = wait_for(driver, "#pd-picture img")
     assert product["imageRef"] in image.get_attribute("src")
     wait(driver, lambda d: d.execute_script("return document.querySelector('#pd-picture img').naturalWidth") > 0)
+
+
+def test_staff_sees_the_catalogue_but_cannot_change_it(shop, signed_in):
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Staff view"), "salePrice": "1.00"})
+    driver = signed_in(shop, "staff", width=375, height=812)
+    driver.get(shop.url("/app/products"))
+    wait_for(driver, "#product-list .product-row")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".fab")
+    driver.get(shop.url(f"/app/products/{product['id']}"))
+    wait(driver, lambda d: d.find_element(By.ID, "pd-name").text == product["name"])
+    assert not driver.find_elements(By.CSS_SELECTOR, "#pd-edit, #pd-delete, #pd-archive")
+    driver.get(shop.url("/app/customers"))
+    wait_idle(driver)
+    assert not driver.find_elements(By.CSS_SELECTOR, "#contact-add")
 
 
 def test_screens_at_every_size(shop, signed_in):

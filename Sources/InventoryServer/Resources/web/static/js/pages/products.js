@@ -36,6 +36,13 @@ function setTitle(text) {
 function showList() {
   const view = document.getElementById("product-list-view");
   view.hidden = false;
+  const message = flash();
+  if (message) {
+    const box = document.getElementById("catalogue-flash");
+    box.textContent = message;
+    box.hidden = false;
+    announce(message);
+  }
   const form = document.getElementById("product-filters");
   const search = document.getElementById("product-search");
   const category = document.getElementById("product-category");
