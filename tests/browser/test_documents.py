@@ -303,3 +303,78 @@ def test_below_the_minimum_price_needs_a_manager_and_the_lines_survive_the_switc
     wait_for(driver, "#doc-detail")
     sale = shop.api("GET", "/api/v1/sales/" + driver.current_url.rstrip("/").split("/")[-1])
     assert (sale["lines"][0]["unitPrice"], sale["lines"][0]["quantity"]) == ("2.00", "2")
+
+
+def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop, signed_in):
+    from conftest import gtin_check_digit
+    import random
+    body = "20" + "".join(random.choice("0123456789") for _ in range(10))
+    known = body + gtin_check_digit(body)
+    body = "21" + "".join(random.choice("0123456789") for _ in range(10))
+    unknown = body + gtin_check_digit(body)
+    name, new_name = unique("Sparkling water"), unique("Tonic water")
+    shop.api("POST", "/api/v1/products", {"name": name, "barcode": known, "salePrice": "2.20"})
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url("/app/purchases/new"))
+    # A scanner types the code and Enter: the product is on a line with its sale price.
+    wait_for(driver, "#product-search").send_keys(known + Keys.ENTER)
+    wait(driver, lambda d: name in d.find_element(By.ID, "doc-lines").text)
+    assert line(driver, 0, "salePrice").get_attribute("value") == "2.20"
+    type_into(driver, '[name="lines[0].quantity"]', "3")
+    type_into(driver, '[name="lines[0].unitCost"]', "1.50")
+    # An unknown code starts a new product with that barcode.
+    driver.find_element(By.ID, "product-search").send_keys(unknown + Keys.ENTER)
+    barcode = wait_for(driver, '[name="lines[1].newProduct.barcode"]')
+    assert barcode.get_attribute("value") == unknown
+    type_into(driver, '[name="lines[1].newProduct.name"]', new_name)
+    type_into(driver, '[name="lines[1].quantity"]', "2")
+    type_into(driver, '[name="lines[1].unitCost"]', "1.00")
+    assert text_of(driver, "#doc-total") == "€6.50"
+    press(driver, "#doc-save")
+    wait_for(driver, "#doc-detail")
+    purchase_id = driver.current_url.rstrip("/").split("/")[-1]
+    purchase = shop.api("GET", f"/api/v1/purchases/{purchase_id}")
+    assert [(l["productName"], l["quantity"]) for l in purchase["lines"]] == [(name, "3"), (new_name, "2")]
+    assert product_named(shop, new_name)["barcode"] == unknown
+
+    # Edit: 3 becomes 4.
+    press(driver, "#doc-edit")
+    wait_path(driver, f"/app/purchases/{purchase_id}/edit")
+    wait(driver, lambda d: line(d, 0, "quantity").get_attribute("value") == "3")
+    type_into(driver, '[name="lines[0].quantity"]', "4")
+    wait(driver, lambda d: "1.50" in text_of(d, "#doc-lines .line-cogs"))
+    press(driver, "#doc-save")
+    wait_path(driver, f"/app/purchases/{purchase_id}")
+    wait_for(driver, "#doc-detail")
+    assert shop.api("GET", f"/api/v1/purchases/{purchase_id}")["lines"][0]["quantity"] == "4"
+    assert product_named(shop, name)["quantity"] == "4"
+
+    # Delete, after confirming.
+    press(driver, "#doc-delete")
+    press(driver, "dialog [data-confirm]")
+    wait_path(driver, "/app/purchases")
+    from conftest import ApiError
+    try:
+        shop.api("GET", f"/api/v1/purchases/{purchase_id}")
+        raise AssertionError("the purchase is still there")
+    except ApiError as error:
+        assert error.status == 404
+    assert product_named(shop, name)["quantity"] == "0"
+
+
+def test_a_supplier_return_from_the_purchase_sheet(shop, signed_in):
+    supplier = shop.api("POST", "/api/v1/suppliers", {"name": unique("Dairy Co")})
+    name = unique("Whole milk")
+    purchase = shop.api("POST", "/api/v1/purchases", {"supplierId": supplier["id"], "lines": [
+        {"newProduct": {"name": name, "salePrice": "1.40"}, "quantity": "12", "unitCost": "0.80", "lotCode": "M-1", "expiryDate": str(today() + datetime.timedelta(days=5))}]})
+    product_id = purchase["lines"][0]["productId"]
+    driver = signed_in(shop, "manager", width=375, height=812)
+    driver.get(shop.url(f"/app/purchases/{purchase['id']}"))   # a link straight to the purchase opens its sheet
+    sheet = wait_for(driver, "#doc-detail")
+    assert supplier["name"] in sheet.text and "M-1" in sheet.text
+    assert not driver.find_elements(By.ID, "doc-delete")         # deleting needs an admin
+    press(driver, "#doc-return")
+    type_into(driver, "#return-form [name='lines[0].quantity']", "2")
+    press(driver, "#return-save")
+    wait(driver, lambda d: not d.find_elements(By.ID, "return-form"))
+    assert shop.api("GET", f"/api/v1/products/{product_id}")["quantity"] == "10"
