@@ -11,6 +11,12 @@ from conftest import (no_horizontal_scroll, screenshot, unique, wait, wait_for, 
                       PASSWORDS)
 
 
+def click(driver, element):
+    """Scrolls the element to the middle of the screen (clear of the sticky bars) and clicks it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def product_count(shop):
     return shop.api("GET", "/api/v1/products?archived=true&limit=1")["total"]
 
@@ -31,8 +37,7 @@ def test_products_csv_export_downloads_rows_matching_the_books(shop, browser):
     wait_idle(driver)
     link = driver.find_element(By.ID, "export-products")
     assert link.get_attribute("href").endswith("/api/v1/export/products")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-    link.click()
+    click(driver, link)
     wait(driver, lambda d: [f for f in downloads.glob("*.csv")], timeout=15)
     file = next(downloads.glob("*.csv"))
     rows = {row["sku"]: row for row in csv.DictReader(io.StringIO(file.read_text(encoding="utf-8-sig")))}
@@ -100,7 +105,7 @@ def test_import_dry_run_lists_bad_rows_and_writes_nothing_then_imports(shop, sig
     assert driver.find_element(By.ID, "count-created").text.endswith("2")
     assert product_count(shop) == before
     button = wait(driver, lambda d: d.find_element(By.ID, "do-import") if d.find_element(By.ID, "do-import").is_enabled() else None)
-    button.click()
+    click(driver, button)
     wait(driver, lambda d: "Imported" in d.find_element(By.ID, "import-status").text)
     assert product_count(shop) == before + 2
     found = shop.api("GET", f"/api/v1/products?search={tag}")["items"]
@@ -196,3 +201,35 @@ def test_api_token_is_shown_once_and_revoked_after_confirmation(shop, signed_in)
     wait(driver, lambda d: all(t["name"] != name for t in shop.api("GET", "/api/v1/tokens")))
     status, _, _ = shop.call("GET", "/api/v1/auth/me", headers={"Authorization": "Bearer " + secret}, raw=True)
     assert status == 401
+
+
+def test_restore_needs_typed_confirmation_refuses_junk_and_replaces_the_data(shop, signed_in):
+    driver = signed_in(shop, "admin", width=375, height=812)
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-backup-"))
+    status, _, content = shop.api("GET", "/api/v1/backup", raw=True)
+    assert status == 200 and content.startswith(b"SQLite format 3")
+    backup = folder / "shop.sqlite"
+    backup.write_bytes(content)
+    before = product_count(shop)
+    extra = shop.api("POST", "/api/v1/products", {"name": unique("After backup")})
+    junk = folder / "notes.sqlite"
+    junk.write_text("not a database")
+
+    driver.get(shop.url("/app/backup"))
+    assert wait_for(driver, "#backup-download").get_attribute("href").endswith("/api/v1/backup")
+    driver.find_element(By.ID, "restore-file").send_keys(str(junk))
+    click(driver, driver.find_element(By.ID, "restore-button"))
+    assert "not a Stockroom backup" in wait_for(driver, "#restore-file-error").text
+    assert product_count(shop) == before + 1
+
+    driver.find_element(By.ID, "restore-file").send_keys(str(backup))
+    click(driver, driver.find_element(By.ID, "restore-button"))
+    go = wait_for(driver, "#restore-go")
+    assert not go.is_enabled()
+    driver.find_element(By.ID, "restore-word").send_keys("replace")
+    wait(driver, lambda d: go.is_enabled())
+    screenshot(driver, "admin-restore-confirm-375")
+    go.click()
+    assert f"{before} product" in wait_for(driver, "#restore-done", timeout=20).text
+    assert product_count(shop) == before
+    assert all(p["id"] != extra["id"] for p in shop.api("GET", "/api/v1/products?archived=true&limit=500")["items"])

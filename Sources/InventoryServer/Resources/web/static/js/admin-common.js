@@ -70,26 +70,37 @@ export function average(text, count, scale) {
 export const moneyScale = () => page.minorUnits;
 
 /**
- * A table: columns are {label, value(row) → string|Node, num?: true, class?}. `foot` is an optional array of
- * cells (strings or Nodes) for a totals row. Returns the .table-wrap element.
+ * A table: columns are {label, value(row) → string|Node, num?: true, phone?: false (hidden below 768 px),
+ * nowrap?: true}. `foot` is an optional array of
+ * cells (strings or Nodes) for a totals row. With `limit`, only that many rows show until "Show all" (print shows all).
  */
-export function table(columns, rows, { caption, foot, empty = "Nothing to show.", id, tall = false } = {}) {
+export function table(columns, rows, { caption, foot, empty = "Nothing to show.", id, limit = 0 } = {}) {
   if (!rows.length) return el("p", { class: "empty", id }, empty);
-  const head = el("thead", {}, el("tr", {}, columns.map((column) => el("th", { scope: "col", class: column.num ? "num" : null }, column.label))));
-  const body = el("tbody", {}, rows.map((row) => el("tr", {}, columns.map((column, index) => {
+  const cls = (column) => [column.num ? "num" : "", column.phone === false ? "hide-phone" : "", column.nowrap ? "nowrap" : ""].join(" ").trim() || null;
+  const head = el("thead", {}, el("tr", {}, columns.map((column) => el("th", { scope: "col", class: cls(column) }, column.label))));
+  const body = el("tbody", {}, rows.map((row, rowIndex) => el("tr", { class: limit && rowIndex >= limit ? "extra" : null }, columns.map((column, index) => {
     const value = column.value(row);
     return index === 0 && column.header !== false
-      ? el("th", { scope: "row", class: column.num ? "num" : null }, value)
-      : el("td", { class: column.num ? "num" : null }, value);
+      ? el("th", { scope: "row", class: cls(column) }, value)
+      : el("td", { class: cls(column) }, value);
   }))));
   const parts = [caption ? el("caption", { class: "sr-only" }, caption) : null, head, body];
   if (foot) {
     parts.push(el("tfoot", {}, el("tr", {}, foot.map((cell, index) => index === 0
       ? el("th", { scope: "row" }, cell)
-      : el("td", { class: columns[index]?.num ? "num" : null }, cell)))));
+      : el("td", { class: columns[index] ? cls(columns[index]) : null }, cell)))));
   }
-  return el("div", { class: tall ? "table-wrap tall" : "table-wrap", id, tabindex: tall ? "0" : null, role: tall ? "region" : null, "aria-label": tall ? caption : null },
-    el("table", { class: "table" }, parts));
+  const wrap = el("div", { class: "table-wrap", id }, el("table", { class: "table" }, parts));
+  if (!limit || rows.length <= limit) return wrap;
+  // Long tables show the first `limit` rows on screen (all of them in print) until asked for the rest.
+  wrap.classList.add("collapsed");
+  const more = el("button", { type: "button", class: "btn-small show-all", "aria-expanded": "false" }, `Show all ${rows.length}`);
+  more.addEventListener("click", () => {
+    const open = wrap.classList.toggle("collapsed") === false;
+    more.setAttribute("aria-expanded", String(open));
+    more.textContent = open ? `Show the first ${limit}` : `Show all ${rows.length}`;
+  });
+  return el("div", {}, wrap, more);
 }
 
 /** Offers text as a file download (a Blob link clicked once). */

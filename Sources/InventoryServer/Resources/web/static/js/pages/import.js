@@ -18,7 +18,7 @@ const COLUMNS = ["name", "sku", "barcode", "category", "unit", "sale_price", "mi
 function invalidate() {
   checked = null;
   importButton.disabled = true;
-  importButton.classList.remove("primary");
+  $("import-actions").hidden = true;
   importButton.textContent = "Import";
 }
 
@@ -45,7 +45,7 @@ function showPlan(result) {
   const parts = [
     el("p", { class: "banner banner-info", role: "status", id: "import-status" },
       result.dryRun
-        ? (rows.length ? "Dry run: nothing has been saved yet. Check the rows below, then press Import." : "Dry run: every product already matches — nothing to import.")
+        ? (rows.length ? "Dry run: nothing has been saved yet. Check the rows below, then press “Import” under them." : "Dry run: every product already matches — nothing to import.")
         : `Imported: ${result.created} created, ${result.updated} updated.`),
     el("div", { class: "import-summary" },
       stat(result.dryRun ? "Would create" : "Created", result.created, "count-created"),
@@ -55,7 +55,7 @@ function showPlan(result) {
   if (result.newCategories.length) parts.push(el("p", {}, "New categories: ", el("strong", {}, result.newCategories.join(", "))));
   if (rows.length) {
     parts.push(table([
-      { label: "Line", value: (r) => String(r.line), num: true },
+      { label: "Line", value: (r) => String(r.line), num: true, nowrap: true },
       { label: "Action", value: (r) => el("span", { class: `badge ${r.action === "create" ? "badge-ok" : "badge-warn"}` }, r.action === "create" ? "Create" : "Update"), header: false },
       { label: "Product", value: (r) => r.productId ? el("a", { href: `/app/products/${r.productId}` }, r.name) : r.name },
       { label: "Changes", value: (r) => el("span", { class: "changed" }, r.action === "create" ? "new product" : r.changedFields.join(", ")) },
@@ -71,7 +71,7 @@ function showRefusal(problem) {
     el("p", { class: "banner banner-error", role: "alert", id: "import-refused" },
       `${errors.length} problem${errors.length === 1 ? "" : "s"} found — nothing was saved. Fix ${errors.length === 1 ? "this row" : "these rows"} and check again.`),
     table([
-      { label: "Line", value: (e) => String(e.line), num: true },
+      { label: "Line", value: (e) => String(e.line), num: true, nowrap: true },
       { label: "Column", value: (e) => e.field ?? "—", header: false },
       { label: "Reason", value: (e) => e.message },
     ], errors, { caption: "Bad rows", id: "error-table" }));
@@ -92,7 +92,7 @@ async function send(dryRun) {
     if (dryRun && result.rows.length) {
       checked = text;
       importButton.disabled = false;
-      importButton.classList.add("primary");
+      $("import-actions").hidden = false;
       importButton.textContent = `Import ${result.rows.length} product${result.rows.length === 1 ? "" : "s"}`;
       announce(`Dry run: ${result.created} to create, ${result.updated} to update. Press Import to save.`);
     } else if (dryRun) {
@@ -116,7 +116,10 @@ async function send(dryRun) {
     $("dry-run").disabled = false;
     importButton.disabled = checked === null;
   }
-  $("result-heading").focus({ preventScroll: false });
+  if (!resultCard.hidden) {
+    resultCard.scrollIntoView({ block: "start" });
+    $("result-heading").focus({ preventScroll: true });
+  }
 }
 
 form.addEventListener("submit", (event) => { event.preventDefault(); send(true); });

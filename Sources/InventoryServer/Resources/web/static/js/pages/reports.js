@@ -23,7 +23,7 @@ async function loadDaily() {
     const days = await api("GET", `/api/v1/reports/daily?from=${from}&to=${to}`);
     const scale = moneyScale();
     const columns = [
-      { label: "Day", value: (d) => d.date },
+      { label: "Day", value: (d) => d.date, nowrap: true },
       { label: "Sales", value: (d) => String(d.salesCount), num: true },
       { label: "Revenue", value: (d) => money(d.revenue), num: true },
       { label: "COGS", value: (d) => money(d.costOfGoodsSold), num: true },
@@ -31,15 +31,21 @@ async function loadDaily() {
       { label: "Avg basket", value: (d) => money(d.averageBasket), num: true },
       { label: "Tax", value: (d) => money(d.tax), num: true },
       { label: "Tips", value: (d) => money(d.tips), num: true },
-      { label: "Discounts", value: (d) => money(d.discounts), num: true },
-      { label: "Returns", value: (d) => money(d.returns), num: true },
+      { label: "Discounts", value: (d) => money(d.discounts), num: true, phone: false },
+      { label: "Returns", value: (d) => money(d.returns), num: true, phone: false },
     ];
     const total = (key) => sum(days.map((d) => d[key]), scale);
     const count = days.reduce((n, d) => n + d.salesCount, 0);
     const revenue = total("revenue");
     const foot = ["Total", String(count), money(revenue), money(total("costOfGoodsSold")), money(total("profit")),
       money(average(revenue, count, scale)), money(total("tax")), money(total("tips")), money(total("discounts")), money(total("returns"))];
-    box.replaceChildren(table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range." }));
+    const stat = (label, value) => el("div", { class: "stat" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
+    box.replaceChildren(
+      el("div", { class: "stats", id: "daily-totals" },
+        stat("Revenue", money(revenue)), stat("Profit", money(total("profit"))), stat("COGS", money(total("costOfGoodsSold"))),
+        stat("Sales", String(count)), stat("Avg basket", money(average(revenue, count, scale))), stat("Tax", money(total("tax"))),
+        stat("Tips", money(total("tips"))), stat("Returns", money(total("returns")))),
+      table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range.", limit: 31 }));
     $("daily-range").textContent = `${from} – ${to}`;
     announce(`Daily figures: ${days.length} days, revenue ${money(revenue)}`);
   } catch (error) {
@@ -70,15 +76,15 @@ async function loadSnapshot() {
     const lines = snapshot.lines.filter((line) => !zero(line.quantity) || !zero(line.value));
     const columns = [
       { label: "Product", value: productLink },
-      { label: "Quantity", value: (l) => quantity(l.quantity), num: true },
-      { label: "Avg cost", value: (l) => money(l.averageCost), num: true },
+      { label: "Qty", value: (l) => quantity(l.quantity), num: true },
+      { label: "Avg cost", value: (l) => money(l.averageCost), num: true, phone: false },
       { label: "Value", value: (l) => money(l.value), num: true },
     ];
     const foot = ["Total", quantity(snapshot.totalQuantity), "", money(snapshot.totalValue)];
     const label = `Stock at ${at.replace("T", " ")} (shop time)`;
     box.replaceChildren(
       el("p", { class: "muted" }, `${lines.length} product${lines.length === 1 ? "" : "s"} in stock · value ${money(snapshot.totalValue)}`),
-      table(columns, lines, { caption: label, foot, id: "snapshot-table", tall: true, empty: "Nothing was in stock then." }));
+      table(columns, lines, { caption: label, foot, id: "snapshot-table", limit: 15, empty: "Nothing was in stock then." }));
     $("snapshot-label").textContent = label;
   } catch (error) {
     if (error.field === "at") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
@@ -99,9 +105,9 @@ async function loadTop() {
     // A day as `to` means the end of that day.
     const rows = await api("GET", `/api/v1/reports/top?from=${from}&to=${to}&by=${by}&limit=${limit}`);
     const columns = [
-      { label: "#", value: (r) => String(rows.indexOf(r) + 1), num: true },
+      { label: "#", value: (r) => String(rows.indexOf(r) + 1), num: true, nowrap: true },
       { label: "Product", value: productLink, header: false },
-      { label: "Quantity", value: (r) => quantity(r.quantity), num: true },
+      { label: "Qty", value: (r) => quantity(r.quantity), num: true },
       { label: "Revenue", value: (r) => money(r.revenue), num: true },
     ];
     box.replaceChildren(table(columns, rows, { caption: `Top ${limit} by ${by}`, id: "top-table", empty: "No sales in this range." }));
@@ -125,7 +131,7 @@ async function loadLow() {
       { label: "Threshold", value: (r) => quantity(r.threshold), num: true },
       { label: "Status", value: (r) => statusBadge(r.status) },
     ];
-    box.replaceChildren(table(columns, rows, { caption: "Low stock", id: "low-table", empty: "Nothing is running low." }));
+    box.replaceChildren(table(columns, rows, { caption: "Low stock", id: "low-table", limit: 15, empty: "Nothing is running low." }));
   } catch (error) { problemBox(box, error); }
 }
 
@@ -136,8 +142,8 @@ async function loadValuation() {
     const rows = await api("GET", "/api/v1/reports/valuation");
     const columns = [
       { label: "Category", value: (r) => r.name || "No category" },
-      { label: "Products", value: (r) => String(r.productCount), num: true },
-      { label: "Quantity", value: (r) => quantity(r.quantity), num: true },
+      { label: "Items", value: (r) => String(r.productCount), num: true },
+      { label: "Qty", value: (r) => quantity(r.quantity), num: true },
       { label: "Value", value: (r) => money(r.value), num: true },
     ];
     const foot = ["Total", String(rows.reduce((n, r) => n + r.productCount, 0)), quantity(sum(rows.map((r) => r.quantity), 3)),
@@ -158,12 +164,15 @@ async function loadExpiring() {
     const rows = await api("GET", `/api/v1/reports/expiring?days=${days}`);
     const today = shopDay();
     const columns = [
-      { label: "Product", value: productLink },
-      { label: "Lot", value: (r) => r.lotCode ?? "—" },
-      { label: "Expires", value: (r) => r.expiryDate < today ? el("span", { class: "badge badge-out" }, `Expired ${r.expiryDate}`) : r.expiryDate },
+      { label: "Product", value: (r) => [productLink(r), r.lotCode ? el("span", { class: "sub" }, `lot ${r.lotCode}`) : null] },
+      { label: "Expires", value: (r) => r.expiryDate < today
+        ? el("span", { class: "badge badge-out" }, el("span", { class: "sr-only" }, "expired "), r.expiryDate) : r.expiryDate },
       { label: "In stock", value: (r) => quantity(r.stockQuantity), num: true },
     ];
-    box.replaceChildren(table(columns, rows, { caption: `Lots expiring within ${days} days`, id: "expiring-table", empty: `No lots expire within ${days} days.` }));
+    const expired = rows.filter((r) => r.expiryDate < today).length;
+    box.replaceChildren(
+      rows.length && expired ? el("p", { class: "muted" }, `${expired} lot${expired === 1 ? " has" : "s have"} already expired (red) and may still be on the shelf.`) : "",
+      table(columns, rows, { caption: `Lots expiring within ${days} days`, id: "expiring-table", limit: 15, empty: `No lots expire within ${days} days.` }));
     $("expiring-label").textContent = `Within ${days} days of ${today}`;
   } catch (error) {
     if (error.field === "days") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);

@@ -113,9 +113,8 @@ async function loadTokens() {
   try {
     const tokens = await api("GET", "/api/v1/tokens");
     box.replaceChildren(table([
-      { label: "Name", value: (t) => t.name },
-      { label: "Acts as", value: (t) => userName(t.userId) },
-      { label: "Created", value: (t) => dateTime(t.createdAt) },
+      { label: "Name", value: (t) => [t.name, el("span", { class: "sub" }, `acts as ${userName(t.userId)}`)] },
+      { label: "Created", value: (t) => dateTime(t.createdAt), phone: false },
       { label: "Last used", value: (t) => dateTime(t.lastSeenAt) },
       { label: "", value: (t) => el("button", { type: "button", class: "btn-small danger", "aria-label": `Revoke token ${t.name}`, onclick: () => revoke(t) }, "Revoke") },
     ], tokens, { caption: "API tokens", id: "token-table", empty: "No API tokens." }));
@@ -168,12 +167,12 @@ async function loadAudit() {
     const entries = await api("GET", `/api/v1/audit?limit=${AUDIT_PAGE + 1}&offset=${auditOffset}`);
     const more = entries.length > AUDIT_PAGE;
     const shown = entries.slice(0, AUDIT_PAGE);
-    box.replaceChildren(table([
-      { label: "When", value: (e) => dateTime(e.at) },
-      { label: "Who", value: (e) => e.username || "—", header: false },
-      { label: "What", value: (e) => el("span", { class: "mono" }, e.action), header: false },
-      { label: "Detail", value: (e) => e.detail },
-    ], shown, { caption: "Audit log", id: "audit-table", empty: "Nothing logged yet." }));
+    box.replaceChildren(shown.length
+      ? el("ul", { class: "list audit-list", id: "audit-table", "aria-label": "Audit log entries" }, shown.map((entry) => el("li", {},
+        el("div", { class: "main" },
+          el("div", { class: "title mono" }, entry.action),
+          el("div", { class: "sub" }, el("strong", {}, entry.username || "—"), ` · ${dateTime(entry.at)}`, entry.detail ? ` · ${entry.detail}` : "")))))
+      : el("p", { class: "empty" }, "Nothing logged yet."));
     $("audit-page").textContent = shown.length ? `${auditOffset + 1}–${auditOffset + shown.length}` : "";
     $("audit-newer").disabled = auditOffset === 0;
     $("audit-older").disabled = !more;
