@@ -7,7 +7,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (ean13_y4m, gtin_check_digit, no_horizontal_scroll, path_of, screenshot, unique, wait, wait_for,
+from conftest import (contrast_failures, ean13_y4m, gtin_check_digit, no_horizontal_scroll, path_of, screenshot, unique, wait, wait_for,
                       wait_idle, wait_path)
 
 _codes = iter(range(1000))
@@ -221,12 +221,15 @@ def test_screenshots_pos_and_receipt(shop, signed_in):
         tile(driver, a["id"]).click()
         assert no_horizontal_scroll(driver)
         screenshot(driver, f"till-pos-{label}")
+        assert contrast_failures(driver) == [], f"POS at {label}"
         if width < 768:
             driver.find_element(By.ID, "cart-toggle").click()
             wait_for(driver, "#charge")
             screenshot(driver, f"till-pos-cart-{label}")
+            assert contrast_failures(driver) == [], f"POS cart at {label}"
         driver.execute_script("sessionStorage.clear()")
         driver.get(shop.url(f"/app/receipt/{sale['id']}?done=1&tendered=20"))
         wait_for(driver, "#receipt-total")
         assert no_horizontal_scroll(driver)
         screenshot(driver, f"till-receipt-{label}")
+        assert contrast_failures(driver) == [], f"receipt at {label}"
