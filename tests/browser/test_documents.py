@@ -47,6 +47,16 @@ def press(driver, css):
     element.click()
 
 
+def unnamed_controls(driver):
+    """Visible controls without an accessible name (label, aria-label or text)."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('button, a[href], input, select, textarea, output')]
+          .filter(e => e.offsetParent !== null)
+          .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label')))
+          .map(e => e.outerHTML.slice(0, 80));
+    """)
+
+
 def text_of(driver, css):
     """The text of the element matched now (no stale references while the screen redraws)."""
     return driver.execute_script("return document.querySelector(arguments[0])?.textContent.trim() ?? null", css)
@@ -250,12 +260,14 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
         line(driver, 1, "unitCost").send_keys("13.50")
         line(driver, 1, "lotCode").send_keys("L-2411")
         assert no_horizontal_scroll(driver), suffix
+        assert unnamed_controls(driver) == [], suffix
         screenshot(driver, f"documents-purchase-form-{suffix}")
         driver.execute_script("window.scrollTo(0, 0)")
         screenshot(driver, f"documents-purchase-form-top-{suffix}")
         driver.get(shop.url("/app/sales"))
         wait_for(driver, "#doc-list .doc-card")
         assert no_horizontal_scroll(driver), suffix
+        assert unnamed_controls(driver) == [], suffix
         screenshot(driver, f"documents-sales-list-{suffix}")
     driver.find_element(By.CSS_SELECTOR, "#doc-list .doc-card").click()
     wait_for(driver, "#doc-detail")
@@ -270,6 +282,7 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
     wait_for(driver, "#counted")
     wait_idle(driver)
     assert no_horizontal_scroll(driver)
+    assert unnamed_controls(driver) == []
     screenshot(driver, "documents-stock-375")
 
 

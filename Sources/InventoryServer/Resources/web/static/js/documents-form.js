@@ -34,7 +34,7 @@ export async function documentForm(kind, container, id) {
   const contactButton = el("button", { type: "button", id: "contact-choose", "aria-describedby": "contact-name" }, icon(isPurchase ? "factory" : "people"), `Choose ${k.party.toLowerCase()}`);
   const contactClear = el("button", { type: "button", class: "btn-small", id: "contact-clear", hidden: true, "aria-label": `Remove the ${k.party.toLowerCase()}` }, icon("close"));
   const searchInput = el("input", { type: "search", id: "product-search", name: "product-search", placeholder: "Name, SKU or barcode — scan or type + Enter", enterkeyhint: "search" });
-  const linesBox = el("div", { class: "doc-lines", id: "doc-lines", "aria-live": "polite" });
+  const linesBox = el("div", { class: "doc-lines", id: "doc-lines" });
   const emptyLines = el("p", { class: "empty doc-lines-empty", id: "lines-empty" }, "No lines yet. Search or scan a product to add it.");
   const dateInput = el("input", { type: "datetime-local", id: "effective-at", name: "effectiveAt", value: toLocalInput(), step: 60 });
   let dateTouched = false;
@@ -346,7 +346,9 @@ export async function documentForm(kind, container, id) {
     if (contact) result[k.contactKey] = contact.id;
     const note = noteInput.value.trim();
     if (note || editing) result.note = note;
-    if (dateTouched || editing) { if (dateInput.value) result.effectiveAt = dateInput.value; }
+    // Untouched, a new document is dated by the server (now, to the second) and an edited one keeps its exact time.
+    if (dateTouched && dateInput.value) result.effectiveAt = dateInput.value;
+    else if (editing) result.effectiveAt = original.effectiveAt;
     for (const line of lines) {
       const entry = { quantity: value(line, "quantity") };
       if (isPurchase) {
