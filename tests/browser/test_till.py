@@ -125,6 +125,16 @@ def test_usb_scanner_typing_adds_to_the_cart(shop, signed_in):
     ActionChains(driver).send_keys(code + Keys.ENTER).perform()
     wait(driver, lambda d: d.find_element(By.ID, "cart-count").text == "2 items")
     assert "6.85" in driver.find_element(By.ID, "cart-bar-total").text      # 6.40 + 7 % tax 0.45
+    # The scanner fires while the search field has the focus: still a scan, the field keeps what it had.
+    search = driver.find_element(By.ID, "product-search")
+    search.send_keys("Sour")
+    search.send_keys(code + Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "cart-count").text == "3 items")
+    assert search.get_attribute("value") == "Sour"
+    search.clear()
+    # The cart's − button (in the closed phone sheet) takes one off again.
+    driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, f"#cart-lines [data-line='{bread['id']}'] button[data-act=minus]"))
+    wait(driver, lambda d: d.find_element(By.ID, "cart-count").text == "2 items")
     # An unknown code is refused on the scan field, the cart unchanged.
     driver.find_element(By.ID, "scan-code").send_keys("4006381333931" + Keys.ENTER)
     assert "No product" in wait_for(driver, "#scan-code-error").text

@@ -231,6 +231,32 @@ document.addEventListener("keydown", (event) => {
   scanInput.dispatchEvent(new Event("input"));
 });
 
+// A scanner that types into another field (the tip, cash or a quantity the cashier touched last): a burst of 6+
+// digits, each within a few milliseconds, ended by Enter, is a scan — the field gets its old value back.
+let burst = null;
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target === scanInput || !(target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) { burst = null; return; }
+  const now = event.timeStamp;
+  if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    if (!burst || burst.target !== target || now - burst.last > 50) burst = { target, before: target.value, digits: "", last: now };
+    burst.digits += event.key;
+    burst.last = now;
+    return;
+  }
+  if (event.key === "Enter" && burst && burst.target === target && burst.digits.length >= 6 && now - burst.last < 100) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const code = burst.digits;
+    target.value = burst.before;
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+    burst = null;
+    lookUp(code);
+    return;
+  }
+  burst = null;
+}, true);
+
 // ---------- cart ----------
 function addProduct(p, quantity = "1") {
   let line = cart.find((l) => l.productId === p.id);
