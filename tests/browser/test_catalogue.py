@@ -237,9 +237,16 @@ def test_staff_sees_the_catalogue_but_cannot_change_it(shop, signed_in):
 
 
 def test_screens_at_every_size(shop, signed_in):
-    if shop.api("GET", "/api/v1/products?limit=1")["total"] < 3:
-        for index in range(3):
-            shop.api("POST", "/api/v1/products", {"name": unique("Shot"), "salePrice": "2.50"})
+    # A few products with stock, so the shots show figures and every badge (sorted by stock value, they come first).
+    category = shop.api("POST", "/api/v1/categories", {"name": unique("Shots"), "color": "#7c3aed", "markup": "120"})
+    lines = []
+    for name, quantity, cost, threshold in (("Flat white beans", "40", "6.35", "5"), ("Sourdough loaf", "3", "2.10", "5"),
+                                            ("Lemonade 330 ml", "18", "0.95", "6")):
+        product = shop.api("POST", "/api/v1/products", {"name": unique(name), "salePrice": "9.90", "categoryId": category["id"],
+                                                        "lowStockThreshold": threshold, "barcode": fresh_ean()})
+        lines.append({"productId": product["id"], "quantity": quantity, "unitCost": cost})
+    shop.api("POST", "/api/v1/purchases", {"lines": lines})
+    shop.api("POST", "/api/v1/products", {"name": unique("Gift wrapping"), "salePrice": "1.50", "tracksStock": False})
     driver = signed_in(shop, "admin", width=1440, height=900)
     for width, height, dark in ((375, 812, False), (375, 812, True), (1024, 768, False), (1440, 900, False)):
         # One signed-in browser, re-sized and re-coloured between shots.
@@ -248,7 +255,7 @@ def test_screens_at_every_size(shop, signed_in):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
         suffix = f"{width}{'-dark' if dark else ''}"
-        driver.get(shop.url("/app/products"))
+        driver.get(shop.url("/app/products?sort=value"))
         wait_for(driver, "#product-list .product-row")
         wait_idle(driver)
         assert no_horizontal_scroll(driver), suffix

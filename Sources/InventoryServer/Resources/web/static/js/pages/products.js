@@ -1,7 +1,7 @@
 // Products: the list (search as you type, filters, sort, paged from the API), the add/edit form (inline
 // validation, GTIN check digits, duplicate barcodes, picture upload with preview) and the detail screen with
 // the stock history.
-import { api, el, icon, debounce, confirmDialog, toast, announce, money, Decimal, page, clearErrors, fieldError, showProblem, ApiError } from "/static/js/app.js";
+import { api, el, icon, debounce, confirmDialog, toast, announce, money, Decimal, page, clearErrors, fieldError, showProblem, ApiError, onLiveEvents } from "/static/js/app.js";
 import {
   barcodeProblem, statusBadge, productThumb, loadCategories, fillCategorySelect, pageError, errorText,
   formatDateTime, quantity, decimalProblem, flash, STATUS,
@@ -350,8 +350,9 @@ async function showForm(productId) {
   // Validate a field when the user leaves it; clear its error as soon as it is fixed.
   for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode"]) {
     const input = form.elements[name];
-    input.addEventListener("blur", () => { if (input.value.trim() || name === "name") validate(name); });
+    input.addEventListener("blur", () => { if (input.value.trim() || (name === "name" && input.dataset.touched)) validate(name); });
     input.addEventListener("input", () => {
+      input.dataset.touched = "true";
       delete input.dataset.serverError;
       if (input.getAttribute("aria-invalid") === "true") validate(name);
     });
@@ -367,6 +368,11 @@ async function showForm(productId) {
       }
     } catch { /* 404: free */ }
   });
+  // A barcode handed over by the scanner is checked at once.
+  if (!productId && form.barcode.value) {
+    validate("barcode");
+    form.barcode.dispatchEvent(new Event("change"));
+  }
   function duplicateBarcode(message, ownerId, ownerName) {
     fieldError(form, "barcode", message);
     form.barcode.dataset.serverError = "true";
@@ -457,9 +463,22 @@ async function showDetail(productId) {
   setTitle(product.name);
   renderProduct(product);
   loadHistory(product);
+  // A sale at the till or a delivery elsewhere changes the figures: refresh them live (only when they changed).
+  onLiveEvents(debounce(async () => {
+    try {
+      const fresh = await api("GET", `/api/v1/products/${productId}`, null, { quiet: true });
+      if (JSON.stringify(fresh) === rendered.product) return;
+      renderProduct(fresh);
+      const count = (await api("GET", `/api/v1/products/${productId}/movements`, null, { quiet: true })).length;
+      if (count !== rendered.movements) loadHistory(fresh);
+    } catch { /* the banner says when the server is gone */ }
+  }, 800), ["product"]);
 }
 
+const rendered = { product: null, movements: null };
+
 function renderProduct(product) {
+  rendered.product = JSON.stringify(product);
   document.getElementById("pd-picture").replaceChildren(productThumb(product, { large: true }));
   document.getElementById("pd-name").textContent = product.name;
   document.getElementById("pd-badges").replaceChildren(statusBadge(product.status),
@@ -542,6 +561,7 @@ async function loadHistory(product) {
     box.replaceChildren(el("p", { class: "banner banner-error", role: "alert" }, errorText(error)));
     return;
   }
+  rendered.movements = movements.length;
   if (!movements.length) {
     box.replaceChildren(el("p", { class: "empty card" }, product.tracksStock ? "No stock movements yet. “Add stock” records the first delivery." : "This product does not track stock."));
     return;
