@@ -243,3 +243,27 @@ def test_screenshots_pos_and_receipt(shop, signed_in):
         assert no_horizontal_scroll(driver)
         screenshot(driver, f"till-receipt-{label}")
         assert contrast_failures(driver) == [], f"receipt at {label}"
+
+
+def test_cart_arithmetic_matches_what_the_server_books(shop, signed_in):
+    """The till's totals (BigInt, half away from zero) equal the server's for awkward prices, rates and quantities."""
+    cases = [("0.99", "7", "3", "0"), ("2.49", "19", "0.333", "0"), ("13.37", "5.5", "1.5", "0.05"), ("0.01", "12.25", "7", "0"),
+             ("9.99", "0", "2", "1.00"), ("4.45", "19", "0.125", "0"), ("1.05", "7", "0.5", "0"), ("199.95", "16", "1.001", "0.01")]
+    lines = []
+    for index, (price, tax, quantity, discount) in enumerate(cases):
+        product = shop.api("POST", "/api/v1/products", {"name": unique(f"Odd {index}"), "salePrice": price, "taxRate": tax, "tracksStock": False})
+        lines.append({"productId": product["id"], "quantity": quantity, "unitPrice": price, "taxRate": tax, "discount": discount})
+    sale = shop.api("POST", "/api/v1/sales", {"tip": "0.35", "paymentMethod": "card",
+                                              "lines": [{k: v for k, v in line.items()} for line in lines]})
+    driver = signed_in(shop, width=1024, height=768)
+    driver.get(shop.url("/app/pos"))
+    wait_idle(driver)
+    figures = driver.execute_async_script("""
+        const [lines, done] = arguments;
+        import('/static/js/till-core.js').then((till) => {
+          const each = lines.map((line) => { const f = till.lineFigures(line); return [till.minor(f.net), till.minor(f.tax)]; });
+          const all = till.saleFigures(lines, '0.35');
+          done({ each, subtotal: till.minor(all.subtotal), tax: till.minor(all.tax), total: till.minor(all.total) });
+        });""", lines)
+    assert figures["each"] == [[line["revenue"], line["tax"]] for line in sale["lines"]]
+    assert (figures["subtotal"], figures["tax"], figures["total"]) == (sale["revenue"], sale["tax"], sale["total"])
