@@ -10,6 +10,10 @@ const problemBox = (container, error) => {
 };
 
 // ---------- daily figures ----------
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "2026-11-16" → "16 Nov" (phones). */
+const shortDay = (date) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1] ?? ""}`;
+
 async function loadDaily() {
   const form = $("daily-form");
   clearErrors(form);
@@ -23,16 +27,16 @@ async function loadDaily() {
     const days = await api("GET", `/api/v1/reports/daily?from=${from}&to=${to}`);
     const scale = moneyScale();
     const columns = [
-      { label: "Day", value: (d) => d.date, nowrap: true },
+      { label: "Day", value: (d) => [el("span", { class: "day-long" }, d.date), el("span", { class: "day-short" }, shortDay(d.date))], nowrap: true },
       { label: "Sales", value: (d) => String(d.salesCount), num: true },
       { label: "Revenue", value: (d) => money(d.revenue), num: true },
-      { label: "COGS", value: (d) => money(d.costOfGoodsSold), num: true },
+      { label: "COGS", value: (d) => money(d.costOfGoodsSold), num: true, phone: false },
       { label: "Profit", value: (d) => money(d.profit), num: true },
-      { label: "Avg basket", value: (d) => money(d.averageBasket), num: true },
-      { label: "Tax", value: (d) => money(d.tax), num: true },
-      { label: "Tips", value: (d) => money(d.tips), num: true },
-      { label: "Discounts", value: (d) => money(d.discounts), num: true, phone: false },
-      { label: "Returns", value: (d) => money(d.returns), num: true, phone: false },
+      { label: "Avg basket", value: (d) => money(d.averageBasket), num: true, phone: false },
+      { label: "Tax", value: (d) => money(d.tax), num: true, phone: false },
+      { label: "Tips", value: (d) => money(d.tips), num: true, phone: false },
+      { label: "Discounts", value: (d) => money(d.discounts), num: true, wide: true },
+      { label: "Returns", value: (d) => money(d.returns), num: true, wide: true },
     ];
     const total = (key) => sum(days.map((d) => d[key]), scale);
     const count = days.reduce((n, d) => n + d.salesCount, 0);
