@@ -508,13 +508,11 @@ function renderProduct(product) {
   if (can.adjust) actions.push(el("a", { class: "btn", href: `/app/stock?product=${product.id}` }, icon("clipboard"), "Count"));
   if (can.edit) {
     actions.push(el("a", { class: "btn", href: `/app/products/${product.id}/edit`, id: "pd-edit" }, icon("edit"), "Edit"));
-    actions.push(el("span", { class: "spacer" }));
-    if (product.archived) {
-      actions.push(el("button", { type: "button", id: "pd-restore", onclick: () => archive(product, false) }, "Restore"));
-    } else {
-      actions.push(el("button", { type: "button", id: "pd-archive", onclick: () => archive(product, true) }, "Archive"));
-    }
-    actions.push(el("button", { type: "button", class: "danger", id: "pd-delete", onclick: () => remove(product) }, icon("trash"), "Delete"));
+    actions.push(el("span", { class: "pd-manage" },
+      product.archived
+        ? el("button", { type: "button", id: "pd-restore", onclick: () => archive(product, false) }, "Restore")
+        : el("button", { type: "button", id: "pd-archive", onclick: () => archive(product, true) }, "Archive"),
+      el("button", { type: "button", class: "danger", id: "pd-delete", onclick: () => remove(product) }, icon("trash"), "Delete")));
   }
   document.getElementById("pd-actions").replaceChildren(...actions);
 }
