@@ -240,7 +240,7 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
         {"newProduct": {"name": names[1], "salePrice": "24.00"}, "quantity": "5", "unitCost": "14.00"}]})
     first, second = ({"id": line["productId"], "name": line["productName"]} for line in purchase["lines"])
     customer = shop.api("POST", "/api/v1/customers", {"name": unique("Ada Lovelace")})
-    shop.api("POST", "/api/v1/sales", {"customerId": customer["id"], "paymentMethod": "card",
+    sale = shop.api("POST", "/api/v1/sales", {"customerId": customer["id"], "paymentMethod": "card",
                                       "lines": [{"productId": second["id"], "quantity": "1"}]})
     driver = signed_in(shop, "admin", width=375, height=812)
     for width, height, dark in ((375, 812, False), (375, 812, True), (1024, 768, False), (1440, 900, False)):
@@ -269,7 +269,11 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
         assert no_horizontal_scroll(driver), suffix
         assert unnamed_controls(driver) == [], suffix
         screenshot(driver, f"documents-sales-list-{suffix}")
-    driver.find_element(By.CSS_SELECTOR, "#doc-list .doc-card").click()
+    # A sale at another till appears on the list without a reload.
+    count = len(driver.find_elements(By.CSS_SELECTOR, "#doc-list .doc-card"))
+    shop.api("POST", "/api/v1/sales", {"lines": [{"productId": first["id"], "quantity": "1"}]})
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#doc-list .doc-card")) == min(count + 1, 20))
+    driver.find_element(By.CSS_SELECTOR, f"#doc-list [data-doc-id='{sale['id']}']").click()
     wait_for(driver, "#doc-detail")
     screenshot(driver, "documents-sale-detail-1440")
     # The sale form and the stock count on a phone.
@@ -278,6 +282,10 @@ def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):
     wait_for(driver, '#doc-lines [name="lines[0].discount"]').send_keys("0.40")
     assert no_horizontal_scroll(driver)
     screenshot(driver, "documents-sale-form-375")
+    driver.get(shop.url(f"/app/sales/{sale['id']}"))
+    wait_for(driver, "#doc-detail")
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, "documents-sale-detail-375")
     driver.get(shop.url(f"/app/stock?product={first['id']}"))
     wait_for(driver, "#counted")
     wait_idle(driver)

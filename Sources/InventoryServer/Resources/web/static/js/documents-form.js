@@ -97,7 +97,17 @@ export async function documentForm(kind, container, id) {
 
   // ---------- lines ----------
   productSearch(searchInput, {
-    onPick: (product) => addLine(product),
+    onPick: (product) => {
+      // On a sale, scanning the same product again adds one to its line; a purchase gets a new line (another lot).
+      const same = isPurchase ? null : lines.find((line) => line.product?.id === product.id);
+      if (!same) return addLine(product);
+      const input = same.node.querySelector("[data-role=quantity]");
+      const q = parseQuantity(input.value) ?? 0n;
+      input.value = formatQuantity(q + 1000n);
+      recompute();
+      announce(`${product.name}: ${input.value}`);
+      return same;
+    },
     onUnknownBarcode: (code) => {
       if (isPurchase && canEditCatalogue) {
         const line = addLine(null, { isNew: true, barcode: code });

@@ -1,6 +1,6 @@
 // The list of purchases or sales (cards with paging) and a document's detail sheet: its lines, Edit, Delete
 // (deleteTransactions), and returns — a customer return from a sale (refund), a supplier return from a purchase.
-import { api, el, icon, money, announce, toast, confirmDialog, showProblem, clearErrors, fieldError, page } from "/static/js/app.js";
+import { api, el, icon, money, announce, toast, confirmDialog, showProblem, clearErrors, fieldError, onLiveEvents } from "/static/js/app.js";
 import { flag, formatDateTime, parseQuantity, formatQuantity, sheet, query, toLocalInput } from "/static/js/documents-common.js";
 
 const PAGE_SIZE = 20;
@@ -50,6 +50,20 @@ export async function documentList(kind, container, openId = null) {
   if (openId) openDetail(kind, openId, false);
 }
 
+/** The first page of sales follows the tills live (a sale elsewhere appears without a reload). */
+export function followLiveSales(container) {
+  if (Number.parseInt(query("page") ?? "1", 10) > 1) return;
+  let timer = null;
+  onLiveEvents(() => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (document.querySelector("dialog[open]")) return;
+      await documentList("sale", container, null);
+      announce("A new sale came in");
+    }, 400);
+  }, ["sale"]);
+}
+
 /** The detail sheet of one document. */
 export async function openDetail(kind, id, push) {
   const k = KINDS[kind];
@@ -70,13 +84,14 @@ export async function openDetail(kind, id, push) {
     isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1))] : null,
     doc.note ? [el("dt", {}, "Note"), el("dd", {}, doc.note)] : null));
   const head = isSale ? ["Product", "Qty", "Price", "Discount", "Line total"] : ["Product", "Qty", "Unit cost", "Line total", "Lot / expiry"];
+  const cell = (index, text, num = true) => el("td", { class: num ? "num" : "", "data-label": head[index] }, text);
   const rows = doc.lines.map((line) => el("tr", {},
     el("td", {}, el("a", { href: `/app/products/${line.productId}` }, line.productName)),
-    el("td", { class: "num" }, line.quantity),
+    cell(1, line.quantity),
     ...(isSale
-      ? [el("td", { class: "num" }, money(line.unitPrice)), el("td", { class: "num" }, line.discount && Number(line.discount) !== 0 ? money(line.discount) : "—"), el("td", { class: "num" }, money(line.revenue))]
-      : [el("td", { class: "num" }, money(line.unitCost)), el("td", { class: "num" }, money(line.amount)),
-         el("td", {}, [line.lotCode, line.expiryDate].filter(Boolean).join(" · ") || "—")])));
+      ? [cell(2, money(line.unitPrice)), cell(3, /^[0.]*$/.test(line.discount ?? "0") ? "—" : money(line.discount)), cell(4, money(line.revenue))]
+      : [cell(2, money(line.unitCost)), cell(3, money(line.amount)),
+         cell(4, [line.lotCode, line.expiryDate].filter(Boolean).join(" · ") || "—", false)])));
   s.body.append(el("div", { class: "table-wrap doc-lines-table" }, el("table", { class: "table" },
     el("caption", { class: "sr-only" }, "Lines"),
     el("thead", {}, el("tr", {}, ...head.map((label, index) => el("th", { scope: "col", class: index > 0 && index < (isSale ? 5 : 4) ? "num" : "" }, label)))),

@@ -1,6 +1,6 @@
 // Sales: the list (cards with paging), a document's detail sheet, and the new/edit form (documents-form.js).
 import { page } from "/static/js/app.js";
-import { documentList, followHistory } from "/static/js/documents-list.js";
+import { documentList, followHistory, followLiveSales } from "/static/js/documents-list.js";
 import { documentForm } from "/static/js/documents-form.js";
 
 const container = document.getElementById("documents-view");
@@ -15,4 +15,5 @@ if (page.id === "new" || page.action === "edit") {
 } else {
   documentList("sale", container, /^\d+$/.test(page.id) ? page.id : null);
   followHistory("sale");
+  followLiveSales(container);
 }
