@@ -63,15 +63,32 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     quantity.send_keys("1", Keys.TAB)
     wait(driver, lambda d: "10.11" in d.find_element(By.ID, "total-total").text)
 
-    # Less cash than the total is refused before anything is sent; 20.00 gives 9.89 change.
+    # 10 % off the coffees: 5.00 − 0.50 = 4.50 at 7 % (0.32) + 4.00 at 19 % (0.76) = 9.58.
+    driver.find_element(By.CSS_SELECTOR, f"[data-line='{coffee['id']}'] button[data-act=discount]").click()
+    dialog = wait_for(driver, "#discount-dialog")
+    dialog.find_element(By.CSS_SELECTOR, "input[name=kind][value=percent]").find_element(By.XPATH, "..").click()
+    dialog.find_element(By.ID, "discount-value").send_keys("110")
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert "0 to 100" in wait_for(driver, "#discount-value-error").text
+    dialog.find_element(By.ID, "discount-value").clear()
+    dialog.find_element(By.ID, "discount-value").send_keys("10")
+    assert "4.50" in dialog.find_element(By.ID, "discount-preview").text
+    dialog.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(driver, lambda d: not d.find_element(By.ID, "discount-dialog").is_displayed())
+    assert "0.50" in driver.find_element(By.CSS_SELECTOR, f"[data-line='{coffee['id']}'] .till-line-discount").text
+    assert "8.50" in driver.find_element(By.ID, "total-subtotal").text
+    assert "1.08" in driver.find_element(By.ID, "total-tax").text
+    assert "9.58" in driver.find_element(By.ID, "total-total").text
+
+    # Less cash than the total is refused before anything is sent; 20.00 gives 10.42 change.
     tendered = driver.find_element(By.ID, "tendered")
-    tendered.send_keys("10")
+    tendered.send_keys("9.50")
     assert "short" in driver.find_element(By.ID, "change-line").text
     driver.find_element(By.ID, "charge").click()
     assert "less than the total" in wait_for(driver, "#sale-form .form-error").text
     tendered.clear()
     tendered.send_keys("20")
-    assert "9.89" in wait_for(driver, "#change-due").text
+    assert "10.42" in wait_for(driver, "#change-due").text
     before = len(shop.api("GET", "/api/v1/sales?limit=500"))
     driver.find_element(By.ID, "charge").click()
 
@@ -79,9 +96,10 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     sale_id = int(path_of(driver).rsplit("/", 1)[1])
     lines = wait_for(driver, "#receipt-lines").text
     assert coffee["name"] in lines and juice["name"] in lines and "2 × " in lines
-    assert "10.11" in driver.find_element(By.ID, "receipt-total").text
+    assert "Discount" in lines and "0.50" in lines
+    assert "9.58" in driver.find_element(By.ID, "receipt-total").text
     assert "20.00" in driver.find_element(By.ID, "receipt-tendered").text
-    assert "9.89" in driver.find_element(By.ID, "receipt-change").text
+    assert "10.42" in driver.find_element(By.ID, "receipt-change").text
     assert "Cash" in driver.find_element(By.ID, "receipt-method").text
     assert driver.find_element(By.ID, "receipt-print").is_displayed()
     # Paper: 80 mm (the page as long as the receipt) or A4; the buttons are not printed.
@@ -98,7 +116,8 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
     sale = shop.api("GET", f"/api/v1/sales/{sale_id}")
-    assert sale["total"] == "10.11" and sale["tax"] == "1.11" and sale["paymentMethod"] == "cash"
+    assert sale["total"] == "9.58" and sale["tax"] == "1.08" and sale["paymentMethod"] == "cash"
+    assert [line["discount"] for line in sale["lines"]] == ["0.50", "0.00"]
     assert len(shop.api("GET", "/api/v1/sales?limit=500")) == before + 1
     assert shop.api("GET", f"/api/v1/products/{coffee['id']}")["quantity"] == "8"
     assert shop.api("GET", f"/api/v1/products/{juice['id']}")["quantity"] == "4"

@@ -1,7 +1,7 @@
 // The till: a product grid with category tabs and search, a scan field for USB/Bluetooth scanners (they type the
 // digits and press Enter), a cart with exact totals as the server books them, tip and payment, "Charge".
 // The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses the sale.
-import { api, ApiError, announce, debounce, Decimal, el, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
+import { api, ApiError, announce, debounce, Decimal, el, fieldError, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
 import { codeProblem, lineFigures, minor, productByBarcode, productThumb, qtyText, QTY_SCALE, saleFigures, soldOut } from "/static/js/till-core.js";
 
 const STORE = "stockroom.till.cart";
@@ -286,6 +286,7 @@ function setQuantity(productId, text) {
   const value = Decimal.parse(text, QTY_SCALE);
   if (value === null || value <= 0n) return false;
   line.quantity = Decimal.format(value, QTY_SCALE);
+  clampDiscount(line);
   saveCart();
   render();
   return true;
@@ -312,6 +313,7 @@ linesBox.addEventListener("click", (event) => {
     if (qty - one <= 0n) removeLine(id);
     else setQuantity(id, Decimal.format(qty - one, QTY_SCALE));
   } else if (button.dataset.act === "remove") removeLine(id);
+  else if (button.dataset.act === "discount") { openDiscount(line, button); return; }
   // Keep the focus on the same button of the re-rendered line.
   linesBox.querySelector(`[data-line="${id}"] button[data-act="${button.dataset.act}"]`)?.focus();
   if (!linesBox.querySelector(`[data-line="${id}"]`)) (linesBox.querySelector("button[data-act]") ?? search).focus();
@@ -347,6 +349,8 @@ function render() {
       el("div", { class: "till-line-main" },
         el("div", { class: "till-line-name" }, line.name),
         el("div", { class: "till-line-sub muted num" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
+        (Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n
+          ? el("div", { class: "till-line-discount num" }, `Discount −${money(line.discount)}`) : null,
         warn ? el("div", { class: "till-line-warn" }, warn) : null,
         el("div", { class: "field-error", id: `line-${line.productId}-error` })),
       el("div", { class: "till-stepper" },
@@ -356,7 +360,10 @@ function render() {
                       class: "num", "aria-describedby": `line-${line.productId}-error` }),
         el("button", { type: "button", class: "btn-icon", "data-act": "plus", "aria-label": `One more ${line.name}` }, icon("plus"))),
       el("div", { class: "till-line-total num" }, money(minor(f.net))),
-      el("button", { type: "button", class: "btn-icon till-remove", "data-act": "remove", "aria-label": `Remove ${line.name}` }, icon("trash")));
+      el("div", { class: "till-line-actions" },
+        el("button", { type: "button", class: "btn-icon till-discount-btn", "data-act": "discount", "aria-label": `Discount on ${line.name}`,
+                       "aria-pressed": String((Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n) }, "%"),
+        el("button", { type: "button", class: "btn-icon till-remove", "data-act": "remove", "aria-label": `Remove ${line.name}` }, icon("trash"))));
   }));
   $("cart-empty").hidden = cart.length > 0;
   $("cart-clear").disabled = cart.length === 0;
@@ -464,6 +471,83 @@ $("cart-clear").addEventListener("click", () => {
   setTimeout(() => { box.style.pointerEvents = ""; box.onclick = null; }, 3500);
 });
 
+// ---------- line discount (an amount or a percentage of the line, kept as an amount) ----------
+const discountDialog = $("discount-dialog"), discountForm = $("discount-form"), discountInput = $("discount-value");
+let discountLine = null, discountOpener = null;
+
+function clampDiscount(line) {
+  const gross = lineFigures({ ...line, discount: "0" }).gross;
+  const off = Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n;
+  if (off > gross) line.discount = minor(gross);
+}
+
+function discountAmount() {
+  const line = discountLine;
+  const gross = lineFigures({ ...line, discount: "0" }).gross;
+  const text = discountInput.value.trim() || "0";
+  if (discountForm.elements.kind.value === "percent") {
+    const percent = Decimal.parse(text.replace("%", ""), 2);
+    if (percent === null || percent < 0n || percent > 10000n) return { error: "Enter a percentage from 0 to 100 (at most 2 decimals)" };
+    return { value: Decimal.divide(gross * percent, 10000n), gross };
+  }
+  const value = Decimal.parse(text, page.minorUnits);
+  if (value === null || value < 0n) return { error: `Enter an amount like 0.50 (at most ${page.minorUnits} decimals)` };
+  if (value > gross) return { error: `At most the line's ${money(minor(gross))}` };
+  return { value, gross };
+}
+
+function previewDiscount() {
+  clearDiscountError();
+  const result = discountAmount();
+  $("discount-preview").textContent = result.error ? ""
+    : `${money(minor(result.gross))} − ${money(minor(result.value))} = ${money(minor(result.gross - result.value))} before tax`;
+}
+function clearDiscountError() {
+  discountInput.removeAttribute("aria-invalid");
+  const box = discountForm.querySelector(".field-error");
+  if (box) box.textContent = "";
+}
+
+function openDiscount(line, opener) {
+  discountLine = line;
+  discountOpener = opener;
+  const gross = lineFigures({ ...line, discount: "0" }).gross;
+  $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = ${money(minor(gross))}`;
+  discountForm.elements.kind.value = "amount";
+  const off = Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n;
+  discountInput.value = off > 0n ? minor(off) : "";
+  previewDiscount();
+  discountDialog.showModal();
+  discountInput.focus();
+}
+
+function closeDiscount() {
+  discountDialog.close();
+  const id = discountLine?.productId;
+  discountLine = null;
+  (linesBox.querySelector(`[data-line="${id}"] button[data-act="discount"]`) ?? discountOpener)?.focus();
+}
+
+discountInput.addEventListener("input", previewDiscount);
+discountForm.addEventListener("change", previewDiscount);
+for (const button of discountForm.querySelectorAll("[data-close]")) button.addEventListener("click", closeDiscount);
+discountDialog.addEventListener("cancel", (event) => { event.preventDefault(); closeDiscount(); });
+$("discount-remove").addEventListener("click", () => {
+  if (discountLine) { delete discountLine.discount; saveCart(); render(); announce(`No discount on ${discountLine.name}`); }
+  closeDiscount();
+});
+discountForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const result = discountAmount();
+  if (result.error) { fieldError(discountForm, "discount", result.error); discountInput.focus(); return; }
+  if (result.value > 0n) discountLine.discount = minor(result.value);
+  else delete discountLine.discount;
+  saveCart();
+  render();
+  announce(`Discount of ${money(minor(result.value))} on ${discountLine.name}. Total ${money(minor(saleFigures(cart, tipValueText()).total))}`);
+  closeDiscount();
+});
+
 // ---------- charge ----------
 function showSaleError(message, index = null) {
   const banner = saleForm.querySelector(".form-error");
@@ -500,7 +584,11 @@ saleForm.addEventListener("submit", async (event) => {
   tenderedInput.removeAttribute("aria-invalid");
   const body = {
     paymentMethod: method(),
-    lines: cart.map((l) => ({ productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice })),
+    lines: cart.map((l) => {
+      const line = { productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice };
+      if ((Decimal.parse(l.discount ?? "0", scale) ?? 0n) > 0n) line.discount = l.discount;
+      return line;
+    }),
   };
   if (tip > 0n) body.tip = Decimal.format(tip, scale);
   charging = true;
