@@ -316,6 +316,17 @@ async function showForm(productId) {
     suggest.hidden = false;
   }
   form.categoryId.addEventListener("change", updateSuggestion);
+  // The threshold hint names the category's default, which applies when the field is left empty.
+  async function updateThresholdHint() {
+    const hint = document.getElementById("pf-threshold-hint");
+    const categories = await loadCategories().catch(() => []);
+    const category = categories.find((c) => String(c.id) === form.categoryId.value);
+    hint.textContent = category?.lowStockThreshold
+      ? `Empty: ${category.name}'s default, ${quantity(category.lowStockThreshold)}`
+      : "Empty: no low-stock warning";
+  }
+  form.categoryId.addEventListener("change", updateThresholdHint);
+  updateThresholdHint();
 
   // ----- inline validation -----
   function validate(only) {
