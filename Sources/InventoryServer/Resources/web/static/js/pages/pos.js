@@ -549,13 +549,13 @@ discountForm.addEventListener("submit", (event) => {
 });
 
 // ---------- charge ----------
-function showSaleError(message, index = null) {
+function showSaleError(message, index = null, lineMessage = message) {
   const banner = saleForm.querySelector(".form-error");
   banner.textContent = message;
   if (index !== null) {
     const row = linesBox.querySelector(`[data-index="${index}"]`);
     const box = row?.querySelector(".field-error");
-    if (box) box.textContent = message;
+    if (box) box.textContent = lineMessage;
     row?.querySelector("input[data-qty]")?.setAttribute("aria-invalid", "true");
   }
   announce(message, { assertive: true });
@@ -610,7 +610,11 @@ saleForm.addEventListener("submit", async (event) => {
     const match = /^lines\[(\d+)\]/.exec(field);
     const index = match ? Number(match[1]) : null;
     const name = index !== null ? cart[index]?.name : null;
-    showSaleError((name ? `${name}: ` : "") + (error.message || "The sale was refused.") + " Nothing was charged; the cart is kept.", index);
+    let detail = (error.message || "the sale was refused").trim();
+    detail = detail.charAt(0).toUpperCase() + detail.slice(1);
+    if (!/[.!?]$/.test(detail)) detail += ".";
+    const named = name && !detail.includes(name) ? `${name}: ${detail}` : detail;
+    showSaleError(`${named} Nothing was charged; the cart is kept.`, index, detail);
     loadProducts({ quiet: true });
   }
 });
