@@ -79,8 +79,16 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("settings-save");
   button.disabled = true;
   try {
+    const before = saved;
     const settings = await api("PUT", "/api/v1/settings", body);
     show(settings);
+    if (before && (before.currency !== settings.currency || before.timeZone !== settings.timeZone)) {
+      // Amounts and days on every screen follow these; reload so this page shows them too.
+      toast("Settings saved — reloading");
+      announce("Settings saved");
+      setTimeout(() => location.reload(), 1200);
+      return;
+    }
     // The frame shows the shop name; update it without a reload.
     for (const brand of document.querySelectorAll(".sidebar .brand span")) brand.textContent = settings.shopName;
     document.title = document.title.replace(/·.*$/, `· ${settings.shopName}`);

@@ -56,6 +56,7 @@ function openUser(user) {
   // Nobody can lock themselves out from here.
   form.active.disabled = user?.id === me;
   form.role.disabled = user?.id === me;
+  $("u-self-note").hidden = user?.id !== me;
   dialog.showModal();
   (creating ? form.username : form.displayName).focus();
 }
@@ -189,7 +190,13 @@ async function loadShifts() {
   try {
     const shifts = await api("GET", `/api/v1/shifts?days=${$("shift-days").value}`);
     const total = shifts.reduce((n, s) => n + s.minutes, 0);
-    box.replaceChildren(table([
+    const perPerson = new Map();
+    for (const shift of shifts) perPerson.set(shift.username, (perPerson.get(shift.username) ?? 0) + shift.minutes);
+    box.replaceChildren(perPerson.size > 1
+      ? el("div", { class: "stats", "aria-label": "Hours per person" }, [...perPerson].map(([name, minutes]) =>
+        el("div", { class: "stat" }, el("div", { class: "label" }, name), el("div", { class: "value" }, hours(minutes)))))
+      : "",
+    table([
       { label: "Who", value: (s) => s.username },
       { label: "Started", value: (s) => dateTime(s.startedAt) },
       { label: "Ended", value: (s) => s.endedAt ? dateTime(s.endedAt) : el("span", { class: "badge badge-ok" }, "On shift") },
