@@ -217,18 +217,26 @@ def test_camera_scan_offers_create_then_add_stock(shop, signed_in, tmp_path):
 
 
 def test_scan_without_camera_api_explains_https(shop, signed_in):
-    driver = signed_in(shop, width=375, height=812)
+    """Plain HTTP from another device has no navigator.mediaDevices: the page says how to get HTTPS; typing works
+    (here as staff, who may sell but neither buy stock nor create products)."""
+    known = shop.api("POST", "/api/v1/products", {"name": unique("Typed tea"), "barcode": new_code(), "salePrice": "2.00"})
+    driver = signed_in(shop, "staff", width=375, height=812)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
                            {"source": "Object.defineProperty(navigator, 'mediaDevices', {value: undefined})"})
     driver.get(shop.url("/app/scan"))
     problem = wait_for(driver, "#camera-problem")
     assert "HTTPS" in problem.text
     assert "stockroom serve --tls" in problem.text and "https://" in problem.text
-    # Typing the code still works.
-    code = new_code()
+    assert not driver.find_element(By.ID, "scan-view").is_displayed()
+    # Typing the code still works; staff get no "create" or "add stock".
     manual = driver.find_element(By.ID, "manual-code")
-    manual.send_keys(code + Keys.ENTER)
-    assert wait_for(driver, "#result-actions a").text == "Create product with this barcode"
+    manual.send_keys(new_code() + Keys.ENTER)
+    assert "Ask a manager" in wait_for(driver, "#result-actions").text
+    assert driver.find_elements(By.CSS_SELECTOR, "#result-actions a") == []
+    manual.clear()
+    manual.send_keys(known["barcode"] + Keys.ENTER)
+    wait(driver, lambda d: known["name"] in d.find_element(By.ID, "result-body").text)
+    assert [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#result-actions a")] == ["Add to sale", "Open product"]
     assert no_horizontal_scroll(driver)
     screenshot(driver, "till-scan-no-camera-375")
 

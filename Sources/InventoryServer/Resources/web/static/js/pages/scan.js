@@ -24,6 +24,7 @@ function showProblem(...content) {
   problemBox.replaceChildren(...content);
   problemBox.hidden = false;
   view.hidden = true;
+  root.classList.add("scan-nocam");
   resultBody.replaceChildren(el("p", { class: "muted" }, "Type a barcode below to look it up."));
   for (const t of stream?.getTracks() ?? []) t.stop();
 }
