@@ -222,7 +222,7 @@ def test_a_stock_count_sets_the_counted_quantity(shop, signed_in):
     assert shop.api("GET", f"/api/v1/products/{product_id}")["quantity"] == "9"
     movements = shop.api("GET", f"/api/v1/products/{product_id}/movements")
     assert (movements[-1]["kind"], movements[-1].get("reason"), movements[-1]["quantity"]) == ("adjustment", "count", "-3")
-    assert "count" in wait_for(driver, "#stock-history").text
+    assert "Count" in wait_for(driver, "#stock-history .movement").text
     # A change with a reason: two broken.
     press(driver, "#mode-change")
     type_into(driver, "#quantity-change", "-2")

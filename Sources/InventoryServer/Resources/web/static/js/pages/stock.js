@@ -17,6 +17,7 @@ let mode = "count";
 let dateTouched = false;
 dateInput.addEventListener("input", () => { dateTouched = true; });
 
+const REASON = { initial: "Initial stock", count: "Count", damage: "Damage", expired: "Expired", return: "Return", correction: "Correction", transfer: "Transfer" };
 const KIND = { purchase: "Purchase", sale: "Sale", adjustment: "Adjustment", customerReturn: "Customer return", supplierReturn: "Supplier return" };
 
 function setMode(next) {
@@ -88,7 +89,7 @@ async function loadHistory() {
     const recent = movements.slice(-15).reverse();
     history.replaceChildren(...(recent.length ? recent.map((movement) => {
       const q = parseQuantity(movement.quantity) ?? 0n;
-      const label = movement.kind === "adjustment" ? `Adjustment · ${movement.reason ?? ""}` : KIND[movement.kind] ?? movement.kind;
+      const label = movement.kind === "adjustment" ? REASON[movement.reason] ?? "Adjustment" : KIND[movement.kind] ?? movement.kind;
       const remove = movement.kind === "adjustment" && flag("canDelete")
         ? el("button", { type: "button", class: "btn-small danger", "aria-label": `Delete this ${movement.reason ?? ""} adjustment`, onclick: async () => {
             if (!(await confirmDialog("Delete this adjustment? The stock after it is recomputed."))) return;
@@ -97,7 +98,7 @@ async function loadHistory() {
           } }, "Delete") : null;
       return el("li", { class: "movement" },
         el("div", { class: "main" }, el("div", { class: "title" }, label),
-          el("div", { class: "sub" }, `${formatDateTime(movement.effectiveAt)} · ${movement.quantityAfter} after`)),
+          el("div", { class: "sub" }, `${movement.kind === "adjustment" ? "Adjustment · " : ""}${formatDateTime(movement.effectiveAt)} · ${movement.quantityAfter} after`)),
         el("span", { class: `num movement-change ${q < 0n ? "minus" : "plus"}` }, `${q > 0n ? "+" : ""}${movement.quantity}`), remove);
     }) : [el("li", { class: "empty" }, "No stock movements yet.")]));
   } catch { /* banner */ }
