@@ -341,6 +341,7 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     wait_for(driver, "#product-search").send_keys(known + Keys.ENTER)
     wait(driver, lambda d: name in d.find_element(By.ID, "doc-lines").text)
     assert line(driver, 0, "salePrice").get_attribute("value") == "2.20"
+    type_into(driver, '[name="lines[0].salePrice"]', "2.50")   # a new price on the shelf: the product follows
     type_into(driver, '[name="lines[0].quantity"]', "3")
     type_into(driver, '[name="lines[0].unitCost"]', "1.50")
     # An unknown code starts a new product with that barcode.
@@ -357,6 +358,7 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     purchase = shop.api("GET", f"/api/v1/purchases/{purchase_id}")
     assert [(l["productName"], l["quantity"]) for l in purchase["lines"]] == [(name, "3"), (new_name, "2")]
     assert product_named(shop, new_name)["barcode"] == unknown
+    assert product_named(shop, name)["salePrice"] == "2.50"
 
     # Edit: 3 becomes 4.
     press(driver, "#doc-edit")
