@@ -166,6 +166,12 @@ def test_usb_scanner_typing_adds_to_the_cart(shop, signed_in):
     driver.get(shop.url(f"/app/pos?product={bread['id']}"))
     wait(driver, lambda d: d.find_element(By.ID, "cart-count").text == "3 items")
     assert path_of(driver) == "/app/pos" and "product=" not in driver.current_url
+    # Clearing the cart asks first.
+    driver.find_element(By.ID, "cart-toggle").click()
+    wait_for(driver, "#cart-clear").click()
+    wait_for(driver, "dialog [data-confirm]").click()
+    wait(driver, lambda d: d.find_element(By.ID, "cart-count").text == "0 items")
+    assert driver.execute_script("return JSON.parse(sessionStorage.getItem('stockroom.till.cart')).lines.length") == 0
 
 
 def test_camera_scan_offers_create_then_add_stock(shop, signed_in, tmp_path):

@@ -1,7 +1,7 @@
 // The till: a product grid with category tabs and search, a scan field for USB/Bluetooth scanners (they type the
 // digits and press Enter), a cart with exact totals as the server books them, tip and payment, "Charge".
 // The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses the sale.
-import { api, ApiError, announce, debounce, Decimal, el, fieldError, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
+import { api, ApiError, announce, confirmDialog, debounce, Decimal, el, fieldError, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
 import { codeProblem, lineFigures, minor, productByBarcode, productThumb, qtyText, QTY_SCALE, saleFigures, soldOut } from "/static/js/till-core.js";
 
 const STORE = "stockroom.till.cart";
@@ -454,21 +454,17 @@ tenderedInput.addEventListener("input", () => { saveCart(); renderTotals(); });
 saleForm.addEventListener("change", (event) => {
   if (event.target.name === "paymentMethod") { saveCart(); renderTotals(); }
 });
-$("cart-clear").addEventListener("click", () => {
+$("cart-clear").addEventListener("click", async () => {
   if (!cart.length) return;
-  const undo = cart;
+  const count = cart.length;
+  if (!(await confirmDialog(`Remove all ${count} line${count === 1 ? "" : "s"} from this sale?`, { confirm: "Clear the cart" }))) return;
   cart = [];
   tipInput.value = "";
   tenderedInput.value = "";
   saveCart();
   render();
   announce("Cart cleared");
-  const box = $("toast");
-  toast("Cart cleared");
-  // A short undo: a tap on the toast brings the lines back.
-  box.style.pointerEvents = "auto";
-  box.onclick = () => { cart = undo; saveCart(); render(); box.classList.remove("show"); announce("Cart restored"); };
-  setTimeout(() => { box.style.pointerEvents = ""; box.onclick = null; }, 3500);
+  (grid.querySelector("[data-product]") ?? search).focus({ preventScroll: true });
 });
 
 // ---------- line discount (an amount or a percentage of the line, kept as an amount) ----------

@@ -115,10 +115,17 @@ async function tick() {
   busy = true;
   const started = performance.now();
   try {
-    const scale = Math.min(1, MAX_SIDE / Math.max(video.videoWidth, video.videoHeight));
-    const width = Math.round(video.videoWidth * scale), height = Math.round(video.videoHeight * scale);
+    // Only the part of the frame the preview shows (object-fit: cover crops the sides or the top and bottom).
+    let sx = 0, sy = 0, sw = video.videoWidth, sh = video.videoHeight;
+    const boxAspect = view.clientWidth / Math.max(1, view.clientHeight);
+    if (boxAspect > 0 && Number.isFinite(boxAspect)) {
+      if (sw / sh > boxAspect) { const w = Math.round(sh * boxAspect); sx = Math.round((sw - w) / 2); sw = w; }
+      else { const h = Math.round(sw / boxAspect); sy = Math.round((sh - h) / 2); sh = h; }
+    }
+    const scale = Math.min(1, MAX_SIDE / Math.max(sw, sh));
+    const width = Math.max(1, Math.round(sw * scale)), height = Math.max(1, Math.round(sh * scale));
     if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
-    context.drawImage(video, 0, 0, width, height);
+    context.drawImage(video, sx, sy, sw, sh, 0, 0, width, height);
     const rgba = context.getImageData(0, 0, width, height).data;
     const grey = new Uint8Array(width * height);
     for (let i = 0, j = 0; j < grey.length; i += 4, j += 1) grey[j] = (rgba[i] * 77 + rgba[i + 1] * 150 + rgba[i + 2] * 29) >> 8;
@@ -136,10 +143,26 @@ async function tick() {
 }
 
 // ---------- results ----------
+let audio = null;
+function beep() {
+  try {
+    if (!audio || audio.state !== "running") return;
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 1800;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.08);
+  } catch { /* no sound: fine */ }
+}
+// Browsers allow sound only after a tap on the page.
+document.addEventListener("pointerdown", () => { try { audio ??= new AudioContext(); audio.resume(); } catch { /* fine */ } }, { once: true });
+
 function found(code, product, format) {
   paused = true;
   setState("found", `Read ${code}`);
   navigator.vibrate?.(80);
+  beep();
   showResult(code, product, format);
 }
 
