@@ -26,7 +26,7 @@ function loadCart() {
       queueMicrotask(() => {
         tipInput.value = saved.tip ?? "";
         tenderedInput.value = saved.tendered ?? "";
-        const method = saleForm.querySelector(`input[name=paymentMethod][value="${saved.method}"]`);
+        const method = saleForm.querySelector(`input[name=paymentMethod][value="${CSS.escape(String(saved.method ?? ""))}"]`);
         if (method) method.checked = true;
         render();
       });
@@ -60,6 +60,7 @@ async function loadProducts({ quiet = false } = {}) {
       const p = products.get(line.productId);
       if (p && (p.salePrice !== line.unitPrice || p.taxRate !== line.taxRate || p.name !== line.name)) {
         Object.assign(line, { unitPrice: p.salePrice, taxRate: p.taxRate, name: p.name });
+        clampDiscount(line);
         changed = true;
       }
     }
