@@ -341,6 +341,7 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     wait_for(driver, "#product-search").send_keys(known + Keys.ENTER)
     wait(driver, lambda d: name in d.find_element(By.ID, "doc-lines").text)
     assert line(driver, 0, "salePrice").get_attribute("value") == "2.20"
+    assert driver.switch_to.active_element.get_attribute("name") == "lines[0].quantity"   # type the quantity next
     type_into(driver, '[name="lines[0].salePrice"]', "2.50")   # a new price on the shelf: the product follows
     type_into(driver, '[name="lines[0].quantity"]', "3")
     type_into(driver, '[name="lines[0].unitCost"]', "1.50")
@@ -348,6 +349,7 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     driver.find_element(By.ID, "product-search").send_keys(unknown + Keys.ENTER)
     barcode = wait_for(driver, '[name="lines[1].newProduct.barcode"]')
     assert barcode.get_attribute("value") == unknown
+    assert driver.switch_to.active_element.get_attribute("name") == "lines[1].newProduct.name"
     type_into(driver, '[name="lines[1].newProduct.name"]', new_name)
     type_into(driver, '[name="lines[1].quantity"]', "2")
     type_into(driver, '[name="lines[1].unitCost"]', "1.00")

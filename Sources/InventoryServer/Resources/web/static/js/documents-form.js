@@ -44,7 +44,7 @@ export async function documentForm(kind, container, id) {
   const submit = el("button", { type: "submit", class: "primary", id: "doc-save" }, editing ? "Save changes" : `Save ${k.noun}`);
 
   const newProductButton = isPurchase && canEditCatalogue
-    ? el("button", { type: "button", id: "new-product", onclick: () => { addLine(null, { isNew: true }); } }, icon("plus"), "New product") : null;
+    ? el("button", { type: "button", id: "new-product", onclick: () => { addLine(null, { isNew: true }).node.querySelector("[data-role=name]").focus(); } }, icon("plus"), "New product") : null;
 
   form.append(
     el("div", { class: "form-error banner banner-error", role: "alert" }),
@@ -97,6 +97,7 @@ export async function documentForm(kind, container, id) {
 
   // ---------- lines ----------
   productSearch(searchInput, {
+    keepFocus: !isPurchase,   // a sale goes on scanning; a purchase line wants its quantity and cost next
     onPick: (product) => {
       // On a sale, scanning the same product again adds one to its line; a purchase gets a new line (another lot).
       const same = isPurchase ? null : lines.find((line) => line.product?.id === product.id);
@@ -192,7 +193,9 @@ export async function documentForm(kind, container, id) {
     linesBox.append(node);
     renumber(); recompute();
     if (!isNew && product) announce(`Added ${product.name}`);
-    if (!values.quantity && !isNew) node.querySelector(`[data-role=${isPurchase ? "quantity" : "quantity"}]`)?.select?.();
+    if (isPurchase && !values.quantity && lineCounter > 0 && document.activeElement === searchInput) {
+      node.querySelector(`[data-role=${isNew ? "name" : "quantity"}]`)?.focus();
+    }
     return line;
   }
 

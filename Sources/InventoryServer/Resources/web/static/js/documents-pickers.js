@@ -10,7 +10,7 @@ const looksLikeBarcode = (text) => /^\d{6,14}$/.test(text);
  * A barcode + Enter picks the product with that code at once; an unknown code calls `onUnknownBarcode(code)`.
  * `extra(text)` may return more options shown after the results (e.g. "New product 'text'").
  */
-export function productSearch(input, { onPick, onUnknownBarcode, extra } = {}) {
+export function productSearch(input, { onPick, onUnknownBarcode, extra, keepFocus = true } = {}) {
   const listId = `${input.id}-results`;
   const list = el("ul", { id: listId, class: "picker-results", role: "listbox", "aria-label": "Matching products", hidden: true });
   input.after(list);
@@ -31,7 +31,7 @@ export function productSearch(input, { onPick, onUnknownBarcode, extra } = {}) {
     close();
     input.value = "";
     await item.run();
-    input.focus();
+    if (keepFocus) input.focus();
   };
   const highlight = (index) => {
     active = index;
@@ -82,6 +82,8 @@ export function productSearch(input, { onPick, onUnknownBarcode, extra } = {}) {
           close(); input.value = "";
           announce(`Found ${product.name}`);
           await onPick(product);
+          if (keepFocus) input.focus();
+          return;
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) {
             close(); input.value = "";
@@ -89,12 +91,11 @@ export function productSearch(input, { onPick, onUnknownBarcode, extra } = {}) {
             onUnknownBarcode?.(text);
           }
         }
-        input.focus();
         return;
       }
       try {
         const page = await api("GET", `/api/v1/products?search=${encodeURIComponent(text)}&limit=8`);
-        if (page.items.length === 1) { close(); input.value = ""; await onPick(page.items[0]); input.focus(); }
+        if (page.items.length === 1) { close(); input.value = ""; await onPick(page.items[0]); if (keepFocus) input.focus(); }
         else show(page.items, text);
       } catch { /* shown by the banner */ }
     }
