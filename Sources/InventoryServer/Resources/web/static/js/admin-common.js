@@ -71,12 +71,12 @@ export const moneyScale = () => page.minorUnits;
 
 /**
  * A table: columns are {label, value(row) → string|Node, num?: true, phone?: false (hidden below 768 px),
- * wide?: true (hidden below 1280 px), nowrap?: true}. Print shows every column. `foot` is an optional array of
+ * wide?: true (hidden below 1280 px), nowrap?: true, wrap?: true (long text)}. Print shows every column. `foot` is an optional array of
  * cells (strings or Nodes) for a totals row. With `limit`, only that many rows show until "Show all" (print shows all).
  */
 export function table(columns, rows, { caption, foot, empty = "Nothing to show.", id, limit = 0 } = {}) {
   if (!rows.length) return el("p", { class: "empty", id }, empty);
-  const cls = (column) => [column.num ? "num" : "", column.phone === false ? "hide-phone" : "", column.wide ? "hide-narrow" : "", column.nowrap ? "nowrap" : ""].join(" ").trim() || null;
+  const cls = (column) => [column.num ? "num" : "", column.phone === false ? "hide-phone" : "", column.wide ? "hide-narrow" : "", column.wrap ? "wrap" : "", column.nowrap ? "nowrap" : ""].join(" ").trim() || null;
   const head = el("thead", {}, el("tr", {}, columns.map((column) => el("th", { scope: "col", class: cls(column) }, column.label))));
   const body = el("tbody", {}, rows.map((row, rowIndex) => el("tr", { class: limit && rowIndex >= limit ? "extra" : null }, columns.map((column, index) => {
     const value = column.value(row);

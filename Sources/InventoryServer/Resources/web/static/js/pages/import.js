@@ -58,7 +58,7 @@ function showPlan(result) {
       { label: "Line", value: (r) => String(r.line), num: true, nowrap: true },
       { label: "Action", value: (r) => el("span", { class: `badge ${r.action === "create" ? "badge-ok" : "badge-warn"}` }, r.action === "create" ? "Create" : "Update"), header: false },
       { label: "Product", value: (r) => r.productId ? el("a", { href: `/app/products/${r.productId}` }, r.name) : r.name },
-      { label: "Changes", value: (r) => el("span", { class: "changed" }, r.action === "create" ? "new product" : r.changedFields.join(", ")) },
+      { label: "Changes", value: (r) => el("span", { class: "changed" }, r.action === "create" ? "new product" : r.changedFields.join(", ")), wrap: true },
     ], rows, { caption: "Rows to import", id: "plan-table" }));
   }
   if (!result.dryRun) parts.push(el("p", {}, el("a", { class: "btn", href: "/app/products" }, "Go to products")));
@@ -73,7 +73,7 @@ function showRefusal(problem) {
     table([
       { label: "Line", value: (e) => String(e.line), num: true, nowrap: true },
       { label: "Column", value: (e) => e.field ?? "—", header: false },
-      { label: "Reason", value: (e) => e.message },
+      { label: "Reason", value: (e) => e.message, wrap: true },
     ], errors, { caption: "Bad rows", id: "error-table" }));
 }
 
