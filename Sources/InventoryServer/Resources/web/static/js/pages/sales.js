@@ -1,5 +1,5 @@
 // Sales: the list (cards with paging), a document's detail sheet, and the new/edit form (documents-form.js).
-import { page } from "/static/js/app.js";
+import { page, el } from "/static/js/app.js";
 import { documentList, followHistory, followLiveSales } from "/static/js/documents-list.js";
 import { documentForm } from "/static/js/documents-form.js";
 
@@ -11,7 +11,12 @@ if (page.id === "new" || page.action === "edit") {
   const editing = page.action === "edit";
   title.textContent = editing ? "Edit sale #" + page.id : "New sale";
   document.title = title.textContent + " · " + document.title.split(" · ").slice(1).join(" · ");
-  documentForm("sale", container, editing ? page.id : null);
+  if (editing && document.getElementById("documents")?.dataset.canRefund !== "1") {
+    container.replaceChildren(el("p", { class: "banner banner-warn", role: "alert" }, "Changing a recorded sale needs a manager. Lock the till and let a manager sign in with their PIN."),
+      el("a", { class: "btn", href: `/app/sales/${page.id}` }, "Back to the sale"));
+  } else {
+    documentForm("sale", container, editing ? page.id : null);
+  }
 } else {
   documentList("sale", container, /^\d+$/.test(page.id) ? page.id : null);
   followHistory("sale");
