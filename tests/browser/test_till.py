@@ -255,7 +255,8 @@ def test_screenshots_pos_and_receipt(shop, signed_in):
     sale = shop.api("POST", "/api/v1/sales", {"paymentMethod": "cash", "tip": "0.50",
                                               "lines": [{"productId": a["id"], "quantity": "2"}, {"productId": b["id"], "quantity": "1"}]})
     driver = signed_in(shop, width=375, height=812)
-    for width, height, dark, label in ((375, 812, False, "375"), (375, 812, True, "375-dark"), (1024, 768, False, "1024"), (1440, 900, False, "1440")):
+    for width, height, dark, label in ((375, 812, False, "375"), (375, 812, True, "375-dark"), (768, 1024, False, "768"), (1024, 768, False, "1024"),
+                                     (1440, 900, False, "1440")):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 768})
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
         driver.get(shop.url(f"/app/pos?product={a['id']}"))
@@ -265,7 +266,7 @@ def test_screenshots_pos_and_receipt(shop, signed_in):
         assert no_horizontal_scroll(driver)
         screenshot(driver, f"till-pos-{label}")
         assert contrast_failures(driver) == [], f"POS at {label}"
-        if width < 768:
+        if width < 1024:
             driver.find_element(By.ID, "cart-toggle").click()
             wait_for(driver, "#charge")
             screenshot(driver, f"till-pos-cart-{label}")

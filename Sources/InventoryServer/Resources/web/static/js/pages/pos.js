@@ -617,7 +617,7 @@ saleForm.addEventListener("submit", async (event) => {
 });
 
 // ---------- phone: the cart as a bottom sheet ----------
-const phone = window.matchMedia("(max-width: 767px)");
+const phone = window.matchMedia("(max-width: 1023px)");   // the cart is a bottom sheet below 1024 px
 function openCart(open) {
   if (!phone.matches) return;
   cartPanel.dataset.open = String(open);
