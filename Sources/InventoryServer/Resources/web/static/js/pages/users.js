@@ -183,6 +183,12 @@ $("audit-newer")?.addEventListener("click", () => { auditOffset = Math.max(0, au
 $("audit-older")?.addEventListener("click", () => { auditOffset += AUDIT_PAGE; loadAudit(); });
 
 // ---------- shifts ----------
+/** The end of a shift: only the time when it ends the day it started. */
+const endTime = (start, end) => {
+  const [a, b] = [dateTime(start), dateTime(end)];
+  const day = (text) => text.split(",")[0];
+  return day(a) === day(b) ? b.slice(b.indexOf(",") + 2) : b;
+};
 const hours = (minutes) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 async function loadShifts() {
   const box = $("shift-list");
@@ -198,10 +204,10 @@ async function loadShifts() {
       : "",
     table([
       { label: "Who", value: (s) => s.username },
-      { label: "Started", value: (s) => dateTime(s.startedAt) },
-      { label: "Ended", value: (s) => s.endedAt ? dateTime(s.endedAt) : el("span", { class: "badge badge-ok" }, "On shift") },
+      { label: "When", value: (s) => [dateTime(s.startedAt), " – ",
+        s.endedAt ? endTime(s.startedAt, s.endedAt) : el("span", { class: "badge badge-ok" }, "on shift")], wrap: true },
       { label: "Worked", value: (s) => hours(s.minutes), num: true },
-    ], shifts, { caption: "Shifts", id: "shift-table", empty: "No shifts in this period. Staff clock in and out on the More screen.", foot: shifts.length ? ["Total", "", "", hours(total)] : null }));
+    ], shifts, { caption: "Shifts", id: "shift-table", empty: "No shifts in this period. Staff clock in and out on the More screen.", foot: shifts.length ? ["Total", "", hours(total)] : null }));
   } catch (error) { failed(box, error); }
 }
 $("shift-days").addEventListener("change", loadShifts);
