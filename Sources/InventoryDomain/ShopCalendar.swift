@@ -101,6 +101,14 @@ public struct ShopCalendar: Sendable, Hashable {
         if let date = withZone.date(from: trimmed) { return date }
         withZone.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = withZone.date(from: trimmed) { return date }
+        // The "+" of a zone offset typed unencoded into a URL arrives as a space (form encoding).
+        if trimmed.contains("T"), trimmed.contains(" ") {
+            let plus = trimmed.replacingOccurrences(of: " ", with: "+")
+            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
+                withZone.formatOptions = options
+                if let date = withZone.date(from: plus) { return date }
+            }
+        }
         let normalized = trimmed.replacingOccurrences(of: " ", with: "T")
         let pieces = normalized.split(separator: "T")
         if pieces.count == 2, let day = Self.dayNumber(isoDate: String(pieces[0])) {

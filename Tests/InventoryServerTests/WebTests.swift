@@ -122,4 +122,19 @@ import Testing
             #expect(lock.text.contains("value=\"mia\""))
         }
     }
+
+    @Test func queryParametersAreDecodedAsBrowsersEncodeThem() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        _ = try await store.createProduct(ProductDetails(name: "Flat white", salePrice: Money(minorUnits: 350)))
+        try await app.test(.router) { client in
+            let caller = Caller(client: client, token: admin)
+            // URLSearchParams and HTML forms write a space as "+".
+            for query in ["search=flat+white", "search=flat%20white", "search=Flat+w"] {
+                let reply = try await caller.call(.get, "/api/v1/products?\(query)")
+                let names = (reply.object["items"] as? [[String: Any]] ?? reply.array).compactMap { $0["name"] as? String }
+                #expect(names == ["Flat white"], "\(query): \(reply.text.prefix(200))")
+            }
+        }
+    }
 }

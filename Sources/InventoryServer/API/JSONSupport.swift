@@ -178,7 +178,19 @@ extension Request {
     }
 
     /// A query parameter.
-    func query(_ name: String) -> String? { self.uri.queryParameters.get(name) }
+    /// A query parameter, decoded as browsers encode forms and `URLSearchParams` (`+` is a space, `%XX` a byte).
+    func query(_ name: String) -> String? {
+        guard let raw = self.uri.query else { return nil }
+        func decode(_ part: Substring) -> String {
+            let text = part.replacingOccurrences(of: "+", with: " ")
+            return text.removingPercentEncoding ?? text
+        }
+        for pair in raw.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if decode(parts[0]) == name { return parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return nil
+    }
 
     /// An integer query parameter within a range.
     func queryInt(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {

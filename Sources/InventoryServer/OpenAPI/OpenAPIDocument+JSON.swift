@@ -256,7 +256,7 @@ extension OpenAPIDocument {
       "delete": {
         "tags": ["categories"],
         "operationId": "deleteCategory",
-        "summary": "Delete a category no product uses",
+        "summary": "Delete a category (its products stay, without a category)",
         "responses": {"204": {"description": "Deleted."}, "4XX": {"$ref": "#/components/responses/Problem"}}
       }
     },

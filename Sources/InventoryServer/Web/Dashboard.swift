@@ -16,7 +16,7 @@ struct Dashboard<Repository: InventoryRepository> {
         var errors: [String] = []
 
         func day(_ name: String, default fallback: Int) -> Int {
-            guard let text = request.uri.queryParameters.get(name), !text.isEmpty else { return fallback }
+            guard let text = request.query(name), !text.isEmpty else { return fallback }
             guard let day = ShopCalendar.dayNumber(isoDate: text) else {
                 errors.append("\(name): “\(text)” is not a date (use YYYY-MM-DD)")
                 return fallback
@@ -48,7 +48,7 @@ struct Dashboard<Repository: InventoryRepository> {
             let from = day("from", default: f.calendar.addingDays(-29, to: date))
             let to = day("to", default: date)
             if from > to { errors.append("from: must be on or before “to”") }
-            let metric = TopProductMetric(rawValue: request.uri.queryParameters.get("by") ?? "quantity") ?? .quantity
+            let metric = TopProductMetric(rawValue: request.query("by") ?? "quantity") ?? .quantity
             let top = from > to ? [] : try await self.repository.topProducts(
                 from: f.calendar.startOfDay(from), to: f.calendar.startOfDay(f.calendar.nextDay(to)), by: metric, limit: 10)
             values["top"] = [

@@ -25,7 +25,7 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
         router.get("/lock") { request, context in
             guard let identity = context.identity, identity.session.kind == .web else { return Self.redirect("/login") }
             var extra = try await self.common(identity)
-            extra["next"] = Self.safeNext(request.uri.queryParameters.get("next"))
+            extra["next"] = Self.safeNext(request.query("next"))
             let users = try await self.repository.users().filter { $0.isActive && $0.pinHash != nil }
             extra["users"] = users.map { ["username": $0.username, "name": $0.displayName.isEmpty ? $0.username : $0.displayName,
                                           "current": $0.id == identity.account.id] as [String: Any] }
@@ -123,7 +123,7 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
         values["shop"] = ["name": settings.shopName] as [String: Any]
         values["title"] = title
         values["page"] = name
-        values["next"] = values["next"] ?? Self.safeNext(request.uri.queryParameters.get("next"))
+        values["next"] = values["next"] ?? Self.safeNext(request.query("next"))
         values["content"] = try self.assets.render(values, template: "auth/\(name)")
         return Self.html(try self.assets.render(values, template: "auth/layout"), status: .ok)
     }

@@ -157,7 +157,9 @@ export function fieldError(form, name, message) {
  * `[name="lines[2].quantity"]`), else in the form's `.form-error` box. Focuses the first bad control.
  */
 export function showProblem(form, error) {
-  const problem = error instanceof ApiError ? error.problem : { detail: String(error?.message ?? error) };
+  const problem = error instanceof ApiError ? error.problem
+    : error && typeof error === "object" && !(error instanceof Error) && ("detail" in error || "field" in error) ? error
+    : { detail: String(error?.message ?? error) };
   const message = problem.detail || problem.title || "something went wrong";
   let shown = false;
   if (form && problem.field) shown = fieldError(form, problem.field, message);
