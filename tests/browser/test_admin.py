@@ -1,9 +1,11 @@
 """Admin screens: reports & CSV export, product import (dry run first), settings, users, backup/restore."""
 import csv
+import datetime
 from decimal import Decimal
 import io
 import pathlib
 import tempfile
+import zoneinfo
 
 from selenium.webdriver.common.by import By
 
@@ -15,6 +17,11 @@ def click(driver, element):
     """Scrolls the element to the middle of the screen (clear of the sticky bars) and clicks it."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
+
+
+def euro(amount):
+    """An exact Decimal the way the page shows it: "€1,234.50", "−€0.40"."""
+    return ("−" if amount < 0 else "") + f"€{abs(amount):,.2f}"
 
 
 def product_count(shop):
@@ -57,16 +64,31 @@ def test_products_csv_export_downloads_rows_matching_the_books(shop, browser):
 
 def test_reports_totals_are_exact_and_print_hides_the_frame(shop, signed_in):
     product = shop.api("POST", "/api/v1/products", {"name": unique("Valued"), "salePrice": "5.00"})
-    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "3", "unitCost": "0.35"}]})
+    shop.api("POST", "/api/v1/purchases", {"effectiveAt": "2020-01-01",
+                                           "lines": [{"productId": product["id"], "quantity": "3", "unitCost": "0.35"}]})
+    # Two small sales on two days: amounts that floating point would not add up exactly (0.1 + 0.2).
+    today = datetime.datetime.now(zoneinfo.ZoneInfo(shop.api("GET", "/api/v1/settings")["timeZone"])).date()
+    for days_ago, price in ((2, "0.10"), (1, "0.20")):
+        day = (today - datetime.timedelta(days=days_ago)).isoformat()
+        shop.api("POST", "/api/v1/sales", {"effectiveAt": f"{day}T12:00", "tip": "0.10",
+                                           "lines": [{"productId": product["id"], "quantity": "1", "unitPrice": price}]})
     driver = signed_in(shop, "admin", width=375, height=812)
     driver.get(shop.url("/app/reports"))
     wait_for(driver, "#daily-table")
     wait_for(driver, "#valuation-table")
     wait_idle(driver)
+    first, last = (driver.find_element(By.ID, name).get_attribute("value") for name in ("daily-from", "daily-to"))
+    days = shop.api("GET", f"/api/v1/reports/daily?from={first}&to={last}")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#daily-table tbody tr")) == len(days) == 7
+    totals = driver.find_elements(By.CSS_SELECTOR, "#daily-table tfoot td")
+    assert totals[0].text == str(sum(d["salesCount"] for d in days))
+    assert totals[1].text == euro(sum(Decimal(d["revenue"]) for d in days))
+    cards = driver.find_element(By.ID, "daily-totals").text
+    assert euro(sum(Decimal(d["tips"]) for d in days)) in cards and euro(sum(Decimal(d["profit"]) for d in days)) in cards
     valuation = shop.api("GET", "/api/v1/reports/valuation")
     total = sum(Decimal(v["value"]) for v in valuation)
     foot = driver.find_element(By.CSS_SELECTOR, "#valuation-table tfoot").text
-    assert f"€{total:,.2f}" in foot
+    assert euro(total) in foot
     assert no_horizontal_scroll(driver)
     screenshot(driver, "admin-reports-375")
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
