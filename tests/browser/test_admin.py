@@ -7,10 +7,11 @@ import pathlib
 import tempfile
 import zoneinfo
 
+import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import (no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path, sign_in, ADMIN,
-                      PASSWORDS)
+from conftest import (ADMIN, PASSWORDS, Shop, contrast_failures, no_horizontal_scroll, screenshot, sign_in, unique, wait,
+                      wait_for, wait_idle)
 
 
 def click(driver, element):
@@ -255,3 +256,33 @@ def test_restore_needs_typed_confirmation_refuses_junk_and_replaces_the_data(sho
     assert f"{before} product" in wait_for(driver, "#restore-done", timeout=20).text
     assert product_count(shop) == before
     assert all(p["id"] != extra["id"] for p in shop.api("GET", "/api/v1/products?archived=true&limit=500")["items"])
+
+
+SIZES = [("phone", 375, 812, False), ("phone-dark", 375, 812, True), ("tablet", 1024, 768, False), ("desktop", 1440, 900, False)]
+SCREENS = [("reports", "/app/reports", "#valuation-table"), ("settings", "/app/settings", "#lowStockDefault"),
+           ("users", "/app/users", "#user-list [data-user]"), ("import", "/app/import", "#dry-run"),
+           ("backup", "/app/backup", "#restore-button")]
+
+
+@pytest.fixture(scope="module")
+def demo_shop():
+    server = Shop(demo=True)
+    server.create_admin()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[size[0] for size in SIZES])
+def test_admin_screens_at_every_size(demo_shop, browser, size):
+    name, width, height, dark = size
+    driver = browser(width=width, height=height, dark=dark)
+    sign_in(driver, demo_shop, ADMIN[0], PASSWORDS["admin"])
+    for screen, path, ready in SCREENS:
+        driver.get(demo_shop.url(path))
+        wait_for(driver, ready, visible=False)
+        wait_idle(driver)
+        assert no_horizontal_scroll(driver), f"{screen} scrolls sideways at {width} px"
+        screenshot(driver, f"admin-{screen}-{name}-{width}x{height}")
+        assert contrast_failures(driver) == [], f"{screen} at {name}: text below WCAG AA contrast"
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], f"{screen} at {name}: {errors}"
