@@ -32,9 +32,9 @@ async function loadDaily() {
       { label: "Revenue", value: (d) => money(d.revenue), num: true },
       { label: "COGS", value: (d) => money(d.costOfGoodsSold), num: true, phone: false },
       { label: "Profit", value: (d) => money(d.profit), num: true },
-      { label: "Avg basket", value: (d) => money(d.averageBasket), num: true, phone: false },
+      { label: "Avg basket", value: (d) => money(d.averageBasket), num: true, phone: false, wide: true },
       { label: "Tax", value: (d) => money(d.tax), num: true, phone: false },
-      { label: "Tips", value: (d) => money(d.tips), num: true, phone: false },
+      { label: "Tips", value: (d) => money(d.tips), num: true, phone: false, wide: true },
       { label: "Discounts", value: (d) => money(d.discounts), num: true, wide: true },
       { label: "Returns", value: (d) => money(d.returns), num: true, wide: true },
     ];
