@@ -44,7 +44,7 @@ $("restore-confirm").addEventListener("submit", async (event) => {
   try {
     const reply = await upload("/api/v1/restore", file, { contentType: "application/octet-stream", progress: $("restore-progress") });
     form.reset();
-    result.replaceChildren(el("div", { class: "banner banner-info", role: "status", id: "restore-done" },
+    result.replaceChildren(el("div", { class: "banner banner-info", id: "restore-done" },
       el("p", {}, el("strong", {}, "Restored."), ` The shop now holds the backup's data: ${reply.products} product${reply.products === 1 ? "" : "s"}.`),
       el("p", { style: "margin:0" }, el("a", { class: "btn", href: "/app/home" }, "Go to the dashboard"))));
     toast("Backup restored");

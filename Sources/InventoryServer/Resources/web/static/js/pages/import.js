@@ -43,7 +43,7 @@ function stat(label, value, id) {
 function showPlan(result) {
   const rows = result.rows;
   const parts = [
-    el("p", { class: "banner banner-info", role: "status", id: "import-status" },
+    el("p", { class: "banner banner-info", id: "import-status" },
       result.dryRun
         ? (rows.length ? "Dry run: nothing has been saved yet. Check the rows below, then press “Import” under them." : "Dry run: every product already matches — nothing to import.")
         : `Imported: ${result.created} created, ${result.updated} updated.`),
@@ -106,8 +106,7 @@ async function send(dryRun) {
   } catch (error) {
     invalidate();
     if (error.problem?.code === "invalidImport" || Array.isArray(error.problem?.errors)) {
-      showRefusal(error.problem);
-      announce(`${error.problem.errors?.length ?? 0} bad rows; nothing was saved`, { assertive: true });
+      showRefusal(error.problem); // its banner is role=alert: read out at once
     } else {
       resultCard.hidden = true;
       showProblem(form, error);

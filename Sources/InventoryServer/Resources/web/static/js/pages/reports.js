@@ -4,6 +4,9 @@ import { api, el, money, showProblem, clearErrors, fieldError, announce, Decimal
 import { shopDay, shopNow, dateTime, quantity, sum, average, moneyScale, table, loading } from "/static/js/admin-common.js";
 
 const $ = (id) => document.getElementById(id);
+let ready = false;
+/** Announces a refreshed report to screen readers (not the first load of the page, which would be six at once). */
+const say = (message) => { if (ready) announce(message); };
 const productLink = (row) => el("a", { href: `/app/products/${row.productId}` }, row.name);
 const problemBox = (container, error) => {
   container.replaceChildren(el("p", { class: "banner banner-error", role: "alert" }, error?.problem?.detail || error?.message || "could not load"));
@@ -51,7 +54,7 @@ async function loadDaily() {
         stat("Tips", money(total("tips"))), stat("Returns", money(total("returns")))),
       table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range.", limit: 31 }));
     $("daily-range").textContent = `${from} – ${to}`;
-    announce(`Daily figures: ${days.length} days, revenue ${money(revenue)}`);
+    say(`Daily figures: ${days.length} days, revenue ${money(revenue)}`);
   } catch (error) {
     if (error.field === "from" || error.field === "to") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
   }
@@ -90,6 +93,7 @@ async function loadSnapshot() {
       el("p", { class: "muted" }, `${lines.length} product${lines.length === 1 ? "" : "s"} in stock · value ${money(snapshot.totalValue)}`),
       table(columns, lines, { caption: label, foot, id: "snapshot-table", limit: 15, empty: "Nothing was in stock then." }));
     $("snapshot-label").textContent = label;
+    say(`${label}: ${lines.length} products, value ${money(snapshot.totalValue)}`);
   } catch (error) {
     if (error.field === "at") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
   }
@@ -116,6 +120,7 @@ async function loadTop() {
     ];
     box.replaceChildren(table(columns, rows, { caption: `Top ${limit} by ${by}`, id: "top-table", empty: "No sales in this range." }));
     $("top-label").textContent = `Top ${limit} by ${by}, ${from} – ${to}`;
+    say(rows.length ? `Top products: first is ${rows[0].name}` : "No sales in this range");
   } catch (error) {
     if (error.field) { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
   }
@@ -178,6 +183,7 @@ async function loadExpiring() {
       rows.length && expired ? el("p", { class: "muted" }, `${expired} lot${expired === 1 ? " has" : "s have"} already expired (red) and may still be on the shelf.`) : "",
       table(columns, rows, { caption: `Lots expiring within ${days} days`, id: "expiring-table", limit: 15, empty: `No lots expire within ${days} days.` }));
     $("expiring-label").textContent = `Within ${days} days of ${today}`;
+    say(`${rows.length} lot${rows.length === 1 ? "" : "s"} expire within ${days} days`);
   } catch (error) {
     if (error.field === "days") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
   }
@@ -202,4 +208,4 @@ $("snapshot-at").value = shopNow();
 $("top-form").to.value = shopDay();
 $("top-form").from.value = shopDay(-29);
 
-Promise.all([loadDaily(), loadSnapshot(), loadTop(), loadLow(), loadValuation(), loadExpiring()]);
+Promise.all([loadDaily(), loadSnapshot(), loadTop(), loadLow(), loadValuation(), loadExpiring()]).finally(() => { ready = true; });
