@@ -28,6 +28,12 @@ $("import-file").addEventListener("change", async (event) => {
   clearErrors(form);
   if (file.size > 20 * 1024 * 1024) { fieldError(form, "file", "the file is larger than 20 MB; split it"); return; }
   const text = await file.text();
+  if (text.includes("\uFFFD")) {
+    // Not UTF-8 (e.g. a spreadsheet's default "CSV" in a legacy encoding): accents would be garbled.
+    fieldError(form, "file", "this file is not UTF-8 text; in the spreadsheet, save it as “CSV UTF-8” and choose it again");
+    event.target.value = "";
+    return;
+  }
   textarea.value = text.replace(/^\uFEFF/, "");
   invalidate();
   const lines = textarea.value.split(/\r?\n/).filter((line) => line.trim() !== "").length;
