@@ -36,6 +36,8 @@ enum AccessRules {
         ("/api/v1/tokens", .manageTokens, .manageTokens, .manageTokens),
         ("/api/v1/audit", .viewAudit, .viewAudit, .viewAudit),
         ("/api/v1/shifts", .clockInOut, .clockInOut, .clockInOut),
+        // Live events (stock changed, low stock, a sale): every signed-in screen listens.
+        ("/api/v1/events", nil, .manageSettings, .manageSettings),
         ("/api/v1/backup", .backup, .backup, .backup),
         ("/api/v1/restore", .backup, .backup, .backup),
     ]

@@ -131,6 +131,8 @@ public struct DemoShop: Sendable {
             for chunk in stride(from: 0, to: lines.count, by: 12) {
                 let draft = PurchaseDraft(effectiveAt: opening.addingTimeInterval(7 * 3600), supplierID: suppliers[(chunk / 12) % suppliers.count].id,
                                           note: "morning delivery", lines: Array(lines[chunk..<min(lines.count, chunk + 12)]))
+                // Nothing is delivered in the future: before 07:00 today's delivery has not come yet.
+                guard draft.effectiveAt <= Date() else { continue }
                 // Now and then a delivery note is typed in days later: a back-dated purchase.
                 if offset > 2 && Int.random(in: 0..<12, using: &random) == 0 { late.append(draft) } else {
                     _ = try await store.postPurchase(draft)
