@@ -114,6 +114,30 @@ func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, Inven
         }
     }
 
+    @Test func aSaleRemembersWhoRangItUpAndTheCashTendered() async throws {
+        let (app, store) = try makeApp()
+        let clerk = try await token(store, role: .staff, username: "clerk")
+        let boss = try await token(store, role: .admin, username: "boss")
+        let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 250)))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100))]))
+        try await app.test(.router) { raw in
+            let staff = Caller(client: raw, token: clerk), admin = Caller(client: raw, token: boss)
+            let short = try await staff.call(.post, "/api/v1/sales", #"{"cashTendered":"4.99","lines":[{"productId":\#(product.id.rawValue),"quantity":"2"}]}"#)
+            #expect(short.status == 422 && short.object["field"] as? String == "cashTendered", "\(short.text)")
+            let sale = try await staff.call(.post, "/api/v1/sales", #"{"cashTendered":"10","lines":[{"productId":\#(product.id.rawValue),"quantity":"2"}]}"#)
+            #expect(sale.status == 201, "\(sale.text)")
+            #expect(sale.object["soldBy"] as? String == "clerk")
+            #expect(sale.object["cashTendered"] as? String == "10.00")
+            #expect(sale.object["change"] as? String == "5.00")
+            // An admin's correction keeps the seller.
+            let id = try #require(sale.object["id"] as? Int)
+            let edited = try await admin.call(.put, "/api/v1/sales/\(id)", #"{"paymentMethod":"card","lines":[{"productId":\#(product.id.rawValue),"quantity":"3"}]}"#)
+            #expect(edited.status == 200, "\(edited.text)")
+            #expect(edited.object["soldBy"] as? String == "clerk")
+            #expect(edited.object["change"] == nil)
+        }
+    }
+
     @Test func badRequestsAreProblemsThatChangeNothing() async throws {
         let (app, store) = try makeApp()
         let admin = try await token(store, role: .admin)

@@ -175,4 +175,26 @@ import Testing
         try await shop.store.deleteProduct(shop.milk.id)
         await #expect(throws: InventoryError(.notFound, field: "productId", "")) { try await shop.store.product(shop.milk.id) }
     }
+
+    @Test(arguments: Backend.allCases)
+    func cashTenderedBelowTheTotalOrOnACardSale(backend: Backend) async throws {
+        let shop = try await self.shop(backend)
+        let line = SaleDraft.Line(productID: shop.beans.id, quantity: qty(2), unitPrice: eur("9.00"))
+        // 2 × 9.00 + 0.50 tip = 18.50.
+        try await expectRefusal(shop.store, .invalidValue, field: "cashTendered") {
+            _ = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [line], tip: eur("0.50"), cashTendered: eur("18.49")))
+        }
+        try await expectRefusal(shop.store, .invalidValue, field: "cashTendered") {
+            _ = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [line], paymentMethod: .card, cashTendered: eur("20.00")))
+        }
+        let sale = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [line], tip: eur("0.50"), soldBy: "mia", cashTendered: eur("20.00")))
+        #expect(sale.soldBy == "mia")
+        #expect(sale.cashTendered == eur("20.00"))
+        #expect(sale.change == eur("1.50"))
+        let again = try await shop.store.sale(sale.id)
+        #expect(again.soldBy == "mia" && again.change == eur("1.50"))
+        // A sale without a cash amount has no change; an unknown seller is empty.
+        let card = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [line], paymentMethod: .card))
+        #expect(card.change == nil && card.soldBy.isEmpty)
+    }
 }

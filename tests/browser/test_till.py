@@ -117,6 +117,11 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
 
     sale = shop.api("GET", f"/api/v1/sales/{sale_id}")
     assert sale["total"] == "9.58" and sale["tax"] == "1.08" and sale["paymentMethod"] == "cash"
+    # The books keep who served and the cash handed over: a reprint shows them without the till's help.
+    assert sale["soldBy"] == "admin" and sale["cashTendered"] == "20.00" and sale["change"] == "10.42"
+    driver.get(shop.url(f"/app/receipt/{sale_id}"))
+    assert "10.42" in wait_for(driver, "#receipt-change").text
+    assert "admin" in driver.find_element(By.ID, "receipt-staff").text
     assert [line["discount"] for line in sale["lines"]] == ["0.50", "0.00"]
     assert len(shop.api("GET", "/api/v1/sales?limit=500")) == before + 1
     assert shop.api("GET", f"/api/v1/products/{coffee['id']}")["quantity"] == "8"

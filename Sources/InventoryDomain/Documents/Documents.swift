@@ -115,6 +115,10 @@ public struct SaleDraft: Sendable, Hashable {
     public var paymentMethod: PaymentMethod
     /// Whether a manager approved prices below the products' minimum sale price.
     public var allowBelowMinimum: Bool
+    /// Who rang the sale up (a username; empty when not known, e.g. imported or from the command line).
+    public var soldBy: String
+    /// Cash the customer handed over (cash sales only); the change is what exceeds the total.
+    public var cashTendered: Money?
 
     /// One line of a sale.
     public struct Line: Sendable, Hashable {
@@ -145,7 +149,7 @@ public struct SaleDraft: Sendable, Hashable {
     /// Creates a sale draft.
     public init(
         effectiveAt: Date, customerID: CustomerID? = nil, note: String = "", lines: [Line], tip: Money = .zero,
-        paymentMethod: PaymentMethod = .cash, allowBelowMinimum: Bool = false
+        paymentMethod: PaymentMethod = .cash, allowBelowMinimum: Bool = false, soldBy: String = "", cashTendered: Money? = nil
     ) {
         self.effectiveAt = effectiveAt
         self.customerID = customerID
@@ -154,6 +158,26 @@ public struct SaleDraft: Sendable, Hashable {
         self.tip = tip
         self.paymentMethod = paymentMethod
         self.allowBelowMinimum = allowBelowMinimum
+        self.soldBy = soldBy
+        self.cashTendered = cashTendered
+    }
+
+    /// What the customer pays once each line's tax rate is known: Σ (net amount + tax) + tip.
+    public func total(taxRates: (Line) -> Percent) -> Money {
+        self.lines.reduce(self.tip) { sum, line in sum + line.netAmount + line.netAmount.applying(taxRates(line)) }
+    }
+
+    /// Checks the cash handed over against the total (cash sales only).
+    /// - Throws: ``InventoryError`` on `cashTendered`.
+    public func checkCashTendered(total: Money, currency: Currency) throws {
+        guard let tendered = self.cashTendered else { return }
+        guard self.paymentMethod == .cash else {
+            throw InventoryError(.invalidValue, field: "cashTendered", "only a cash sale has cash tendered")
+        }
+        try tendered.requireWithinLimit(field: "cashTendered", currency: currency)
+        guard tendered >= total else {
+            throw InventoryError(.invalidValue, field: "cashTendered", "is less than the total \(total.decimalString(currency))")
+        }
     }
 
     /// Checks every line; `minimumPrices` maps products to their minimum sale price, enforced unless
@@ -383,9 +407,16 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var tip: Money
     public var paymentMethod: PaymentMethod
     public var lines: [Line]
+    /// Who rang the sale up (empty when not known).
+    public var soldBy: String
+    /// Cash handed over, when it was recorded.
+    public var cashTendered: Money?
 
     /// Creates a value.
-    public init(id: SaleID, sequence: Int64, effectiveAt: Date, recordedAt: Date, customerID: CustomerID?, customerName: String?, note: String, tip: Money, paymentMethod: PaymentMethod, lines: [Line]) {
+    public init(id: SaleID, sequence: Int64, effectiveAt: Date, recordedAt: Date, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
+                paymentMethod: PaymentMethod, lines: [Line], soldBy: String = "", cashTendered: Money? = nil) {
+        self.soldBy = soldBy
+        self.cashTendered = cashTendered
         self.id = id
         self.sequence = sequence
         self.effectiveAt = effectiveAt
@@ -434,6 +465,8 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var tax: Money { self.lines.reduce(.zero) { $0 + $1.tax } }
     /// What the customer pays: revenue + tax + tip.
     public var total: Money { self.revenue + self.tax + self.tip }
+    /// Change given back: cash tendered − total (nil when no cash amount was recorded).
+    public var change: Money? { self.cashTendered.map { $0 - self.total } }
     /// Cost of goods sold.
     public var costOfGoodsSold: Money { self.lines.reduce(.zero) { $0 + $1.costOfGoodsSold } }
 }

@@ -118,6 +118,7 @@ struct DocumentController<Repository: InventoryRepository> {
         var note: String?
         var tip: String?
         var paymentMethod: String?
+        var cashTendered: String?
         var lines: [Line]
 
         struct Line: Decodable, Sendable {
@@ -140,7 +141,7 @@ struct DocumentController<Repository: InventoryRepository> {
             }
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, lines }
+        enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines }
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -150,10 +151,11 @@ struct DocumentController<Repository: InventoryRepository> {
             self.note = try c.decodeIfPresent(String.self, forKey: .note)
             self.tip = try c.decodeIfPresent(String.self, forKey: .tip)
             self.paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
+            self.cashTendered = try c.decodeIfPresent(String.self, forKey: .cashTendered)
             self.lines = try c.decode([Line].self, forKey: .lines)
         }
 
-        func draft(_ formats: Formats, repository: Repository, allowBelowMinimum: Bool) async throws -> SaleDraft {
+        func draft(_ formats: Formats, repository: Repository, allowBelowMinimum: Bool, soldBy: String) async throws -> SaleDraft {
             try formats.checkLineCount(self.lines.count)
             var lines: [SaleDraft.Line] = []
             for (index, line) in self.lines.enumerated() {
@@ -182,7 +184,8 @@ struct DocumentController<Repository: InventoryRepository> {
             } ?? .cash
             return SaleDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), customerID: self.customerId.map(CustomerID.init(rawValue:)),
                              note: self.note ?? "", lines: lines, tip: try formats.money(self.tip, field: "tip") ?? .zero,
-                             paymentMethod: payment, allowBelowMinimum: allowBelowMinimum)
+                             paymentMethod: payment, allowBelowMinimum: allowBelowMinimum, soldBy: soldBy,
+                             cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
         }
     }
 
@@ -200,6 +203,9 @@ struct DocumentController<Repository: InventoryRepository> {
         var total: String
         var costOfGoodsSold: String
         var profit: String
+        var soldBy: String
+        var cashTendered: String?
+        var change: String?
         var lines: [Line]
 
         struct Line: Encodable, Sendable {
@@ -229,6 +235,9 @@ struct DocumentController<Repository: InventoryRepository> {
             self.total = f.string(s.total)
             self.costOfGoodsSold = f.string(s.costOfGoodsSold)
             self.profit = f.string(s.revenue - s.costOfGoodsSold)
+            self.soldBy = s.soldBy
+            self.cashTendered = s.cashTendered.map(f.string)
+            self.change = s.change.map(f.string)
             self.lines = s.lines.map {
                 Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                      unitPrice: f.string($0.unitPrice), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
@@ -317,7 +326,8 @@ struct DocumentController<Repository: InventoryRepository> {
         sales.post { request, context in
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
-            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false)
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
+                                             soldBy: context.identity?.account.username ?? "")
             return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
         }
         sales.get(":id") { request, context in
@@ -327,7 +337,10 @@ struct DocumentController<Repository: InventoryRepository> {
             let id = SaleID(try request.id(context))
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
-            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false)
+            // An edit keeps who rang the sale up.
+            let seller = try await self.repository.sale(id).soldBy
+            let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
+                                             soldBy: seller)
             return JSON(SaleResponse(try await self.repository.updateSale(id, draft), formats))
         }
         sales.delete(":id") { request, context in

@@ -1577,6 +1577,7 @@ extension OpenAPIDocument {
           "note": {"type": "string"},
           "tip": {"$ref": "#/components/schemas/MoneyInput"},
           "paymentMethod": {"type": "string", "enum": ["cash", "card", "other"], "default": "cash"},
+          "cashTendered": {"$ref": "#/components/schemas/MoneyInput"},
           "lines": {
             "type": "array",
             "minItems": 1,
@@ -1611,12 +1612,16 @@ extension OpenAPIDocument {
           "total",
           "costOfGoodsSold",
           "profit",
+          "soldBy",
           "lines"
         ],
         "properties": {
           "id": {"$ref": "#/components/schemas/Id"},
           "effectiveAt": {"$ref": "#/components/schemas/DateTime"},
           "recordedAt": {"$ref": "#/components/schemas/DateTime"},
+          "soldBy": {"type": "string", "description": "Username of who rang the sale up (empty when not known)."},
+          "cashTendered": {"$ref": "#/components/schemas/Decimal"},
+          "change": {"$ref": "#/components/schemas/Decimal"},
           "customerId": {"$ref": "#/components/schemas/Id"},
           "customerName": {"type": "string"},
           "note": {"type": "string"},

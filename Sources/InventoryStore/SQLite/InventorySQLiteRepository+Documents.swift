@@ -283,10 +283,11 @@ extension InventorySQLiteRepository {
             taxRates[line.productID] = Percent(hundredths: row[2])
         }
         let draft = try draft.validated(minimumPrices: minimums)
+        try draft.checkCashTendered(total: draft.total { $0.taxRate ?? taxRates[$0.productID] ?? .zero }, currency: settings.currency)
         let documentID = try self.saveHeader(
             db, settings, kind: .sale, effectiveAt: draft.effectiveAt, replacing: old, writer: writer,
             columns: ["customerId": draft.customerID?.rawValue, "note": draft.note, "tip": draft.tip.minorUnits,
-                      "paymentMethod": draft.paymentMethod.rawValue])
+                      "paymentMethod": draft.paymentMethod.rawValue, "soldBy": draft.soldBy, "cashTendered": draft.cashTendered?.minorUnits])
         let effectiveAt = draft.effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
         let pending = draft.lines.enumerated().map { index, line in
@@ -302,7 +303,7 @@ extension InventorySQLiteRepository {
 
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db, sql: """
-            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod
+            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
@@ -320,7 +321,8 @@ extension InventorySQLiteRepository {
         return SaleRecord(
             id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),
             customerID: (header[2] as Int64?).map(CustomerID.init(rawValue:)), customerName: header[3], note: header[4],
-            tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines)
+            tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
+            soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)))
     }
 
     // MARK: - Adjustments and returns

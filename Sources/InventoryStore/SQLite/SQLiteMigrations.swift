@@ -171,6 +171,13 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        // Shipped migrations are frozen; later changes come as new ones.
+        migrator.registerMigration("v2-sale-till") { db in
+            try db.execute(sql: """
+                ALTER TABLE document ADD COLUMN soldBy TEXT NOT NULL DEFAULT '';
+                ALTER TABLE document ADD COLUMN cashTendered INTEGER;
+                """)
+        }
         return migrator
     }
 }

@@ -81,7 +81,9 @@ export async function openDetail(kind, id, push) {
   s.body.append(el("dl", { class: "doc-meta" },
     el("dt", {}, k.party), el("dd", {}, party || k.nobody),
     el("dt", {}, "Date"), el("dd", {}, formatDateTime(doc.effectiveAt)),
-    isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1))] : null,
+    isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1)
+      + (doc.cashTendered ? ` · ${money(doc.cashTendered)} tendered, ${money(doc.change)} change` : ""))] : null,
+    isSale && doc.soldBy ? [el("dt", {}, "Served by"), el("dd", {}, doc.soldBy)] : null,
     doc.note ? [el("dt", {}, "Note"), el("dd", {}, doc.note)] : null));
   const head = isSale ? ["Product", "Qty", "Price", "Discount", "Line total"] : ["Product", "Qty", "Unit cost", "Line total", "Lot / expiry"];
   const cell = (index, text, num = true) => el("td", { class: num ? "num" : "", "data-label": head[index] }, text);

@@ -588,12 +588,13 @@ saleForm.addEventListener("submit", async (event) => {
     }),
   };
   if (tip > 0n) body.tip = Decimal.format(tip, scale);
+  // The books keep the cash handed over, so a reprinted receipt shows the change too.
+  if (tendered !== null) body.cashTendered = Decimal.format(tendered, scale);
   charging = true;
   renderTotals();
   try {
     const sale = await api("POST", "/api/v1/sales", body);
     const query = new URLSearchParams({ done: "1" });
-    if (method() === "cash") query.set("tendered", tendered === null ? sale.total : Decimal.format(tendered, scale));
     cart = [];
     tipInput.value = "";
     tenderedInput.value = "";

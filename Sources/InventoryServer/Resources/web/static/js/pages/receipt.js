@@ -1,6 +1,6 @@
 // The receipt of a sale: printable on an 80 mm receipt printer or on A4 (the paper choice sets @page and is
-// remembered on this device). Cash tendered and change come from the till in the query (?tendered=…), since the
-// books keep the sale, not the notes handed over.
+// remembered on this device). Who served and the cash tendered and change come from the sale itself, so a reprint
+// shows them too; `?tendered=…` still works for a sale rung up without a cash amount.
 import { api, Decimal, el, money, page } from "/static/js/app.js";
 import { minor, qtyText, RATE_SCALE } from "/static/js/till-core.js";
 
@@ -91,7 +91,9 @@ async function load() {
 
   const discounts = sale.lines.reduce((sum, l) => sum + value(l.discount), 0n);
   const total = value(sale.total);
-  const tendered = sale.paymentMethod === "cash" ? Decimal.parse(query.get("tendered") ?? "", scale) : null;
+  const tendered = sale.paymentMethod !== "cash" ? null
+    : sale.cashTendered ? value(sale.cashTendered)
+    : Decimal.parse(query.get("tendered") ?? "", scale);
   const payment = [row("Paid by", METHODS[sale.paymentMethod] ?? sale.paymentMethod, { id: "receipt-method" })];
   if (tendered !== null && tendered >= total) {
     payment.push(row("Cash tendered", money(minor(tendered)), { id: "receipt-tendered" }));
@@ -104,7 +106,7 @@ async function load() {
       el("div", { id: "receipt-when" }, when(sale.effectiveAt)),
       el("div", {}, `Receipt no. ${sale.id}`),
       sale.customerName ? el("div", {}, `Customer: ${sale.customerName}`) : null,
-      justSold && root.dataset.staff ? el("div", { id: "receipt-staff" }, `Served by ${root.dataset.staff}`) : null),
+      sale.soldBy ? el("div", { id: "receipt-staff" }, `Served by ${sale.soldBy}`) : null),
     el("hr"),
     el("ul", { class: "receipt-lines", id: "receipt-lines" }, lines),
     el("hr"),
