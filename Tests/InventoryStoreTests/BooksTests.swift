@@ -96,6 +96,7 @@ import Testing
         var current = try await store.product(product.id)
         #expect(current.stock.quantity == qty(5))
         #expect(current.stock.value == eur("21.00"))  // 6.00 + 12.00 + 3.00 restocked at the sale's cost
+        #expect(try await store.sale(sale.id).lines.first?.returnedQuantity == qty(1))
         try await expectRefusal(store, .invalidValue, field: "lines[0].quantity") {
             _ = try await store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260105), saleID: sale.id, lines: [.init(saleLineID: line.movementID, quantity: qty(2))]))
         }

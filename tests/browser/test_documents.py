@@ -205,6 +205,14 @@ def test_overselling_is_refused_inline_and_a_customer_return_restores_stock(shop
     press(driver, "#return-save")
     wait(driver, lambda d: not d.find_elements(By.ID, "return-form"))
     assert shop.api("GET", f"/api/v1/products/{product_id}")["quantity"] == "1"
+    # Brought back already: the line cannot be returned twice.
+    sale_id = shop.api("GET", "/api/v1/sales?limit=1")[0]["id"]
+    driver.get(shop.url(f"/app/sales/{sale_id}"))
+    wait_for(driver, "#doc-detail")
+    press(driver, "#doc-return")
+    returned = wait_for(driver, "#return-form [name='lines[0].quantity']")
+    assert "1 already returned" in driver.find_element(By.CSS_SELECTOR, "#return-form label[for=return-0]").text
+    assert not returned.is_enabled()
 
 
 def test_a_stock_count_sets_the_counted_quantity(shop, signed_in):

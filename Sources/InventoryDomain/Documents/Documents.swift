@@ -443,9 +443,13 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var revenue: Money
         /// Cost of goods sold for the line.
         public var costOfGoodsSold: Money
+        /// How much of the line customers have brought back so far.
+        public var returnedQuantity: Quantity
 
         /// Creates a value.
-        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitPrice: Money, discount: Money, taxRate: Percent, tax: Money, revenue: Money, costOfGoodsSold: Money) {
+        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitPrice: Money, discount: Money, taxRate: Percent, tax: Money, revenue: Money, costOfGoodsSold: Money,
+                    returnedQuantity: Quantity = .zero) {
+            self.returnedQuantity = returnedQuantity
             self.movementID = movementID
             self.productID = productID
             self.productName = productName

@@ -219,6 +219,7 @@ struct DocumentController<Repository: InventoryRepository> {
             var tax: String
             var revenue: String
             var costOfGoodsSold: String
+            var returnedQuantity: String
         }
 
         init(_ s: SaleRecord, _ f: Formats) {
@@ -241,7 +242,7 @@ struct DocumentController<Repository: InventoryRepository> {
             self.lines = s.lines.map {
                 Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                      unitPrice: f.string($0.unitPrice), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
-                     revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold))
+                     revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString)
             }
         }
     }

@@ -1647,7 +1647,8 @@ extension OpenAPIDocument {
                 "taxRate",
                 "tax",
                 "revenue",
-                "costOfGoodsSold"
+                "costOfGoodsSold",
+                "returnedQuantity"
               ],
               "properties": {
                 "id": {"$ref": "#/components/schemas/Id"},
@@ -1659,7 +1660,8 @@ extension OpenAPIDocument {
                 "taxRate": {"$ref": "#/components/schemas/Decimal"},
                 "tax": {"$ref": "#/components/schemas/Decimal"},
                 "revenue": {"$ref": "#/components/schemas/Decimal"},
-                "costOfGoodsSold": {"$ref": "#/components/schemas/Decimal"}
+                "costOfGoodsSold": {"$ref": "#/components/schemas/Decimal"},
+                "returnedQuantity": {"$ref": "#/components/schemas/Decimal"}
               }
             }
           }

@@ -309,14 +309,16 @@ extension InventorySQLiteRepository {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
         }
         let lines = try Row.fetchAll(db, sql: """
-            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange
+            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange,
+                   (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id)
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
             """, arguments: [id.rawValue]).map { row in
             SaleRecord.Line(
                 movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2],
                 quantity: Quantity(thousandths: row[3]).magnitude, unitPrice: Money(minorUnits: row[4]),
                 discount: Money(minorUnits: row[5]), taxRate: Percent(hundredths: row[6]), tax: Money(minorUnits: row[7]),
-                revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)))
+                revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)),
+                returnedQuantity: Quantity(thousandths: row[10]).magnitude)
         }
         return SaleRecord(
             id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),

@@ -134,9 +134,14 @@ function openReturn(kind, doc) {
   form.append(el("div", { class: "form-error banner banner-error", role: "alert" }));
   doc.lines.forEach((line, index) => {
     const id = `return-${index}`;
+    // What customers already brought back cannot be returned again.
+    const returned = isSale ? parseQuantity(line.returnedQuantity ?? "0") ?? 0n : 0n;
+    const left = (parseQuantity(line.quantity) ?? 0n) - returned;
+    const note = isSale && returned > 0n ? ` (sold ${line.quantity}, ${formatQuantity(returned)} already returned)` : ` (${isSale ? "sold" : "bought"} ${line.quantity})`;
     form.append(el("div", { class: "field return-line" },
-      el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, ` (${isSale ? "sold" : "bought"} ${line.quantity})`)),
-      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": line.quantity, "data-line": line.id, "data-product": line.productId })));
+      el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, note)),
+      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": formatQuantity(left < 0n ? 0n : left),
+                    "data-line": line.id, "data-product": line.productId, disabled: isSale && left <= 0n })));
   });
   const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: toLocalInput() });
   form.append(el("div", { class: "field" }, el("label", { for: "return-date" }, "Date and time"), when),
