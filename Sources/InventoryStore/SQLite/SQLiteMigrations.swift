@@ -3,7 +3,7 @@ import GRDB
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
-    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff"]
+    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
