@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "InventoryStoreTests",
-            dependencies: ["InventoryDomain", "InventoryStore"],
+            dependencies: ["InventoryDomain", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -5,6 +5,8 @@ import InventoryDomain
 /// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
 public struct InventorySQLiteRepository: InventoryRepository {
     let dbWriter: any DatabaseWriter
+    /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
+    let coalescer: WriteCoalescer
 
     /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
@@ -32,6 +34,7 @@ public struct InventorySQLiteRepository: InventoryRepository {
     /// Wraps an open database and migrates it.
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
+        self.coalescer = WriteCoalescer(dbWriter)
         try SQLiteMigrations.migrator.migrate(dbWriter)
     }
 
@@ -59,11 +62,12 @@ public struct InventorySQLiteRepository: InventoryRepository {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction; any thrown error rolls everything back. Database errors become
-    /// ``InventoryError/Code/storage``.
+    /// Runs `body` as one all-or-nothing write: any thrown error rolls back everything it did. Concurrent writes
+    /// share a transaction (group commit, each in its own savepoint) and each returns only after that transaction
+    /// has committed. Database errors become ``InventoryError/Code/storage``.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database, ShopSettings) throws -> T) async throws -> T {
         do {
-            return try await self.dbWriter.write { db in
+            return try await self.coalescer.write { db in
                 try body(db, try Self.loadSettings(db))
             }
         } catch let error as InventoryError {

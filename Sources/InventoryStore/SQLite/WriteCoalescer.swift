@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// Group commit for the shop's writes.
+///
+/// With `synchronous=FULL` every commit waits for the disk. Writes that arrive while a transaction is running are
+/// gathered into the next one, each in its own savepoint, and every caller is answered only after the transaction
+/// holding its write has committed: N concurrent sales then pay for one disk flush instead of N, and an
+/// acknowledged write is still a durable one.
+///
+/// Each write keeps its own outcome: one that throws rolls back its savepoint only, and its caller gets the error
+/// while the others in the batch commit. If the commit itself fails, every caller in the batch gets that error and
+/// nothing of the batch is kept. Writes run in the order they arrived, so a caller that awaits one write before
+/// starting the next sees exactly the sequential behaviour.
+final class WriteCoalescer: Sendable {
+    /// Answers one caller once the batch's fate is known: `nil` after a commit, else the commit's error.
+    typealias Answer = @Sendable ((any Error)?) -> Void
+
+    struct Job: Sendable {
+        /// Runs the write inside the open transaction and returns how to answer its caller.
+        let run: @Sendable (Database) -> Answer
+        /// Answers the caller when the batch's transaction could not be run or committed.
+        let fail: @Sendable (any Error) -> Void
+    }
+
+    private struct State {
+        var pending: [Job] = []
+        var draining = false
+    }
+
+    /// At most this many writes share one transaction, so a long queue still commits (and answers) in steps.
+    static let maximumBatch = 256
+
+    private let writer: any DatabaseWriter
+    private let state = Mutex(State())
+
+    init(_ writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// Runs `body` in a savepoint of the next group transaction and returns its result after that transaction commits.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let job = Job(
+                run: { db in
+                    let outcome: Result<T, any Error>
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try body(db)
+                            return .commit
+                        }
+                        outcome = value.map { .success($0) } ?? .failure(DatabaseError(resultCode: .SQLITE_MISUSE, message: "no result"))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    return { commitError in
+                        if let commitError {
+                            continuation.resume(throwing: commitError)
+                        } else {
+                            continuation.resume(with: outcome)
+                        }
+                    }
+                },
+                fail: { continuation.resume(throwing: $0) }
+            )
+            let startDraining = self.state.withLock { state in
+                state.pending.append(job)
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if startDraining {
+                Task.detached { await self.drain() }
+            }
+        }
+    }
+
+    /// Commits batches until no write is waiting.
+    private func drain() async {
+        while true {
+            let batch = self.state.withLock { state in
+                let batch = Array(state.pending.prefix(Self.maximumBatch))
+                state.pending.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let answers = try await self.writer.write { db in batch.map { $0.run(db) } }
+                for answer in answers { answer(nil) }
+            } catch {
+                for job in batch { job.fail(error) }
+            }
+        }
+    }
+}
