@@ -27,6 +27,40 @@ import Testing
         _ = try later.tlsConfiguration()
     }
 
+    @Test func extraNamesAreCoveredAndRenewMakesANewKey() throws {
+        let data = self.folder()
+        let first = try ShopCertificate.selfSigned(dataFolder: data, shopName: "Corner Café", extraNames: ["Till.Local", "192.168.7.20", "fd00::7"])
+        let summary = try first.summary()
+        #expect(summary.names.contains("localhost"))
+        #expect(summary.names.contains("127.0.0.1"))
+        #expect(summary.names.contains("till.local"))
+        #expect(summary.names.contains("192.168.7.20"))
+        #expect(summary.names.contains("fd00:0:0:0:0:0:0:7"))
+        #expect(summary.sha256.split(separator: ":").count == 32)
+        #expect(summary.notValidAfter > Date().addingTimeInterval(390 * 86_400))
+        let key = try String(contentsOfFile: first.keyPath, encoding: .utf8)
+        // Kept while it covers every name; a name it lacks or --renew makes a new one.
+        _ = try ShopCertificate.selfSigned(dataFolder: data, shopName: "Corner Café", extraNames: ["till.local"])
+        #expect(try first.summary().sha256 == summary.sha256)
+        _ = try ShopCertificate.selfSigned(dataFolder: data, shopName: "Corner Café", extraNames: ["back-office.local"])
+        let widened = try first.summary()
+        #expect(widened.sha256 != summary.sha256 && widened.names.contains("back-office.local"))
+        _ = try ShopCertificate.selfSigned(dataFolder: data, shopName: "Corner Café", renew: true)
+        #expect(try String(contentsOfFile: first.keyPath, encoding: .utf8) != key)
+        #expect(try first.summary().sha256 != widened.sha256)
+    }
+
+    @Test func aNameThatIsNeitherHostNorAddressIsRefusedAndNothingIsWritten() throws {
+        let data = self.folder()
+        for bad in ["", "shop_till", "-shop", "caf\u{e9}.local", "a..b", String(repeating: "x", count: 64) + ".local"] {
+            let error = try #require(throws: TLSSetupError.self) {
+                try ShopCertificate.selfSigned(dataFolder: data, shopName: "Shop", extraNames: [bad])
+            }
+            #expect(error.description.contains("neither a host name"), "\(bad): \(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: data + "/tls/certificate.pem"))
+    }
+
     @Test func unreadableCertificateOrKeyIsAClearError() throws {
         let data = self.folder()
         let good = try ShopCertificate.selfSigned(dataFolder: data, shopName: "Shop")

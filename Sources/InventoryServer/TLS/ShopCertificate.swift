@@ -25,13 +25,20 @@ public struct ShopCertificate: Sendable {
     }
 
     /// The self-signed certificate in `<folder>/tls/`, made (or remade, when it is about to expire or misses one of
-    /// this machine's current names) first.
-    public static func selfSigned(dataFolder: String, shopName: String, now: Date = Date()) throws -> ShopCertificate {
+    /// this machine's current names or of `extraNames`) first; `renew` makes a new one in any case.
+    /// - Parameter extraNames: further host names or IP addresses the certificate must name (say, the shop's DNS name).
+    /// - Throws: ``TLSSetupError`` naming an extra name that is neither a host name nor an IP address.
+    public static func selfSigned(dataFolder: String, shopName: String, extraNames: [String] = [], renew: Bool = false,
+                                  now: Date = Date()) throws -> ShopCertificate {
         let folder = URL(fileURLWithPath: dataFolder).appendingPathComponent("tls")
         let files = ShopCertificate(certificatePath: folder.appendingPathComponent("certificate.pem").path,
                                     keyPath: folder.appendingPathComponent("key.pem").path)
-        let names = Self.machineNames()
-        if let existing = try? String(contentsOfFile: files.certificatePath, encoding: .utf8),
+        var names = Self.machineNames()
+        for extra in extraNames {
+            let name = try Self.generalName(extra)
+            if !names.contains(name) { names.append(name) }
+        }
+        if !renew, let existing = try? String(contentsOfFile: files.certificatePath, encoding: .utf8),
            let certificate = try? Certificate(pemEncoded: existing), FileManager.default.fileExists(atPath: files.keyPath),
            certificate.notValidAfter > now.addingTimeInterval(30 * 86_400),
            let covered = try? certificate.extensions.subjectAlternativeNames, Set(names.map(\.description)).isSubset(of: Set(covered.map(\.description))) {
@@ -58,6 +65,52 @@ public struct ShopCertificate: Sendable {
         _ = chmod(files.keyPath, 0o600)
         try certificate.serializeAsPEM().pemString.write(toFile: files.certificatePath, atomically: true, encoding: .utf8)
         return files
+    }
+
+    /// A host name (`shop.local`) or an IPv4/IPv6 address as a certificate name.
+    static func generalName(_ text: String) throws -> GeneralName {
+        if let address = try? SocketAddress(ipAddress: text, port: 0) {
+            switch address {
+            case .v4(let v4):
+                return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: v4.address.sin_addr) { Array($0) })))
+            case .v6(let v6):
+                return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) })))
+            default:
+                break
+            }
+        }
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard !text.isEmpty, text.count <= 253, labels.allSatisfy({ label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
+        }) else {
+            throw TLSSetupError("'\(text)' is neither a host name (letters, digits, '-' and '.') nor an IP address")
+        }
+        return .dnsName(text.lowercased())
+    }
+
+    /// What a person checks before trusting the certificate on a device: the names it covers, when it expires, and
+    /// its SHA-256 fingerprint (the one browsers show in the certificate viewer).
+    public func summary() throws -> (names: [String], notValidAfter: Date, sha256: String) {
+        let pem = try String(contentsOfFile: self.certificatePath, encoding: .utf8)
+        let certificate = try Certificate(pemEncoded: pem)
+        let der = try PEMDocument(pemString: pem).derBytes
+        let fingerprint = SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+        let names = (try certificate.extensions.subjectAlternativeNames).map { Array($0) } ?? []
+        return (names.map(Self.display), certificate.notValidAfter, fingerprint)
+    }
+
+    static func display(_ name: GeneralName) -> String {
+        switch name {
+        case .dnsName(let dns):
+            return dns
+        case .ipAddress(let octets):
+            let bytes = Array(octets.bytes)
+            if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+            return stride(from: 0, to: bytes.count, by: 2).map { String(format: "%x", Int(bytes[$0]) << 8 | Int(bytes[$0 + 1])) }.joined(separator: ":")
+        default:
+            return name.description
+        }
     }
 
     /// The server's TLS configuration from the two files; a clear error when either cannot be read.
