@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InventoryDomain
+@testable import InventoryServer
+import InventoryStore
+import Testing
+
+/// Every endpoint × every role: refused (403) to each role that must not use it, allowed to the others, and refused
+/// (401) to anyone who is not signed in. The expected table is written out here, independently of `AccessRules`, from
+/// the roles the issue and the README name; it must list exactly the documented routes, so a new route cannot slip
+/// in without a decision about who may call it.
+@Suite struct RoleTableTests {
+    enum Access: Equatable, CustomStringConvertible {
+        /// Anyone, signed in or not.
+        case open
+        /// This role and the roles above it.
+        case atLeast(Role)
+
+        var description: String {
+            switch self {
+            case .open: "open"
+            case .atLeast(let role): "\(role.rawValue)+"
+            }
+        }
+    }
+
+    static let staff = Access.atLeast(.staff), manager = Access.atLeast(.manager), admin = Access.atLeast(.admin)
+
+    /// Who may call each route.
+    static let table: [String: Access] = [
+        // Open: health, the document, first run and sign-in, product pictures, the iOS client (only with --public-api).
+        "GET /health": .open, "GET /api/openapi.json": .open, "GET /images/{name}": .open,
+        "GET /api/v1/auth/status": .open, "POST /api/v1/auth/setup": .open, "POST /api/v1/auth/login": .open,
+        "GET /api/public/get": .open, "POST /api/public/add": .open,
+        // Staff: sell, scan, view products and stock, clock in and out, lock and switch the till.
+        "GET /api/v1/auth/me": staff, "POST /api/v1/auth/logout": staff, "POST /api/v1/auth/lock": staff,
+        "POST /api/v1/auth/pin": staff, "POST /api/v1/auth/clock-in": staff, "POST /api/v1/auth/clock-out": staff,
+        "GET /api/v1/shifts": staff, "GET /api/v1/events": staff, "GET /api/v1/settings": staff,
+        "GET /api/v1/products": staff, "GET /api/v1/products/{id}": staff, "GET /api/v1/products/barcode/{code}": staff,
+        "GET /api/v1/products/{id}/movements": staff, "GET /api/v1/categories": staff, "GET /api/v1/customers": staff,
+        "GET /api/v1/sales": staff, "POST /api/v1/sales": staff, "GET /api/v1/sales/{id}": staff,
+        "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
+        // Manager: purchases and suppliers; products, categories, customers; adjustments; reports and exports; refunds.
+        "POST /api/v1/products": manager, "PUT /api/v1/products/{id}": manager, "DELETE /api/v1/products/{id}": manager,
+        "POST /api/v1/products/{id}/archive": manager, "POST /api/v1/products/{id}/restore": manager,
+        "PUT /api/v1/products/{id}/image": manager, "DELETE /api/v1/products/{id}/image": manager,
+        "POST /api/v1/categories": manager, "PUT /api/v1/categories/{id}": manager, "DELETE /api/v1/categories/{id}": manager,
+        "POST /api/v1/customers": manager, "PUT /api/v1/customers/{id}": manager, "DELETE /api/v1/customers/{id}": manager,
+        "GET /api/v1/suppliers": manager, "POST /api/v1/suppliers": manager, "PUT /api/v1/suppliers/{id}": manager,
+        "DELETE /api/v1/suppliers/{id}": manager,
+        "GET /api/v1/purchases": manager, "POST /api/v1/purchases": manager, "GET /api/v1/purchases/{id}": manager,
+        "PUT /api/v1/purchases/{id}": manager, "PUT /api/v1/sales/{id}": manager,
+        "POST /api/v1/returns/customer": manager, "POST /api/v1/returns/supplier": manager, "POST /api/v1/adjustments": manager,
+        "GET /api/v1/reports/snapshot": manager, "GET /api/v1/reports/daily": manager, "GET /api/v1/reports/top": manager,
+        "GET /api/v1/reports/valuation": manager, "GET /api/v1/export/{kind}": manager,
+        // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
+        "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
+        "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,
+        "PUT /api/v1/settings": admin, "POST /api/v1/import/products": admin,
+        "GET /api/v1/users": admin, "POST /api/v1/users": admin, "PUT /api/v1/users/{id}": admin,
+        "GET /api/v1/tokens": admin, "POST /api/v1/tokens": admin, "DELETE /api/v1/tokens/{id}": admin,
+        "GET /api/v1/audit": admin, "GET /api/v1/backup": admin, "POST /api/v1/restore": admin,
+    ]
+
+    static let rank: [Role: Int] = [.staff: 0, .manager: 1, .admin: 2]
+
+    /// A concrete URI for a documented path (ids that do not exist, so an allowed call changes nothing).
+    static func uri(_ path: String) -> String {
+        path.replacingOccurrences(of: "{id}", with: "999999")
+            .replacingOccurrences(of: "{code}", with: "4006381333931")
+            .replacingOccurrences(of: "{kind}", with: "products")
+            .replacingOccurrences(of: "{name}", with: "none.png")
+    }
+
+    @Test func theTableListsExactlyTheDocumentedRoutes() throws {
+        let documented = Set(OpenAPITests.operations(try OpenAPITests.document()).keys)
+        let listed = Set(Self.table.keys)
+        #expect(documented.subtracting(listed).sorted() == [], "routes without a decided role")
+        #expect(listed.subtracting(documented).sorted() == [], "table rows for routes that do not exist")
+    }
+
+    @Test func everyRouteIsRefusedToEachRoleBelowItAndAllowedToTheRest() async throws {
+        let (app, store) = try makeApp(publicAPI: true)
+        let checked = try await app.test(.router) { client in
+            var checked = 0
+            for (route, access) in Self.table.sorted(by: { $0.key < $1.key }) {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let method = HTTPRequest.Method(rawValue: String(parts[0])) ?? .get
+                let uri = Self.uri(String(parts[1]))
+                let body: String? = [.post, .put].contains(method) ? "{}" : nil
+                // The live-events stream never ends; its allowed case is covered by EventTests and the browser tests.
+                let streams = uri == "/api/v1/events"
+
+                let anonymous = try await client.call(method, uri, body)
+                let garbage = try await client.call(method, uri, body, token: "not-a-token")
+                if access == .open {
+                    #expect(![401, 403].contains(anonymous.status), "\(route) unauthenticated: \(anonymous.status) \(anonymous.text)")
+                    #expect(anonymous.status < 500, "\(route): \(anonymous.status) \(anonymous.text)")
+                    checked += 1
+                    continue
+                }
+                #expect(anonymous.status == 401, "\(route) unauthenticated: \(anonymous.status) \(anonymous.text)")
+                #expect(garbage.status == 401, "\(route) with an unknown token: \(garbage.status) \(garbage.text)")
+                guard case .atLeast(let minimum) = access else { continue }
+                for role in [Role.staff, .manager, .admin] {
+                    let allowed = (Self.rank[role] ?? 0) >= (Self.rank[minimum] ?? 0)
+                    if allowed && streams { continue }
+                    // Both ways in: a browser session (cookie + CSRF token) and an API token — except the PIN unlock,
+                    // which only a browser till session has. A fresh account per call, so sign-out and lock calls
+                    // cannot disturb the next one.
+                    var replies: [(String, Reply)] = []
+                    let (cookie, csrf) = try await webSession(store, role: role)
+                    replies.append(("\(role.rawValue) in a browser", try await client.call(method, uri, body, cookie: cookie, csrf: csrf)))
+                    if uri != "/api/v1/auth/pin" {
+                        let token = try await token(store, role: role)
+                        replies.append(("\(role.rawValue) with an API token", try await client.call(method, uri, body, token: token)))
+                    }
+                    for (who, reply) in replies {
+                        if allowed {
+                            #expect(![401, 403, 423].contains(reply.status), "\(route) as \(who) must be allowed: \(reply.status) \(reply.text)")
+                            #expect(reply.status < 500, "\(route) as \(who): \(reply.status) \(reply.text)")
+                        } else {
+                            #expect(reply.status == 403, "\(route) as \(who) must be refused: \(reply.status) \(reply.text)")
+                            #expect(reply.object["code"] as? String == "forbidden", "\(route) as \(who): \(reply.text)")
+                        }
+                        checked += 1
+                    }
+                }
+            }
+            return checked
+        }
+        #expect(checked >= 400)
+        // Nothing was written by any of the calls (allowed ones named missing ids or sent empty bodies).
+        #expect(try await store.products(ProductQuery(includeArchived: true, limit: 1)).total == 0)
+        #expect(try await store.categories().isEmpty)
+        #expect(try await store.sales(limit: 1, offset: 0).isEmpty)
+        #expect(try await store.purchases(limit: 1, offset: 0).isEmpty)
+    }
+}
+
+/// A browser session of a new user of `role`, created straight in the store: its cookie value and CSRF token.
+func webSession(_ store: InventorySQLiteRepository, role: Role) async throws -> (cookie: String, csrf: String) {
+    let name = "\(role.rawValue)-web-\(UUID().uuidString.prefix(6))"
+    let account = try await store.createUser(StaffAccount(
+        id: UserID(0), username: name, displayName: name, role: role, passwordHash: try await testSecrets.hash("password-\(name)"),
+        pinHash: try await testSecrets.hash("1234")))
+    let cookie = Secrets.newToken(), csrf = Secrets.newToken()
+    _ = try await store.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(cookie), csrfToken: csrf)
+    return (cookie, csrf)
+}
