@@ -41,6 +41,29 @@ public actor EventHub {
         for continuation in self.subscribers.values { continuation.yield(event) }
     }
 
+    private var refreshingLowStock = false
+    private var lowStockChangedAgain = false
+
+    /// Recomputes the low-stock list after a change, off the request's path: only while someone listens, and at most
+    /// one computation at a time (changes made meanwhile are covered by one more computation when it ends).
+    func refreshLowStock(_ compute: @escaping @Sendable () async -> String?) {
+        guard !self.subscribers.isEmpty else { return }
+        guard !self.refreshingLowStock else {
+            self.lowStockChangedAgain = true
+            return
+        }
+        self.refreshingLowStock = true
+        Task { await self.runLowStockRefresh(compute) }
+    }
+
+    private func runLowStockRefresh(_ compute: @Sendable () async -> String?) async {
+        repeat {
+            self.lowStockChangedAgain = false
+            if let json = await compute() { self.publishLowStock(json) }
+        } while self.lowStockChangedAgain
+        self.refreshingLowStock = false
+    }
+
     /// Publishes the low-stock list when it differs from the last one published.
     func publishLowStock(_ json: String) {
         guard json != self.lastLowStock else { return }
@@ -75,15 +98,16 @@ struct EventMiddleware<Repository: InventoryRepository>: RouterMiddleware {
         let detail = "{\"method\":\"\(request.method.rawValue)\",\"path\":\"\(path)\"}"
         if path.hasPrefix("/api/v1/sales") { await self.hub.publish(LiveEvent(type: "sale", data: detail)) }
         await self.hub.publish(LiveEvent(type: "product", data: detail))
-        if let low = try? await self.repository.lowStock() {
+        let repository = self.repository
+        await self.hub.refreshLowStock {
+            guard let low = try? await repository.lowStock() else { return nil }
             let event = LowStockEvent(count: low.count, items: low.prefix(50).map {
                 .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, status: $0.status.rawValue)
             })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            if let data = try? encoder.encode(event), let json = String(data: data, encoding: .utf8) {
-                await self.hub.publishLowStock(json)
-            }
+            guard let data = try? encoder.encode(event) else { return nil }
+            return String(data: data, encoding: .utf8)
         }
         return response
     }

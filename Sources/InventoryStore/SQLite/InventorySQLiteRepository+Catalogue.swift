@@ -267,7 +267,8 @@ extension InventorySQLiteRepository {
         guard !candidates.isEmpty else { return nil }
         return try await self.read { db in
             for candidate in candidates {
-                if let row = try Row.fetchOne(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE barcode = ?", arguments: [candidate]) {
+                let statement = try db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product p WHERE barcode = ?")
+                if let row = try Row.fetchOne(statement, arguments: [candidate]) {
                     return Self.product(row)
                 }
             }

@@ -69,7 +69,8 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     static func fetchUser(_ db: Database, _ id: UserID) throws -> StaffAccount {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM user WHERE id = ?", arguments: [id.rawValue]) else {
+        let statement = try db.cachedStatement(sql: "SELECT \(Self.accountColumns) FROM user WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "user \(id) does not exist")
         }
         return Self.account(row)
@@ -104,9 +105,10 @@ extension InventorySQLiteRepository: StaffRepository {
 
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
         try await self.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
+            let statement = try db.cachedStatement(sql: """
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked FROM session s WHERE s.tokenHash = ?
-                """, arguments: [tokenHash]) else { return nil }
+                """)
+            guard let row = try Row.fetchOne(statement, arguments: [tokenHash]) else { return nil }
             let session = StaffSession(id: row[0], userID: UserID(row[1]), kind: StaffSession.Kind(rawValue: row[2]) ?? .web, name: row[3],
                                        csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7])
             return (session, try Self.fetchUser(db, session.userID))

@@ -1,12 +1,15 @@
 import Foundation
 import GRDB
 import InventoryDomain
+import Synchronization
 
 /// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
 public struct InventorySQLiteRepository: InventoryRepository {
     let dbWriter: any DatabaseWriter
     /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
     let coalescer: WriteCoalescer
+    /// The shop's settings as last read (see ``settings()``).
+    let settingsCache = SettingsCache()
 
     /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
@@ -103,8 +106,15 @@ public struct InventorySQLiteRepository: InventoryRepository {
 
     // MARK: - Settings
 
+    /// The shop's settings. Nearly every request needs them (currency, time zone), so they are kept for up to a second
+    /// after a read; a change made through this repository (``saveSettings(_:)``, ``restore(from:)``) is seen at once,
+    /// one made by another process on the same file within a second.
     public func settings() async throws -> ShopSettings {
-        try await self.read { db in try Self.loadSettings(db) }
+        let (cached, generation) = self.settingsCache.current()
+        if let cached { return cached }
+        let settings = try await self.read { db in try Self.loadSettings(db) }
+        self.settingsCache.store(settings, generation: generation)
+        return settings
     }
 
     static func loadSettings(_ db: Database) throws -> ShopSettings {
@@ -146,6 +156,7 @@ public struct InventorySQLiteRepository: InventoryRepository {
                 try Self.rebucketDays(db, calendar: settings.calendar)
             }
         }
+        self.settingsCache.invalidate()
     }
 
     /// Recomputes every stored report day after a time-zone change.
@@ -228,11 +239,46 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "file", "the file is not an SQLite database", cause: error)
         }
         do {
+            defer { self.settingsCache.invalidate() }
             try source.backup(to: self.dbWriter)
             try source.close()
             try SQLiteMigrations.migrator.migrate(self.dbWriter)
         } catch {
             throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
+        }
+    }
+}
+
+/// The settings last read, for up to ``lifetime``; ``invalidate()`` drops them, and a read that began before an
+/// invalidation does not store what it read.
+final class SettingsCache: Sendable {
+    static let lifetime: Duration = .seconds(1)
+    private struct State {
+        var settings: ShopSettings?
+        var readAt = ContinuousClock.now
+        var generation = 0
+    }
+    private let state = Mutex(State())
+
+    func current() -> (ShopSettings?, Int) {
+        self.state.withLock { state in
+            let fresh = state.settings != nil && ContinuousClock.now - state.readAt < Self.lifetime
+            return (fresh ? state.settings : nil, state.generation)
+        }
+    }
+
+    func store(_ settings: ShopSettings, generation: Int) {
+        self.state.withLock { state in
+            guard state.generation == generation else { return }
+            state.settings = settings
+            state.readAt = .now
+        }
+    }
+
+    func invalidate() {
+        self.state.withLock { state in
+            state.settings = nil
+            state.generation += 1
         }
     }
 }

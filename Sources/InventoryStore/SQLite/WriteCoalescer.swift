@@ -18,8 +18,11 @@ final class WriteCoalescer: Sendable {
     typealias Answer = @Sendable ((any Error)?) -> Void
 
     struct Job: Sendable {
-        /// Runs the write inside the open transaction and returns how to answer its caller.
-        let run: @Sendable (Database) -> Answer
+        /// Runs the write inside the open transaction and returns how to answer its caller. With `isolated` (other
+        /// writes share the transaction) it runs in a savepoint and never throws; alone, it throws, and its
+        /// transaction is rolled back. (A savepoint copies every page it changes to a sub-journal, which a write
+        /// alone in its transaction does not need.)
+        let run: @Sendable (_ db: Database, _ isolated: Bool) throws -> Answer
         /// Answers the caller when the batch's transaction could not be run or committed.
         let fail: @Sendable (any Error) -> Void
     }
@@ -43,7 +46,13 @@ final class WriteCoalescer: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job = Job(
-                run: { db in
+                run: { db, isolated in
+                    guard isolated else {
+                        let value = try body(db)
+                        return { commitError in
+                            if let commitError { continuation.resume(throwing: commitError) } else { continuation.resume(returning: value) }
+                        }
+                    }
                     let outcome: Result<T, any Error>
                     do {
                         var value: T?
@@ -88,7 +97,8 @@ final class WriteCoalescer: Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                let answers = try await self.writer.write { db in batch.map { $0.run(db) } }
+                let isolated = batch.count > 1
+                let answers = try await self.writer.write { db in try batch.map { try $0.run(db, isolated) } }
                 for answer in answers { answer(nil) }
             } catch {
                 for job in batch { job.fail(error) }
