@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Load test of the JSON API with wrk: barcode lookups, product searches and durable one-line sales.
+#
+# Usage: scripts/bench-wrk.sh BINARY SHOP_FOLDER [DURATION_SECONDS]
+#   BINARY            a release build of stockroom (swift build -c release --product stockroom)
+#   SHOP_FOLDER       a shop made by `stockroom bench --data FOLDER` (10,000 products with barcodes, ~1,000,000 sale
+#                     lines); its stockroom.sqlite* files are copied to a temporary folder first, so it is never changed
+#   DURATION_SECONDS  how long each wrk run lasts (default 30)
+#
+# Starts `stockroom serve` on 127.0.0.1 (a free port) on the copy, creates the admin and an API token, gives 200
+# products a large stock (one purchase of 200 lines, 100,000 units each, so no sale fails for lack of stock), writes
+# the wrk Lua scripts, then runs wrk for each request at 1, 16 and 64 connections and prints one table.
+# Environment: WRK_TIMEOUT (default 5s) is wrk's per-request timeout; a request slower than that counts as an error.
+# wrk and the server share the machine's cores: on 2 cores wrk's own CPU use lowers the figures.
+set -euo pipefail
+
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+binary=$(realpath "$1")
+shop=$2
+duration=${3:-30}
+timeout=${WRK_TIMEOUT:-5s}
+[[ -x $binary ]] || { echo "error: $binary is not an executable" >&2; exit 2; }
+[[ -f $shop/stockroom.sqlite ]] || { echo "error: $shop/stockroom.sqlite does not exist (make it with: stockroom bench --data FOLDER)" >&2; exit 2; }
+[[ $duration =~ ^[0-9]+$ && $duration -ge 1 && $duration -le 600 ]] || { echo "error: DURATION_SECONDS must be 1…600" >&2; exit 2; }
+
+if ! command -v wrk >/dev/null; then
+    echo "installing wrk (apt-get)…" >&2
+    if [[ $(id -u) -eq 0 ]]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get install -y -qq wrk >/dev/null 2>&1 || { $sudo apt-get update -qq && $sudo apt-get install -y -qq wrk >/dev/null; }
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/stockroom-bench-wrk-XXXXXX")
+server_pid=""
+cleanup() {
+    local status=$?
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$server_pid" 2>/dev/null && kill -KILL "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    if [[ $status -ne 0 && -f $work/server.log ]]; then
+        echo "--- last lines of the server's log ---" >&2
+        tail -n 20 "$work/server.log" >&2 || true
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+mkdir -p "$work/data" "$work/lua"
+cp "$shop"/stockroom.sqlite* "$work/data/"
+
+# A shop copied from a running server may already have staff: then no first admin can be made and their passwords are
+# unknown. The copy is ours, so remove its accounts (sessions and shifts go with them; audit entries keep the name).
+python3 - "$work/data/stockroom.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+has_users = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'user'").fetchone()[0]
+if has_users and db.execute("SELECT COUNT(*) FROM user").fetchone()[0]:
+    print("note: the shop has staff accounts; removing them from the copy so the benchmark can create its admin", file=sys.stderr)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("DELETE FROM user")
+    db.commit()
+db.close()
+PY
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+base="http://127.0.0.1:$port"
+LOG_LEVEL=error "$binary" serve --data "$work/data" --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
+server_pid=$!
+for i in $(seq 1 600); do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$base/health" || true) == 200 ]] && break
+    kill -0 "$server_pid" 2>/dev/null || { echo "error: the server stopped while starting" >&2; exit 1; }
+    [[ $i -eq 600 ]] && { echo "error: no 200 from $base/health after 60 s" >&2; exit 1; }
+    sleep 0.1
+done
+
+# Admin, API token, products, the stock for the sales, and the Lua scripts.
+python3 - "$base" "$work/lua" <<'PY'
+import json, random, sys, urllib.error, urllib.parse, urllib.request
+
+base, lua = sys.argv[1], sys.argv[2]
+
+def call(method, path, body=None, headers=None, timeout=120):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
+            return reply.status, reply.headers, json.loads(reply.read() or b"null")
+    except urllib.error.HTTPError as error:
+        sys.exit(f"error: {method} {path} answered {error.code}: {error.read().decode(errors='replace')[:500]}")
+
+status, headers, signed_in = call("POST", "/api/v1/auth/setup", {"username": "bench", "password": "bench password", "pin": "1234"})
+cookie = headers["Set-Cookie"].split(";")[0]
+_, _, token = call("POST", "/api/v1/tokens", {"name": "wrk"}, {"Cookie": cookie, "X-CSRF-Token": signed_in["csrfToken"]})
+auth = {"Authorization": "Bearer " + token["token"]}
+
+products, offset = [], 0
+for _ in range(1000):
+    _, _, page = call("GET", f"/api/v1/products?limit=500&offset={offset}", headers=auth)
+    products += page["items"]
+    offset += 500
+    if offset >= page["total"]:
+        break
+with_barcode = [p for p in products if p.get("barcode")]
+sellable = [p for p in products if p["tracksStock"] and not p["archived"] and p["salePrice"] not in ("0", "0.00", "0.000")]
+if not with_barcode or not sellable:
+    sys.exit(f"error: the shop needs products with barcodes and stock-tracked products with a price ({len(products)} products found)")
+
+rng = random.Random(2026)
+chosen = rng.sample(sellable, min(200, len(sellable)))
+call("POST", "/api/v1/purchases", {"note": "wrk benchmark stock", "lines": [
+    {"productId": p["id"], "quantity": "100000", "unitCost": "1.00"} for p in chosen]}, headers=auth)
+
+fragments = set()
+for _ in range(100_000):
+    if len(fragments) >= 500:
+        break
+    name = rng.choice(products)["name"].strip()
+    size = min(len(name), rng.randint(3, 5))
+    start = rng.randint(0, len(name) - size)
+    fragment = name[start:start + size].strip()
+    if len(fragment) >= 2:
+        fragments.add(fragment)
+
+def lua_list(values):
+    return "{\n" + ",\n".join(json.dumps(v) for v in values) + "\n}"
+
+common = """
+wrk.headers["Authorization"] = %s
+wrk.headers["Content-Type"] = "application/json"
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+function init(args)
+  math.randomseed(os.time() * 1000 + (tid or 0) * 7919)
+  for _ = 1, 10 do math.random() end
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %%d %%d %%.2f %%.2f %%d %%d %%d %%d %%d\\n", summary.requests, summary.duration,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, e.connect, e.read, e.write, e.timeout, e.status))
+end
+""" % json.dumps("Bearer " + token["token"])
+
+with open(f"{lua}/barcode.lua", "w") as f:
+    f.write(common + "local codes = " + lua_list([urllib.parse.quote(p["barcode"], safe="") for p in with_barcode]) + "\n"
+            + 'request = function()\n  return wrk.format("GET", "/api/v1/products/barcode/" .. codes[math.random(#codes)])\nend\n')
+with open(f"{lua}/search.lua", "w") as f:
+    f.write(common + "local fragments = " + lua_list([urllib.parse.quote(s, safe="") for s in sorted(fragments)]) + "\n"
+            + 'request = function()\n  return wrk.format("GET", "/api/v1/products?search=" .. fragments[math.random(#fragments)] .. "&limit=50")\nend\n')
+with open(f"{lua}/sale.lua", "w") as f:
+    f.write(common + "local ids = " + lua_list([p["id"] for p in chosen]) + "\n"
+            + 'request = function()\n  return wrk.format("POST", "/api/v1/sales", nil, \'{"lines":[{"productId":\' .. ids[math.random(#ids)] .. \',"quantity":"1"}]}\')\nend\n')
+print(f"{len(products)} products, {len(with_barcode)} with barcodes; {len(fragments)} search fragments; 200 products stocked with 100,000 units for the sales", file=sys.stderr)
+PY
+
+declare -a rows=()
+for kind in barcode search sale; do
+    for connections in 1 16 64; do
+        threads=$(( connections < 2 ? 1 : 2 ))
+        log="$work/wrk-$kind-$connections.log"
+        echo "wrk: $kind, $connections connections, ${duration}s…" >&2
+        wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/$kind.lua" "$base" >"$log" 2>&1 \
+            || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
+        result=$(grep '^RESULT ' "$log" | tail -n 1) || { cat "$log" >&2; echo "error: no RESULT line from wrk" >&2; exit 1; }
+        read -r _ requests duration_us p50 p99 connect_errors read_errors write_errors timeouts non2xx <<<"$result"
+        # wrk's "Non-2xx or 3xx responses" (status > 399) are errors, and so is every socket error and timeout.
+        errors=$(( connect_errors + read_errors + write_errors + timeouts + non2xx ))
+        rate=$(awk -v n="$requests" -v us="$duration_us" 'BEGIN { printf "%.0f", (us > 0) ? n / (us / 1e6) : 0 }')
+        case $kind in
+            barcode) label="barcode lookup (GET /products/barcode/{code})" ;;
+            search) label="search (GET /products?search=...&limit=50)" ;;
+            sale) label="one-line sale (POST /sales)" ;;
+        esac
+        detail=""
+        (( errors > 0 )) && detail=" (non-2xx $non2xx, connect $connect_errors, read $read_errors, write $write_errors, timeout $timeouts)"
+        rows+=("$(printf '%-46s %11s %9s %8s %8s %8s%s' "$label" "$connections" "$rate" "$p50" "$p99" "$errors" "$detail")")
+        eval "rate_${kind}_${connections}=$rate p99_${kind}_${connections}=$p99 errors_${kind}_${connections}=$errors"
+    done
+done
+
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores; wrk ${duration}s per row (-t1 at 1 connection, -t2 otherwise), timeout $timeout; HTTP on 127.0.0.1"
+printf '%-46s %11s %9s %8s %8s %8s\n' "request" "connections" "req/s" "p50 ms" "p99 ms" "errors"
+printf '%-46s %11s %9s %8s %8s %8s\n' "----------------------------------------------" "-----------" "---------" "--------" "--------" "--------"
+printf '%s\n' "${rows[@]}"
+echo
+
+# Targets: barcode lookup ≥ 15,000 req/s with p99 ≤ 10 ms; durable one-line sales ≥ 2,000/s with p99 ≤ 50 ms.
+# A target is met when some connection count reaches the rate and keeps p99 under the bound there, without errors.
+target() {
+    local kind=$1 name=$2 min_rate=$3 max_p99=$4 best="" met=no
+    for connections in 1 16 64; do
+        local rate_var="rate_${kind}_${connections}" p99_var="p99_${kind}_${connections}" errors_var="errors_${kind}_${connections}"
+        if awk -v r="${!rate_var}" -v p="${!p99_var}" -v e="${!errors_var}" -v mr="$min_rate" -v mp="$max_p99" 'BEGIN { exit !(r >= mr && p <= mp && e == 0) }'; then
+            met=yes
+            best="${best:+$best, }${connections} conn: ${!rate_var} req/s, p99 ${!p99_var} ms"
+        fi
+    done
+    if [[ $met == no ]]; then
+        for connections in 1 16 64; do
+            local rate_var="rate_${kind}_${connections}" p99_var="p99_${kind}_${connections}"
+            best="${best:+$best, }${connections} conn: ${!rate_var} req/s, p99 ${!p99_var} ms"
+        done
+    fi
+    printf '%s | %s | %s\n' "$name" "$met" "$best"
+}
+printf '%s | %s | %s\n' "target" "met" "where"
+target barcode "barcode lookup ≥ 15,000 req/s with p99 ≤ 10 ms" 15000 10
+target sale "durable one-line sales ≥ 2,000/s with p99 ≤ 50 ms" 2000 50
