@@ -46,12 +46,17 @@ struct Caller: Sendable {
 /// Fast bcrypt for tests; production uses cost 12.
 let testSecrets = Secrets(bcryptCost: 4)
 
-/// An API token for a new user of `role`, created straight in the store.
-func token(_ store: InventorySQLiteRepository, role: Role, username: String? = nil) async throws -> String {
+/// A new user of `role` (password `password-<name>`, PIN 1234), created straight in the store.
+func newAccount(_ store: InventorySQLiteRepository, role: Role, username: String? = nil) async throws -> StaffAccount {
     let name = username ?? "\(role.rawValue)-\(UUID().uuidString.prefix(6))"
-    let account = try await store.createUser(StaffAccount(
+    return try await store.createUser(StaffAccount(
         id: UserID(0), username: name, displayName: name, role: role, passwordHash: try await testSecrets.hash("password-\(name)"),
         pinHash: try await testSecrets.hash("1234")))
+}
+
+/// An API token for a new user of `role`, created straight in the store.
+func token(_ store: InventorySQLiteRepository, role: Role, username: String? = nil) async throws -> String {
+    let account = try await newAccount(store, role: role, username: username)
     let token = Secrets.newToken()
     _ = try await store.createSession(userID: account.id, kind: .api, name: "test", tokenHash: Secrets.hashToken(token), csrfToken: "")
     return token

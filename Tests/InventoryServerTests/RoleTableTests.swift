@@ -142,10 +142,7 @@ import Testing
 
 /// A browser session of a new user of `role`, created straight in the store: its cookie value and CSRF token.
 func webSession(_ store: InventorySQLiteRepository, role: Role) async throws -> (cookie: String, csrf: String) {
-    let name = "\(role.rawValue)-web-\(UUID().uuidString.prefix(6))"
-    let account = try await store.createUser(StaffAccount(
-        id: UserID(0), username: name, displayName: name, role: role, passwordHash: try await testSecrets.hash("password-\(name)"),
-        pinHash: try await testSecrets.hash("1234")))
+    let account = try await newAccount(store, role: role)
     let cookie = Secrets.newToken(), csrf = Secrets.newToken()
     _ = try await store.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(cookie), csrfToken: csrf)
     return (cookie, csrf)

@@ -16,8 +16,12 @@ final class LiveServer: @unchecked Sendable {
     var token = ""
     var base: String { "http://127.0.0.1:\(self.port)" }
 
-    init(data: String? = nil) {
+    let arguments: [String]
+
+    /// A server on `data` (a new folder when nil), started with `serve --data … --port …` and `arguments`.
+    init(data: String? = nil, arguments: [String] = []) {
         self.data = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-live-\(UUID().uuidString)").path
+        self.arguments = arguments
         self.port = Int.random(in: 20_000...40_000)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 64
@@ -29,7 +33,7 @@ final class LiveServer: @unchecked Sendable {
     func start() async throws {
         let binary = try #require(ServeProcessTests.executable, "build the stockroom executable first (swift build)")
         self.process.executableURL = binary
-        self.process.arguments = ["serve", "--data", self.data, "--port", String(self.port)]
+        self.process.arguments = ["serve", "--data", self.data, "--port", String(self.port)] + self.arguments
         self.process.standardOutput = FileHandle.nullDevice
         self.process.standardError = FileHandle.nullDevice
         try self.process.run()
@@ -40,12 +44,17 @@ final class LiveServer: @unchecked Sendable {
         Issue.record("the server did not come up within 30 s")
     }
 
-    /// Creates the admin and an API token for the rest of the calls.
-    func setUp() async throws {
+    /// Creates the admin (first run) and returns the browser session it is signed in with.
+    func createAdmin() async throws -> (cookie: String, csrf: String) {
         let (status, body, response) = try await self.raw("POST", "/api/v1/auth/setup", #"{"username":"owner","password":"long password","pin":"1234"}"#)
         #expect(status == 201, "\(String(decoding: body, as: UTF8.self))")
         let csrf = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["csrfToken"] as? String)
-        let cookie = String(try #require(response?.value(forHTTPHeaderField: "Set-Cookie")).prefix { $0 != ";" })
+        return (String(try #require(response?.value(forHTTPHeaderField: "Set-Cookie")).prefix { $0 != ";" }), csrf)
+    }
+
+    /// Creates the admin and an API token for the rest of the calls.
+    func setUp() async throws {
+        let (cookie, csrf) = try await self.createAdmin()
         let (tokenStatus, tokenBody, _) = try await self.raw("POST", "/api/v1/tokens", #"{"name":"load test"}"#,
                                                              headers: ["Cookie": cookie, "X-CSRF-Token": csrf])
         #expect(tokenStatus == 201)

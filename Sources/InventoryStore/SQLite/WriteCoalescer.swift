@@ -18,11 +18,11 @@ final class WriteCoalescer: Sendable {
     typealias Answer = @Sendable ((any Error)?) -> Void
 
     struct Job: Sendable {
-        /// Runs the write inside the open transaction and returns how to answer its caller. With `isolated` (other
-        /// writes share the transaction) it runs in a savepoint and never throws; alone, it throws, and its
-        /// transaction is rolled back. (A savepoint copies every page it changes to a sub-journal, which a write
-        /// alone in its transaction does not need.)
-        let run: @Sendable (_ db: Database, _ isolated: Bool) throws -> Answer
+        /// Runs the write inside the open transaction and returns how to answer its caller. When other writes
+        /// `share` the transaction it runs in a savepoint and keeps its error to itself; alone, its error is thrown and
+        /// rolls the transaction back. (A savepoint copies every page it changes to a sub-journal, which a write alone
+        /// in its transaction does not need.)
+        let run: @Sendable (_ db: Database, _ shared: Bool) throws -> Answer
         /// Answers the caller when the batch's transaction could not be run or committed.
         let fail: @Sendable (any Error) -> Void
     }
@@ -46,31 +46,9 @@ final class WriteCoalescer: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job = Job(
-                run: { db, isolated in
-                    guard isolated else {
-                        let value = try body(db)
-                        return { commitError in
-                            if let commitError { continuation.resume(throwing: commitError) } else { continuation.resume(returning: value) }
-                        }
-                    }
-                    let outcome: Result<T, any Error>
-                    do {
-                        var value: T?
-                        try db.inSavepoint {
-                            value = try body(db)
-                            return .commit
-                        }
-                        outcome = value.map { .success($0) } ?? .failure(DatabaseError(resultCode: .SQLITE_MISUSE, message: "no result"))
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    return { commitError in
-                        if let commitError {
-                            continuation.resume(throwing: commitError)
-                        } else {
-                            continuation.resume(with: outcome)
-                        }
-                    }
+                run: { db, shared in
+                    let outcome: Result<T, any Error> = shared ? Result { try db.savepoint(body) } : .success(try body(db))
+                    return { commitError in continuation.resume(with: commitError.map { .failure($0) } ?? outcome) }
                 },
                 fail: { continuation.resume(throwing: $0) }
             )
@@ -97,12 +75,25 @@ final class WriteCoalescer: Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                let isolated = batch.count > 1
-                let answers = try await self.writer.write { db in try batch.map { try $0.run(db, isolated) } }
+                let shared = batch.count > 1
+                let answers = try await self.writer.write { db in try batch.map { try $0.run(db, shared) } }
                 for answer in answers { answer(nil) }
             } catch {
                 for job in batch { job.fail(error) }
             }
         }
+    }
+}
+
+extension Database {
+    /// Runs `body` in a savepoint: what it changed is kept if it returns and rolled back if it throws.
+    func savepoint<T>(_ body: (Database) throws -> T) throws -> T {
+        var value: T?
+        try self.inSavepoint {
+            value = try body(self)
+            return .commit
+        }
+        guard let value else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the savepoint did not run its block") }
+        return value
     }
 }
