@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var publicAPI: Bool
     /// HTTPS with this certificate (nil: plain HTTP). Session cookies are then marked Secure.
     public var tls: ShopCertificate?
+    /// How long a browser session lives from sign-in, in ms, whatever its activity (default 12 hours).
+    public var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
@@ -61,13 +63,27 @@ public struct AppRequestContext: RequestContext {
 public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
 ) -> Router<AppRequestContext> {
+    buildRoutes(repository: repository, configuration: configuration, reader: reader).router
+}
+
+/// The router and every route's declared access (``Access``): each route is registered through ``Routes`` with the
+/// permission it needs, which the route itself enforces once it has matched.
+func buildRoutes<Repository: InventoryRepository & StaffRepository>(
+    repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
+) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let router = Router(context: AppRequestContext.self)
+    let table = AccessTable()
+    let gate = RouteGate(staff: repository, lockMinutes: { try await repository.settings().lockMinutes },
+                         sessionLifetime: configuration.sessionLifetime, table: table)
+    let root = Routes(router: router, gate: gate)
+    let secrets = configuration.secrets
+    Task { _ = try? await secrets.dummyHash() }  // made now, so the first unknown username answers as slowly as the rest
     router.middlewares.add(LogRequestsMiddleware(.info))
     router.middlewares.add(ProblemMiddleware())
-    router.middlewares.add(AuthMiddleware(staff: repository, lockMinutes: { try await repository.settings().lockMinutes }))
+    router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
     router.middlewares.add(EventMiddleware(hub: configuration.events, repository: repository))
-    router.get("/health") { _, _ in "ok" }
-    let api = router.group("api/v1")
+    root.get("/health", .open) { _, _ in "ok" }
+    let api = root.group("api/v1")
     ProductController(repository: repository).addRoutes(to: api.group("products"))
     CategoryController(repository: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
@@ -75,20 +91,21 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
     DocumentController(repository: repository).addRoutes(
         purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
     ReportController(repository: repository, reader: reader).addRoutes(to: api)
-    AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil).addRoutes(to: api)
-    ImageController(repository: repository, images: configuration.images).addRoutes(to: router, api: api)
+    AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil,
+                   sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
+    ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
     if let store = repository as? InventorySQLiteRepository {
         BackupController(store: store).addRoutes(to: api)
     }
     if configuration.publicAPI {
-        PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: router)
+        PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: root)
     }
-    OpenAPIController().addRoutes(to: router)
+    OpenAPIController().addRoutes(to: root)
     if let web = configuration.web {
-        WebController(repository: repository, assets: web).addRoutes(to: router)
+        WebController(repository: repository, assets: web).addRoutes(to: root)
     }
-    return router
+    return (router, table)
 }
 
 /// Builds the application over a repository: HTTP, or HTTPS when the configuration has a certificate.

@@ -58,7 +58,8 @@ func newAccount(_ store: InventorySQLiteRepository, role: Role, username: String
 func token(_ store: InventorySQLiteRepository, role: Role, username: String? = nil) async throws -> String {
     let account = try await newAccount(store, role: role, username: username)
     let token = Secrets.newToken()
-    _ = try await store.createSession(userID: account.id, kind: .api, name: "test", tokenHash: Secrets.hashToken(token), csrfToken: "")
+    _ = try await store.createSession(userID: account.id, kind: .api, name: "test", tokenHash: Secrets.hashToken(token), csrfToken: "",
+                                      expiresAt: nil)
     return token
 }
 

@@ -81,11 +81,41 @@ import Testing
         #expect(listed.subtracting(documented).sorted() == [], "table rows for routes that do not exist")
     }
 
+    /// Every route the router holds was registered with a declared ``Access`` (through ``Routes``, the only way the
+    /// controllers add routes): a route added any other way has no permission and fails here.
+    @Test func everyRouterRouteDeclaresItsAccess() throws {
+        let (router, access) = try routesAndAccess()
+        let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+        let declared = Set(access.all.keys)
+        #expect(routed.subtracting(declared).sorted() == [], "routes registered without a declared permission")
+        #expect(declared.subtracting(routed).sorted() == [], "declared routes the router does not hold")
+        #expect(routed.count > 80)
+    }
+
+    /// The routes' declared permissions are the roles this table (written from the README, independently) expects.
+    @Test func declaredAccessIsTheExpectedTable() throws {
+        let declared = try declaredAccess()
+        for (route, expected) in Self.table.sorted(by: { $0.key < $1.key }) {
+            let access = try #require(declared[route], "\(route) is not registered")
+            switch expected {
+            case .open: #expect(access == .open, "\(route) is declared \(access), expected open")
+            case .atLeast(let role): #expect(access.minimumRole == role, "\(route) is declared \(access), expected \(role.rawValue)+")
+            }
+        }
+    }
+
     @Test func everyRouteIsRefusedToEachRoleBelowItAndAllowedToTheRest() async throws {
         let (app, store) = try makeApp(publicAPI: true)
+        // Driven by what the routes declare (for every documented route); the declaration is held to the expected table
+        // by declaredAccessIsTheExpectedTable.
+        let documented = Set(OpenAPITests.operations(try OpenAPITests.document()).keys)
+        let declared: [String: Access] = try declaredAccess().filter { documented.contains($0.key) }.mapValues { declared in
+            declared.minimumRole.map(Access.atLeast) ?? .open
+        }
+        #expect(declared.count == documented.count)
         let checked = try await app.test(.router) { client in
             var checked = 0
-            for (route, access) in Self.table.sorted(by: { $0.key < $1.key }) {
+            for (route, access) in declared.sorted(by: { $0.key < $1.key }) {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = HTTPRequest.Method(rawValue: String(parts[0])) ?? .get
                 let uri = Self.uri(String(parts[1]))
@@ -140,10 +170,22 @@ import Testing
     }
 }
 
+/// The router of a server with every optional part mounted, and its routes' declared access.
+func routesAndAccess() throws -> (Router<AppRequestContext>, AccessTable) {
+    let store = try InventorySQLiteRepository.inMemory()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-routes-\(UUID().uuidString)").path
+    let built = buildRoutes(repository: store, configuration: ServerConfiguration(dataFolder: folder, publicAPI: true))
+    return (built.router, built.access)
+}
+
+/// Every route's declared access, keyed `"METHOD /path/{param}"`.
+func declaredAccess() throws -> [String: InventoryServer.Access] { try routesAndAccess().1.all }
+
 /// A browser session of a new user of `role`, created straight in the store: its cookie value and CSRF token.
 func webSession(_ store: InventorySQLiteRepository, role: Role) async throws -> (cookie: String, csrf: String) {
     let account = try await newAccount(store, role: role)
     let cookie = Secrets.newToken(), csrf = Secrets.newToken()
-    _ = try await store.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(cookie), csrfToken: csrf)
+    _ = try await store.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(cookie), csrfToken: csrf,
+                                      expiresAt: nil)
     return (cookie, csrf)
 }

@@ -100,7 +100,10 @@ import Testing
             #expect(css.status == 200 && css.text.contains("prefers-color-scheme"))
             let etag = try #require(css.etag)
             #expect(try await self.get(client, "/static/css/app.css", ifNoneMatch: etag).status == 304)
-            #expect(try await self.get(client, "/static/../templates/layout.mustache").status == 404)
+            // A dot segment is refused before any route is chosen; an encoded one too.
+            #expect(try await self.get(client, "/static/../templates/layout.mustache").status == 400)
+            #expect(try await self.get(client, "/static/%2e%2e/templates/layout.mustache").status == 400)
+            #expect(try await self.get(client, "/static/..%2ftemplates/layout.mustache").status == 400)
             #expect(try await self.get(client, "/static/.hidden").status == 404)
             #expect(try await self.get(client, "/static/js/nope.js").status == 404)
             let manifest = try await self.get(client, "/manifest.webmanifest")

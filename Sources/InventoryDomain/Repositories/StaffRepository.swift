@@ -14,9 +14,13 @@ public struct StaffSession: Sendable, Hashable {
     public var lastSeenAt: Int64
     /// Whether the till is locked until a PIN is entered.
     public var isLocked: Bool
+    /// When the session or token stops working (ms since 1970); nil: an API token without an expiry.
+    public var expiresAt: Int64?
 
     /// Creates a session value.
-    public init(id: Int64, userID: UserID, kind: Kind, name: String, csrfToken: String, createdAt: Int64, lastSeenAt: Int64, isLocked: Bool) {
+    public init(id: Int64, userID: UserID, kind: Kind, name: String, csrfToken: String, createdAt: Int64, lastSeenAt: Int64, isLocked: Bool,
+                expiresAt: Int64? = nil) {
+        self.expiresAt = expiresAt
         self.id = id
         self.userID = userID
         self.kind = kind
@@ -25,6 +29,16 @@ public struct StaffSession: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
         self.isLocked = isLocked
+    }
+
+    /// The default absolute lifetime of a browser session: a working day and a bit, whatever its activity.
+    public static let defaultWebLifetimeMilliseconds: Int64 = 12 * 3_600_000
+
+    /// Whether the session no longer works at `now`: past its own expiry, or a browser session older than `webLifetime`
+    /// ms since sign-in.
+    public func isExpired(at now: Int64, webLifetime: Int64) -> Bool {
+        if let expiresAt = self.expiresAt, now >= expiresAt { return true }
+        return self.kind == .web && now - self.createdAt >= webLifetime
     }
 }
 
@@ -84,14 +98,17 @@ public protocol StaffRepository: Sendable {
     /// The account with this username (case-insensitive), if any.
     func user(username: String) async throws -> StaffAccount?
 
-    /// Stores a new session under the SHA-256 of its secret token; returns its id.
-    func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String) async throws -> Int64
+    /// Stores a new session under the SHA-256 of its secret token, working until `expiresAt` (ms; nil: no expiry of its
+    /// own); returns its id.
+    func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String, expiresAt: Int64?) async throws -> Int64
     /// The session and its account for a token hash, if the session exists.
     func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)?
     /// Records activity, the lock state, or a switch of user on a session.
     func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws
     /// Ends a session.
     func deleteSession(id: Int64) async throws
+    /// Ends every session and API token of a user but `except` (the one making a change); returns how many ended.
+    @discardableResult func deleteSessions(userID: UserID, except: Int64?) async throws -> Int
     /// Sessions of a kind (API tokens for the admin's list).
     func sessions(kind: StaffSession.Kind) async throws -> [StaffSession]
 
@@ -99,6 +116,11 @@ public protocol StaffRepository: Sendable {
     func throttle(key: String) async throws -> LoginThrottle
     /// Saves a throttle state; nil clears it.
     func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws
+    /// Reserves one attempt on every key at once, atomically (``LoginThrottle/reserved(at:)``): either each key counts
+    /// the attempt and the answer is `.allow`, or nothing changes and the answer is the first key's refusal.
+    func reserveAttempt(keys: [String], at now: Int64) async throws -> LoginThrottle.Decision
+    /// After a reserved attempt turned out right: clears the keys in `clear`, gives the reservation back on `release`.
+    func settleAttempt(clear: [String], release: [String]) async throws
 
     /// Opens a shift for a user. - Throws: `conflict` when one is already open.
     func clockIn(_ userID: UserID, at: Int64) async throws -> Shift

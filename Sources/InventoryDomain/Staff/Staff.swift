@@ -135,6 +135,19 @@ public struct LoginThrottle: Sendable, Hashable {
         return elapsed >= wait ? .allow : .wait(seconds: Int((wait - elapsed + 999) / 1000))
     }
 
+    /// The state once an attempt at `now` has been reserved: counted as a failure before the secret is checked, so that
+    /// parallel attempts cannot all pass the check on the same old count; a success then gives it back
+    /// (``released()``) or clears the key. nil when the attempt must be refused (see ``decision(now:)``).
+    public func reserved(at now: Int64) -> LoginThrottle? {
+        guard self.decision(now: now) == .allow else { return nil }
+        return self.failed(at: now)
+    }
+
+    /// The state after a reserved attempt turned out right: the reservation is given back, earlier failures stay.
+    public func released() -> LoginThrottle? {
+        self.failures <= 1 ? nil : LoginThrottle(failures: self.failures - 1, lastFailureAt: self.lastFailureAt)
+    }
+
     /// The state after a failed attempt at `now`; a finished lockout starts counting afresh.
     public func failed(at now: Int64) -> LoginThrottle {
         let base = self.failures >= Self.lockoutFailures && now - self.lastFailureAt >= Self.lockoutMilliseconds ? 0 : self.failures

@@ -12,8 +12,8 @@ struct BackupController {
         var products: Int
     }
 
-    func addRoutes(to api: RouterGroup<AppRequestContext>) {
-        api.get("backup") { _, _ in
+    func addRoutes(to api: Routes) {
+        api.get("backup", .permission(.backup)) { _, _ in
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-backup-\(UUID().uuidString).sqlite").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try self.store.backup(to: path)
@@ -25,7 +25,7 @@ struct BackupController {
                                                    .contentDisposition: "attachment; filename=\"stockroom-\(stamp).sqlite\""],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        api.post("restore") { request, _ in
+        api.post("restore", .permission(.backup)) { request, _ in
             let body = try await request.body.collect(upTo: 2 << 30)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-restore-\(UUID().uuidString).sqlite").path
             defer { try? FileManager.default.removeItem(atPath: path) }

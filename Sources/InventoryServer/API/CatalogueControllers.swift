@@ -46,18 +46,18 @@ struct CategoryController<Repository: InventoryRepository> {
         }
     }
 
-    func addRoutes(to group: RouterGroup<some RequestContext>) {
-        group.get { _, _ in JSON(try await self.repository.categories().map(CategoryResponse.init)) }
-        group.post { request, context in
+    func addRoutes(to group: Routes) {
+        group.get(.permission(.viewCatalogue)) { _, _ in JSON(try await self.repository.categories().map(CategoryResponse.init)) }
+        group.post(.permission(.editCatalogue)) { request, context in
             let body = try await request.decodeJSON(as: CategoryRequest.self, context: context)
             return JSON(CategoryResponse(try await self.repository.createCategory(try body.category(id: CategoryID(0)))), status: .created)
         }
-        group.put(":id") { request, context in
+        group.put(":id", .permission(.editCatalogue)) { request, context in
             let id = CategoryID(try request.id(context))
             let body = try await request.decodeJSON(as: CategoryRequest.self, context: context)
             return JSON(CategoryResponse(try await self.repository.updateCategory(try body.category(id: id))))
         }
-        group.delete(":id") { request, context in
+        group.delete(":id", .permission(.editCatalogue)) { request, context in
             try await self.repository.deleteCategory(CategoryID(try request.id(context)))
             return Response(status: .noContent)
         }
@@ -67,6 +67,8 @@ struct CategoryController<Repository: InventoryRepository> {
 /// `/api/v1/suppliers` and `/api/v1/customers`: one contact shape, two lists.
 struct ContactController<Repository: InventoryRepository, Kind: Sendable> {
     let repository: Repository
+    /// Who may list them (customers: anyone who sells; suppliers: who purchases); changes need ``Permission/editCatalogue``.
+    let viewPermission: Permission
     let list: @Sendable (Repository, String?) async throws -> [Contact<Kind>]
     let create: @Sendable (Repository, Contact<Kind>) async throws -> Contact<Kind>
     let update: @Sendable (Repository, Contact<Kind>) async throws -> Contact<Kind>
@@ -114,18 +116,20 @@ struct ContactController<Repository: InventoryRepository, Kind: Sendable> {
         }
     }
 
-    func addRoutes(to group: RouterGroup<some RequestContext>) {
-        group.get { request, _ in JSON(try await self.list(self.repository, request.query("search")).map(ContactResponse.init)) }
-        group.post { request, context in
+    func addRoutes(to group: Routes) {
+        group.get(.permission(self.viewPermission)) { request, _ in
+            JSON(try await self.list(self.repository, request.query("search")).map(ContactResponse.init))
+        }
+        group.post(.permission(.editCatalogue)) { request, context in
             let body = try await request.decodeJSON(as: ContactRequest.self, context: context)
             return JSON(ContactResponse(try await self.create(self.repository, body.contact(id: ID(0)))), status: .created)
         }
-        group.put(":id") { request, context in
+        group.put(":id", .permission(.editCatalogue)) { request, context in
             let id = ID<Kind>(try request.id(context))
             let body = try await request.decodeJSON(as: ContactRequest.self, context: context)
             return JSON(ContactResponse(try await self.update(self.repository, body.contact(id: id))))
         }
-        group.delete(":id") { request, context in
+        group.delete(":id", .permission(.editCatalogue)) { request, context in
             try await self.delete(self.repository, ID<Kind>(try request.id(context)))
             return Response(status: .noContent)
         }
@@ -134,14 +138,14 @@ struct ContactController<Repository: InventoryRepository, Kind: Sendable> {
 
 extension ContactController where Kind == Supplier {
     init(suppliers repository: Repository) {
-        self.init(repository: repository, list: { try await $0.suppliers(search: $1) }, create: { try await $0.createSupplier($1) },
+        self.init(repository: repository, viewPermission: .purchase, list: { try await $0.suppliers(search: $1) }, create: { try await $0.createSupplier($1) },
                   update: { try await $0.updateSupplier($1) }, delete: { try await $0.deleteSupplier($1) })
     }
 }
 
 extension ContactController where Kind == Customer {
     init(customers repository: Repository) {
-        self.init(repository: repository, list: { try await $0.customers(search: $1) }, create: { try await $0.createCustomer($1) },
+        self.init(repository: repository, viewPermission: .sell, list: { try await $0.customers(search: $1) }, create: { try await $0.createCustomer($1) },
                   update: { try await $0.updateCustomer($1) }, delete: { try await $0.deleteCustomer($1) })
     }
 }

@@ -295,46 +295,46 @@ struct DocumentController<Repository: InventoryRepository> {
         var id: Int64
     }
 
-    func addRoutes(purchases: RouterGroup<AppRequestContext>, sales: RouterGroup<AppRequestContext>, returns: RouterGroup<AppRequestContext>,
-                   adjustments: RouterGroup<AppRequestContext>) {
-        purchases.get { request, _ in
+    func addRoutes(purchases: Routes, sales: Routes, returns: Routes, adjustments: Routes) {
+        purchases.get(.permission(.purchase)) { request, _ in
             let limit = try request.queryInt("limit", default: 50, range: 1...500), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
             return JSON(try await self.summaries(try await self.repository.purchases(limit: limit, offset: offset)))
         }
-        purchases.post { request, context in
+        purchases.post(.permission(.purchase)) { request, context in
             let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
             let (formats, settings) = try await self.formats()
             return JSON(PurchaseResponse(try await self.repository.postPurchase(try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats), status: .created)
         }
-        purchases.get(":id") { request, context in
+        purchases.get(":id", .permission(.purchase)) { request, context in
             JSON(PurchaseResponse(try await self.repository.purchase(PurchaseID(try request.id(context))), try await self.formats().0))
         }
-        purchases.put(":id") { request, context in
+        purchases.put(":id", .permission(.purchase)) { request, context in
             let id = PurchaseID(try request.id(context))
             let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
             let (formats, settings) = try await self.formats()
             return JSON(PurchaseResponse(try await self.repository.updatePurchase(id, try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats))
         }
-        purchases.delete(":id") { request, context in
+        purchases.delete(":id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deletePurchase(PurchaseID(try request.id(context)))
             return Response(status: .noContent)
         }
 
-        sales.get { request, _ in
+        sales.get(.permission(.sell)) { request, _ in
             let limit = try request.queryInt("limit", default: 50, range: 1...500), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
             return JSON(try await self.summaries(try await self.repository.sales(limit: limit, offset: offset)))
         }
-        sales.post { request, context in
+        sales.post(.permission(.sell)) { request, context in
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
             let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
                                              soldBy: context.identity?.account.username ?? "")
             return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
         }
-        sales.get(":id") { request, context in
+        sales.get(":id", .permission(.sell)) { request, context in
             JSON(SaleResponse(try await self.repository.sale(SaleID(try request.id(context))), try await self.formats().0))
         }
-        sales.put(":id") { request, context in
+        // Editing a sale after the fact is a refund-level change.
+        sales.put(":id", .permission(.refund)) { request, context in
             let id = SaleID(try request.id(context))
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
@@ -344,12 +344,12 @@ struct DocumentController<Repository: InventoryRepository> {
                                              soldBy: seller)
             return JSON(SaleResponse(try await self.repository.updateSale(id, draft), formats))
         }
-        sales.delete(":id") { request, context in
+        sales.delete(":id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteSale(SaleID(try request.id(context)))
             return Response(status: .noContent)
         }
 
-        returns.post("customer") { request, context in
+        returns.post("customer", .permission(.refund)) { request, context in
             let body = try await request.decodeJSON(as: CustomerReturnRequest.self, context: context)
             let formats = try await self.formats().0
             try formats.checkLineCount(body.lines.count)
@@ -360,11 +360,11 @@ struct DocumentController<Repository: InventoryRepository> {
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines))
             return JSON(Created(id: id.rawValue), status: .created)
         }
-        returns.delete("customer/:id") { request, context in
+        returns.delete("customer/:id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteCustomerReturn(CustomerReturnID(try request.id(context)))
             return Response(status: .noContent)
         }
-        returns.post("supplier") { request, context in
+        returns.post("supplier", .permission(.purchase)) { request, context in
             let body = try await request.decodeJSON(as: SupplierReturnRequest.self, context: context)
             let formats = try await self.formats().0
             try formats.checkLineCount(body.lines.count)
@@ -376,12 +376,12 @@ struct DocumentController<Repository: InventoryRepository> {
                 note: body.note ?? "", lines: lines))
             return JSON(Created(id: id.rawValue), status: .created)
         }
-        returns.delete("supplier/:id") { request, context in
+        returns.delete("supplier/:id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteSupplierReturn(SupplierReturnID(try request.id(context)))
             return Response(status: .noContent)
         }
 
-        adjustments.post { request, context in
+        adjustments.post(.permission(.adjustStock)) { request, context in
             let body = try await request.decodeJSON(as: AdjustmentRequest.self, context: context)
             let formats = try await self.formats().0
             guard let reason = AdjustmentReason(rawValue: body.reason) else {
@@ -393,7 +393,7 @@ struct DocumentController<Repository: InventoryRepository> {
                 unitCost: try formats.money(body.unitCost, field: "unitCost")))
             return JSON(Created(id: id.rawValue), status: .created)
         }
-        adjustments.delete(":id") { request, context in
+        adjustments.delete(":id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteAdjustment(AdjustmentID(try request.id(context)))
             return Response(status: .noContent)
         }

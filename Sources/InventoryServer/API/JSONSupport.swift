@@ -150,6 +150,12 @@ extension KnownFields {
 extension Request {
     /// Decodes a JSON body as `T`; malformed bodies become 400 problems naming the field.
     func decodeJSON<T: Decodable>(as type: T.Type, context: some RequestContext, limit: Int = 1 << 20) async throws -> T {
+        // Only JSON is read as JSON: a cross-site form can send `text/plain` without asking, never `application/json`.
+        let mediaType = self.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
+            throw Problem(.unsupportedMediaType, code: "unsupportedMediaType", title: "Send JSON",
+                          detail: "send the body as application/json (Content-Type was '\(mediaType)')", field: "Content-Type")
+        }
         let buffer: ByteBuffer
         do {
             buffer = try await self.body.collect(upTo: limit)

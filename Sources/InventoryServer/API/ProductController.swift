@@ -137,16 +137,16 @@ struct ProductController<Repository: InventoryRepository> {
         var averageCostAfter: String
     }
 
-    func addRoutes(to group: RouterGroup<some RequestContext>) {
-        group.get(use: self.list)
-        group.post(use: self.create)
-        group.get("barcode/:code", use: self.byBarcode)
-        group.get(":id", use: self.get)
-        group.put(":id", use: self.update)
-        group.delete(":id", use: self.delete)
-        group.post(":id/archive", use: self.archive)
-        group.post(":id/restore", use: self.restore)
-        group.get(":id/movements", use: self.movements)
+    func addRoutes(to group: Routes) {
+        group.get(.permission(.viewCatalogue), use: self.list)
+        group.post(.permission(.editCatalogue), use: self.create)
+        group.get("barcode/:code", .permission(.viewCatalogue), use: self.byBarcode)
+        group.get(":id", .permission(.viewCatalogue), use: self.get)
+        group.put(":id", .permission(.editCatalogue), use: self.update)
+        group.delete(":id", .permission(.editCatalogue), use: self.delete)
+        group.post(":id/archive", .permission(.editCatalogue), use: self.archive)
+        group.post(":id/restore", .permission(.editCatalogue), use: self.restore)
+        group.get(":id/movements", .permission(.viewCatalogue), use: self.movements)
     }
 
     func formats() async throws -> Formats { try await self.repository.formats().0 }

@@ -108,9 +108,9 @@ struct ReportController<Repository: InventoryRepository> {
 
     func formats() async throws -> (Formats, ShopSettings) { try await self.repository.formats() }
 
-    func addRoutes(to api: RouterGroup<some RequestContext>) {
+    func addRoutes(to api: Routes) {
         let reports = api.group("reports")
-        reports.get("snapshot") { request, _ in
+        reports.get("snapshot", .permission(.viewReports)) { request, _ in
             let (f, _) = try await self.formats()
             let at = try request.query("at").map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
             let snapshot = try await self.repository.snapshot(at: at)
@@ -118,7 +118,7 @@ struct ReportController<Repository: InventoryRepository> {
                 at: f.string(at), totalQuantity: snapshot.totalQuantity.decimalString, totalValue: f.string(snapshot.totalValue),
                 lines: snapshot.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, value: f.string($0.value), averageCost: f.string($0.averageCost)) }))
         }
-        reports.get("daily") { request, _ in
+        reports.get("daily", .permission(.viewReports)) { request, _ in
             let (f, _) = try await self.formats()
             let today = f.calendar.dayNumber(Date())
             let single = try request.query("date").map { try f.day($0, field: "date") }
@@ -133,7 +133,7 @@ struct ReportController<Repository: InventoryRepository> {
                               profit: f.string($0.profit), salesCount: $0.salesCount, averageBasket: f.string($0.averageBasket))
             })
         }
-        reports.get("top") { request, _ in
+        reports.get("top", .permission(.viewReports)) { request, _ in
             let (f, _) = try await self.formats()
             let to = try request.query("to").map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Date()
             let from = try request.query("from").map { try f.calendar.parseDateTime($0, field: "from") }
@@ -147,20 +147,20 @@ struct ReportController<Repository: InventoryRepository> {
                 TopResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, revenue: f.string($0.revenue))
             })
         }
-        reports.get("low-stock") { _, _ in
+        reports.get("low-stock", .permission(.viewCatalogue)) { _, _ in
             JSON(try await self.repository.lowStock().map {
                 LowStockResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString,
                                  threshold: $0.threshold.decimalString, unit: $0.unit, status: $0.status.rawValue)
             })
         }
-        reports.get("valuation") { _, _ in
+        reports.get("valuation", .permission(.viewReports)) { _, _ in
             let (f, _) = try await self.formats()
             return JSON(try await self.repository.valuation().map {
                 ValuationResponse(categoryId: $0.categoryID?.rawValue, name: $0.name, productCount: $0.productCount,
                                   quantity: $0.quantity.decimalString, value: f.string($0.value))
             })
         }
-        reports.get("expiring") { request, _ in
+        reports.get("expiring", .permission(.viewCatalogue)) { request, _ in
             let (f, _) = try await self.formats()
             let days = try request.queryInt("days", default: 3, range: 0...3650)
             let through = ShopCalendar.isoDate(f.calendar.addingDays(days, to: f.calendar.dayNumber(Date())))
@@ -169,7 +169,7 @@ struct ReportController<Repository: InventoryRepository> {
             })
         }
 
-        api.get("export/:kind") { _, context in
+        api.get("export/:kind", .permission(.viewReports)) { _, context in
             let name = context.parameters.get("kind") ?? ""
             guard let kind = ExportKind(rawValue: name.replacingOccurrences(of: ".csv", with: "")) else {
                 throw InventoryError(.notFound, field: "kind", "no export named '\(name)'; try \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -180,7 +180,7 @@ struct ReportController<Repository: InventoryRepository> {
                             body: .init(byteBuffer: ByteBuffer(string: text)))
         }
 
-        api.post("import/products") { request, _ in
+        api.post("import/products", .permission(.importData)) { request, _ in
             let dryRun = request.query("dryRun") == "true"
             let buffer = try await request.body.collect(upTo: 20 << 20)
             guard let text = String(bytes: buffer.readableBytesView, encoding: .utf8) else {
@@ -208,8 +208,8 @@ struct ReportController<Repository: InventoryRepository> {
             }
         }
 
-        api.get("settings") { _, _ in JSON(Self.body(try await self.repository.settings())) }
-        api.put("settings") { request, context in
+        api.get("settings", .signedIn) { _, _ in JSON(Self.body(try await self.repository.settings())) }
+        api.put("settings", .permission(.manageSettings)) { request, context in
             let body = try await request.decodeJSON(as: SettingsBody.self, context: context)
             let settings = ShopSettings(
                 shopName: body.shopName, currency: try Currency(isoCode: body.currency), timeZoneIdentifier: body.timeZone,
@@ -219,7 +219,7 @@ struct ReportController<Repository: InventoryRepository> {
             return JSON(Self.body(try await self.repository.settings()))
         }
 
-        api.post("barcodes/decode") { request, _ in
+        api.post("barcodes/decode", .permission(.scan)) { request, _ in
             let buffer = try await request.body.collect(upTo: 8 << 20)
             let bytes = Array(buffer.readableBytesView)
             let image: GrayscaleImage

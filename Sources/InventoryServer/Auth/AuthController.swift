@@ -10,6 +10,8 @@ struct AuthController<Staff: StaffRepository> {
     let secrets: Secrets
     /// Mark the session cookie Secure (served over HTTPS).
     var secureCookies = false
+    /// How long a browser session lives from sign-in, in ms.
+    var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
 
     struct UserResponse: Encodable, Sendable {
         var id: Int64
@@ -73,6 +75,8 @@ struct AuthController<Staff: StaffRepository> {
     struct TokenRequest: Decodable, Sendable {
         var name: String
         var userId: Int64?
+        /// Days until the token stops working (1–3660); absent: it works until revoked.
+        var expiresInDays: Int?
     }
 
     struct TokenResponse: Encodable, Sendable {
@@ -81,6 +85,7 @@ struct AuthController<Staff: StaffRepository> {
         var userId: Int64
         var createdAt: String
         var lastSeenAt: String
+        var expiresAt: String?
         var token: String?
     }
 
@@ -112,14 +117,14 @@ struct AuthController<Staff: StaffRepository> {
         var detail: String
     }
 
-    func addRoutes(to api: RouterGroup<AppRequestContext>) {
+    func addRoutes(to api: Routes) {
         let auth = api.group("auth")
-        auth.get("status") { _, context in
+        auth.get("status", .open) { _, context in
             let count = try await self.staff.userCount()
             return JSON(Status(setupRequired: count == 0, signedIn: context.identity != nil, locked: context.identity?.session.isLocked ?? false,
                                user: context.identity.map { UserResponse($0.account) }))
         }
-        auth.post("setup") { request, context in
+        auth.post("setup", .open) { request, context in
             let body = try await request.decodeJSON(as: SetupRequest.self, context: context)
             try StaffAccount.validatePassword(body.password)
             if let pin = body.pin { try StaffAccount.validatePIN(pin) }
@@ -130,31 +135,31 @@ struct AuthController<Staff: StaffRepository> {
             try await self.staff.recordAudit(userID: admin.id, username: admin.username, action: "setup", detail: "created the first admin")
             return try await self.startSession(for: admin, status: .created)
         }
-        auth.post("login") { request, context in
+        auth.post("login", .open) { request, context in
             let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
             let account = try await self.checkSecret(username: body.username, secret: body.password, kind: "password", address: context.clientAddress) {
                 $0.passwordHash
             }
             return try await self.startSession(for: account, status: .ok)
         }
-        auth.post("logout") { _, context in
+        auth.post("logout", .signedIn(whileLocked: true)) { _, context in
             if let identity = context.identity { try await self.staff.deleteSession(id: identity.session.id) }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: AuthNames.cookie, value: "", maxAge: 0, path: "/", secure: self.secureCookies, httpOnly: true, sameSite: .strict))
             return response
         }
-        auth.get("me") { _, context in
+        auth.get("me", .signedIn(whileLocked: true)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             return JSON(SignedIn(user: UserResponse(identity.account), csrfToken: identity.session.csrfToken, locked: identity.session.isLocked))
         }
-        auth.post("lock") { _, context in
+        auth.post("lock", .signedIn(whileLocked: true)) { _, context in
             guard let identity = context.identity, identity.session.kind == .web else {
                 throw Problem(.badRequest, code: "badRequest", title: "Not a till", detail: "only a browser session can be locked")
             }
             try await self.staff.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: identity.session.lastSeenAt, isLocked: true)
             return Response(status: .noContent)
         }
-        auth.post("pin") { request, context in
+        auth.post("pin", .signedIn(whileLocked: true)) { request, context in
             guard let identity = context.identity, identity.session.kind == .web else { throw Self.unauthenticated }
             let body = try await request.decodeJSON(as: PINRequest.self, context: context)
             try StaffAccount.validatePIN(body.pin)
@@ -165,15 +170,15 @@ struct AuthController<Staff: StaffRepository> {
             return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
         }
 
-        auth.post("clock-in") { _, context in
+        auth.post("clock-in", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             return JSON(ShiftResponse(try await self.staff.clockIn(identity.account.id, at: Date().milliseconds)), status: .created)
         }
-        auth.post("clock-out") { _, context in
+        auth.post("clock-out", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             return JSON(ShiftResponse(try await self.staff.clockOut(identity.account.id, at: Date().milliseconds)))
         }
-        api.get("shifts") { request, context in
+        api.get("shifts", .permission(.clockInOut)) { request, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             // Staff see their own shifts; managers and admins everyone's.
             let everyone = identity.allows(.viewReports)
@@ -184,8 +189,8 @@ struct AuthController<Staff: StaffRepository> {
         }
 
         let users = api.group("users")
-        users.get { _, _ in JSON(try await self.staff.users().map(UserResponse.init)) }
-        users.post { request, context in
+        users.get(.permission(.manageUsers)) { _, _ in JSON(try await self.staff.users().map(UserResponse.init)) }
+        users.post(.permission(.manageUsers)) { request, context in
             let body = try await request.decodeJSON(as: UserRequest.self, context: context)
             guard let username = body.username else { throw InventoryError(.missingValue, field: "username", "is required") }
             guard let password = body.password else { throw InventoryError(.missingValue, field: "password", "is required") }
@@ -197,9 +202,10 @@ struct AuthController<Staff: StaffRepository> {
                 pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) }, isActive: body.active ?? true)
             return JSON(UserResponse(try await self.staff.createUser(account)), status: .created)
         }
-        users.put(":id") { request, context in
+        users.put(":id", .permission(.manageUsers)) { request, context in
             var account = try await self.staff.user(UserID(try request.id(context)))
             let body = try await request.decodeJSON(as: UserRequest.self, context: context)
+            let secretChanged = body.password != nil || body.pin != nil
             if let username = body.username { account.username = username }
             if let displayName = body.displayName { account.displayName = displayName }
             if let role = body.role { account.role = try Self.role(role) }
@@ -216,26 +222,49 @@ struct AuthController<Staff: StaffRepository> {
                     account.pinHash = try await self.secrets.hash(pin)
                 }
             }
-            return JSON(UserResponse(try await self.staff.updateUser(account)))
+            let updated = try await self.staff.updateUser(account)
+            if secretChanged {
+                // A new password or PIN ends the user's other sessions and API tokens (a lost phone, a leaked token);
+                // the admin making the change keeps the session they are using.
+                let ended = try await self.staff.deleteSessions(userID: updated.id, except: context.identity?.session.id)
+                try await self.recordAudit(context, action: "end sessions", detail: "ended \(ended) session(s) and token(s) of \(updated.username) after a new password or PIN")
+            }
+            return JSON(UserResponse(updated))
         }
 
         let tokens = api.group("tokens")
-        tokens.get { _, _ in
+        tokens.get(.permission(.manageTokens)) { _, _ in
             JSON(try await self.staff.sessions(kind: .api).map {
-                TokenResponse(id: $0.id, name: $0.name, userId: $0.userID.rawValue, createdAt: Self.iso($0.createdAt), lastSeenAt: Self.iso($0.lastSeenAt), token: nil)
+                TokenResponse(id: $0.id, name: $0.name, userId: $0.userID.rawValue, createdAt: Self.iso($0.createdAt), lastSeenAt: Self.iso($0.lastSeenAt),
+                              expiresAt: $0.expiresAt.map(Self.iso), token: nil)
             })
         }
-        tokens.post { request, context in
+        tokens.post(.permission(.manageTokens)) { request, context in
             let body = try await request.decodeJSON(as: TokenRequest.self, context: context)
-            let name = body.name.trimmingCharacters(in: .whitespaces)
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
-            let owner = try await self.staff.user(body.userId.map(UserID.init(rawValue:)) ?? (context.identity?.account.id ?? UserID(0)))
+            guard name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw InventoryError(.invalidValue, field: "name", "must be at most 200 bytes of text without control characters")
+            }
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            let owner = try await self.staff.user(body.userId.map(UserID.init(rawValue:)) ?? identity.account.id)
+            guard owner.isActive else { throw InventoryError(.conflict, field: "userId", "\(owner.username) is deactivated") }
+            let now = Date().milliseconds
+            var expiresAt: Int64?
+            if let days = body.expiresInDays {
+                guard (1...3660).contains(days) else { throw InventoryError(.invalidValue, field: "expiresInDays", "must be between 1 and 3660") }
+                expiresAt = now + Int64(days) * 86_400_000
+            }
             let token = Secrets.newToken()
-            let id = try await self.staff.createSession(userID: owner.id, kind: .api, name: name, tokenHash: Secrets.hashToken(token), csrfToken: "")
-            let now = Self.iso(Date().milliseconds)
-            return JSON(TokenResponse(id: id, name: name, userId: owner.id.rawValue, createdAt: now, lastSeenAt: now, token: token), status: .created)
+            let id = try await self.staff.createSession(userID: owner.id, kind: .api, name: name, tokenHash: Secrets.hashToken(token), csrfToken: "",
+                                                        expiresAt: expiresAt)
+            if owner.id != identity.account.id {
+                try await self.recordAudit(context, action: "mint token", detail: "\(identity.account.username) created API token \(id) '\(name)' for \(owner.username)")
+            }
+            return JSON(TokenResponse(id: id, name: name, userId: owner.id.rawValue, createdAt: Self.iso(now), lastSeenAt: Self.iso(now),
+                                      expiresAt: expiresAt.map(Self.iso), token: token), status: .created)
         }
-        tokens.delete(":id") { request, context in
+        tokens.delete(":id", .permission(.manageTokens)) { request, context in
             let id = try request.id(context)
             guard try await self.staff.sessions(kind: .api).contains(where: { $0.id == id }) else {
                 throw InventoryError(.notFound, field: "id", "token \(id) does not exist")
@@ -244,7 +273,7 @@ struct AuthController<Staff: StaffRepository> {
             return Response(status: .noContent)
         }
 
-        api.get("audit") { request, _ in
+        api.get("audit", .permission(.viewAudit)) { request, _ in
             let limit = try request.queryInt("limit", default: 100, range: 1...1000), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
             return JSON(try await self.staff.auditLog(limit: limit, offset: offset).map {
                 AuditResponse(id: $0.id, at: Self.iso($0.at), userId: $0.userID?.rawValue, username: $0.username, action: $0.action, detail: $0.detail)
@@ -263,38 +292,48 @@ struct AuthController<Staff: StaffRepository> {
         return role
     }
 
-    /// Starts a browser session: an HttpOnly, SameSite=Strict cookie and the CSRF token for the page.
+    /// Starts a browser session: an HttpOnly, SameSite=Strict cookie and the CSRF token for the page. The session ends
+    /// after its absolute lifetime whatever its activity.
     func startSession(for account: StaffAccount, status: HTTPResponse.Status) async throws -> Response {
         let token = Secrets.newToken(), csrf = Secrets.newToken()
-        _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf)
+        let expiresAt = Date().milliseconds + self.sessionLifetime
+        _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf,
+                                               expiresAt: expiresAt)
         var response = try JSON(SignedIn(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
-        response.setCookie(Cookie(name: AuthNames.cookie, value: token, path: "/", secure: self.secureCookies, httpOnly: true, sameSite: .strict))
+        response.setCookie(Cookie(name: AuthNames.cookie, value: token, maxAge: Int(self.sessionLifetime / 1000), path: "/", secure: self.secureCookies,
+                                  httpOnly: true, sameSite: .strict))
         return response
     }
 
-    /// Checks a password or PIN with throttling per account and per client address.
+    func recordAudit(_ context: AppRequestContext, action: String, detail: String) async throws {
+        guard let identity = context.identity else { return }
+        try await self.staff.recordAudit(userID: identity.account.id, username: identity.account.username, action: action, detail: detail)
+    }
+
+    /// Checks a password or PIN with throttling per account and per client address. The attempt is reserved on both
+    /// counters (atomically, in the database) before the hash is checked, so a burst of parallel tries gets no more
+    /// than the free ones; a right secret clears the account's counter and gives the reservation back on the address's,
+    /// whose earlier failures stay (a success on one account does not wipe an address's guessing at others).
     func checkSecret(username: String, secret: String, kind: String, address: String, hash: (StaffAccount) -> String?) async throws -> StaffAccount {
-        let now = Date().milliseconds
-        let keys = ["\(kind):user:\(username.lowercased())", "\(kind):ip:\(address)"]
-        for key in keys {
-            switch try await self.staff.throttle(key: key).decision(now: now) {
-            case .allow: continue
-            case .wait(let seconds):
-                throw Problem(.tooManyRequests, code: "slowDown", title: "Too many tries", detail: "too many wrong tries; wait \(seconds) s and try again")
-            case .lockedOut(let seconds):
-                throw Problem(.tooManyRequests, code: "lockedOut", title: "Locked out",
-                              detail: "too many wrong tries; locked for \((seconds + 59) / 60) more minute(s)")
-            }
+        let userKey = "\(kind):user:\(username.trimmingCharacters(in: .whitespaces).lowercased())", addressKey = "\(kind):ip:\(address)"
+        switch try await self.staff.reserveAttempt(keys: [userKey, addressKey], at: Date().milliseconds) {
+        case .allow: break
+        case .wait(let seconds):
+            throw Problem(.tooManyRequests, code: "slowDown", title: "Too many tries", detail: "too many wrong tries; wait \(seconds) s and try again")
+        case .lockedOut(let seconds):
+            throw Problem(.tooManyRequests, code: "lockedOut", title: "Locked out",
+                          detail: "too many wrong tries; locked for \((seconds + 59) / 60) more minute(s)")
         }
         let account = try await self.staff.user(username: username)
         let stored = account.flatMap(hash)
-        // Check a dummy hash for unknown users so timing does not reveal which usernames exist.
-        let matches = try await self.secrets.verify(secret, hash: stored ?? "$2b$04$C6UzMDM.H6dfI/f/IKxGhuC3P8RuQYgEDc4bRw6qmR9Eux45Yq0Yy")
+        // Unknown users are checked against a dummy hash of the same cost, so timing does not reveal which usernames exist.
+        let checked: String
+        if let stored { checked = stored } else { checked = try await self.secrets.dummyHash() }
+        let matches = try await self.secrets.verify(secret, hash: checked)
         guard let account, account.isActive, stored != nil, matches else {
-            for key in keys { try await self.staff.saveThrottle(key: key, try await self.staff.throttle(key: key).failed(at: now)) }
             throw Problem(.unauthorized, code: "wrongCredentials", title: "Wrong \(kind)", detail: "wrong username or \(kind)")
         }
-        for key in keys { try await self.staff.saveThrottle(key: key, nil) }
+        try await self.staff.settleAttempt(clear: [userKey], release: [addressKey])
         return account
     }
 }
@@ -312,4 +351,4 @@ extension AuthController.PINRequest: KnownFields { static var fields: [String] {
 extension AuthController.UserRequest: KnownFields {
     static var fields: [String] { ["username", "displayName", "role", "password", "pin", "active"] }
 }
-extension AuthController.TokenRequest: KnownFields { static var fields: [String] { ["name", "userId"] } }
+extension AuthController.TokenRequest: KnownFields { static var fields: [String] { ["name", "userId", "expiresInDays"] } }

@@ -10,57 +10,79 @@ enum AuthNames {
         guard let name = HTTPField.Name("X-CSRF-Token") else { preconditionFailure("X-CSRF-Token is a valid header name") }
         return name
     }
+    static var secFetchSite: HTTPField.Name {
+        guard let name = HTTPField.Name("Sec-Fetch-Site") else { preconditionFailure("Sec-Fetch-Site is a valid header name") }
+        return name
+    }
+    static var origin: HTTPField.Name {
+        guard let name = HTTPField.Name("Origin") else { preconditionFailure("Origin is a valid header name") }
+        return name
+    }
 }
 
-/// Finds who is calling (bearer token or session cookie), locks idle tills, checks CSRF on cookie writes, enforces
-/// the role's permission for the route, and writes every successful change to the audit log.
+/// The first door every request passes, before any route is chosen: refuses request targets that are not in canonical
+/// form (so no spelling of a path can reach a route another way than its own), refuses cross-site browser changes,
+/// and finds who is calling. It decides nothing about permissions: each route's declared ``Access`` does (``RouteGate``).
 struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     typealias Context = AppRequestContext
     let staff: Staff
-    let lockMinutes: @Sendable () async throws -> Int
+    /// How long a browser session lives from sign-in, in ms.
+    let sessionLifetime: Int64
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let reason = Self.nonCanonicalReason(request.head.path ?? "") {
+            throw Problem(.badRequest, code: "nonCanonicalPath", title: "Malformed path", detail: reason)
+        }
+        if RouteGate.unsafeMethods.contains(request.method) && request.headers[.authorization] == nil {
+            try Self.checkSameOrigin(request)
+        }
         var context = context
-        let path = request.uri.path
         context.identity = try await self.identify(request)
-        if !AccessRules.isOpen(path) && path.hasPrefix("/api/") {
-            guard var identity = context.identity else {
-                throw Problem(.unauthorized, code: "unauthenticated", title: "Sign in", detail: "sign in or send an API token first")
-            }
-            if identity.session.kind == .web {
-                let now = Date().milliseconds
-                let idle = now - identity.session.lastSeenAt
-                let lockAfter = Int64(try await self.lockMinutes()) * 60_000
-                let locked = identity.session.isLocked || idle > lockAfter
-                if locked && !AccessRules.whileLocked.contains(path) {
-                    if !identity.session.isLocked {
-                        try await self.staff.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: identity.session.lastSeenAt, isLocked: true)
-                    }
-                    throw Problem(HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), code: "locked", title: "Till locked", detail: "the till is locked; enter a PIN to unlock")
-                }
-                if !locked && idle > 15_000 {
-                    try await self.staff.updateSession(id: identity.session.id, userID: identity.account.id, lastSeenAt: now, isLocked: false)
-                    identity.session.lastSeenAt = now
-                }
-                if ![HTTPRequest.Method.get, .head, .options].contains(request.method) {
-                    guard let sent = request.headers[AuthNames.csrfHeader], sent == identity.session.csrfToken else {
-                        throw Problem(.forbidden, code: "csrf", title: "Missing CSRF token",
-                                      detail: "send the X-CSRF-Token header you got at sign-in with every change")
-                    }
-                }
-            }
-            if let permission = AccessRules.permission(method: request.method, path: path), !identity.allows(permission) {
-                throw Problem(.forbidden, code: "forbidden", title: "Not allowed",
-                              detail: "a \(identity.account.role.rawValue) may not do this (needs \(permission.minimumRole.rawValue))")
-            }
-            context.identity = identity
+        return try await next(request, context)
+    }
+
+    /// Why a request target is not a canonical origin-form path, or nil when it is: it must start with one `/`, have no
+    /// empty, `.` or `..` segments, no trailing `/` (but for the root), no backslash, and no percent-encoded `/`, `\`
+    /// or `.` (which could become any of those after decoding).
+    static func nonCanonicalReason(_ target: String) -> String? {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard path.hasPrefix("/") else { return "the request target must be a path starting with '/'" }
+        if path == "/" { return nil }
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for segment in segments {
+            if segment.isEmpty { return "the path has an empty segment ('//' or a trailing '/')" }
+            if segment == "." || segment == ".." { return "the path has a '.' or '..' segment" }
         }
-        let response = try await next(request, context)
-        if let identity = context.identity, ![HTTPRequest.Method.get, .head, .options].contains(request.method), response.status.code < 400 {
-            try? await self.staff.recordAudit(userID: identity.account.id, username: identity.account.username,
-                                              action: "\(request.method.rawValue) \(path)", detail: "status \(response.status.code)")
+        if path.contains("\\") { return "the path has a backslash" }
+        let lowered = path.lowercased()
+        for encoded in ["%2f", "%5c", "%2e", "%00"] where lowered.contains(encoded) {
+            return "the path has an encoded '/', '\\', '.' or NUL"
         }
-        return response
+        return nil
+    }
+
+    /// A browser change must come from the shop's own pages: `Sec-Fetch-Site` (sent by every current browser) must not
+    /// say another site, and an `Origin` must be this server's own.
+    static func checkSameOrigin(_ request: Request) throws {
+        if let site = request.headers[AuthNames.secFetchSite]?.lowercased(), !["same-origin", "none"].contains(site) {
+            throw Problem(.forbidden, code: "crossSite", title: "Cross-site request",
+                          detail: "changes are accepted only from the shop's own pages (Sec-Fetch-Site: \(site))")
+        }
+        if let origin = request.headers[AuthNames.origin] {
+            // HTTP/1's Host header becomes the request's authority; a Host field is read too where it did not.
+            let host = (request.head.authority ?? HTTPField.Name("Host").flatMap { request.headers[$0] } ?? "").lowercased()
+            let originHost = URLComponents(string: origin).map { components -> String in
+                let name = (components.host ?? "").lowercased()
+                let bracketed = name.contains(":") ? "[\(name)]" : name
+                return components.port.map { "\(bracketed):\($0)" } ?? bracketed
+            } ?? ""
+            let defaultPorts = [":80", ":443"]
+            let same = !originHost.isEmpty && (originHost == host || defaultPorts.contains { host == originHost + $0 || originHost == host + $0 })
+            guard same else {
+                throw Problem(.forbidden, code: "crossSite", title: "Cross-site request",
+                              detail: "changes are accepted only from the shop's own pages (Origin: \(origin), this server: \(host))")
+            }
+        }
     }
 
     func identify(_ request: Request) async throws -> Identity? {
@@ -77,6 +99,11 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         // A cookie must come from a web session and a bearer token from an API token.
         let isBearer = request.headers[.authorization] != nil
         guard (session.kind == .api) == isBearer else { return nil }
+        let now = Date().milliseconds
+        if session.isExpired(at: now, webLifetime: self.sessionLifetime) {
+            try? await self.staff.deleteSession(id: session.id)
+            return nil
+        }
         return Identity(account: account, session: session)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdBcrypt
 import InventoryDomain
 import NIOPosix
+import Synchronization
 
 /// Who is making a request: the account and the session it came through.
 public struct Identity: Sendable {
@@ -39,6 +40,19 @@ public struct Secrets: Sendable {
         let cost = self.bcryptCost
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(secret, cost: cost) }
     }
+
+    /// A bcrypt hash of a random secret at this cost, made once: unknown usernames are checked against it so that their
+    /// answer takes as long as a known user's.
+    public func dummyHash() async throws -> String {
+        if let hash = Self.dummyHashes.withLock({ $0[self.bcryptCost] }) { return hash }
+        let hash = try await self.hash(Self.newToken())
+        return Self.dummyHashes.withLock { hashes in
+            if let existing = hashes[self.bcryptCost] { return existing }
+            hashes[self.bcryptCost] = hash
+            return hash
+        }
+    }
+    private static let dummyHashes = Mutex<[UInt8: String]>([:])
 
     /// Whether `secret` matches a bcrypt hash.
     public func verify(_ secret: String, hash: String) async throws -> Bool {

@@ -117,8 +117,9 @@ struct EventMiddleware<Repository: InventoryRepository>: RouterMiddleware {
 struct EventsController {
     let hub: EventHub
 
-    func addRoutes(to api: RouterGroup<AppRequestContext>) {
-        api.get("events") { _, _ in
+    func addRoutes(to api: Routes) {
+        // Live events (stock changed, low stock, a sale): every signed-in screen listens.
+        api.get("events", .signedIn) { _, _ in
             let events = await self.hub.subscribe()
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
             let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(100))

@@ -8,8 +8,8 @@ public enum OpenAPIDocument {
 
 /// `GET /api/openapi.json`: the OpenAPI document, open to anyone.
 struct OpenAPIController {
-    func addRoutes(to router: Router<some RequestContext>) {
-        router.get("api/openapi.json") { _, _ in
+    func addRoutes(to router: Routes) {
+        router.get("api/openapi.json", .open) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                      body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.data)))
         }

@@ -12,7 +12,7 @@ extension OpenAPIDocument {
     "title": "Stockroom JSON API",
     "version": "1.0.0",
     "summary": "Inventory and point of sale for one shop.",
-    "description": "Amounts, quantities and percentages travel as decimal strings (`12.50`, `0.5`, `7.25`); times as ISO 8601 (`2026-11-22T14:30:00.000Z`), days as `YYYY-MM-DD`. Every error is an RFC 9457 `application/problem+json` document naming the field at fault. Sign in with `Authorization: Bearer <token>` (API tokens, created by an admin under /api/v1/tokens) or with the session cookie from /api/v1/auth/login plus the `X-CSRF-Token` header on every change. On first run, POST /api/v1/auth/setup creates the admin; there is no default password."
+    "description": "Amounts, quantities and percentages travel as decimal strings (`12.50`, `0.5`, `7.25`); times as ISO 8601 (`2026-11-22T14:30:00.000Z`), days as `YYYY-MM-DD`. Every error is an RFC 9457 `application/problem+json` document naming the field at fault. Sign in with `Authorization: Bearer <token>` (API tokens, created by an admin under /api/v1/tokens) or with the session cookie from /api/v1/auth/login plus the `X-CSRF-Token` header on every change; browser changes must come from the shop's own pages (`Origin`, `Sec-Fetch-Site`), and JSON bodies must be sent as `application/json` (else 415). Request paths must be canonical (no `//`, `.` or `..` segments, no trailing `/`): others answer 400. On first run, POST /api/v1/auth/setup creates the admin; there is no default password."
   },
   "servers": [{"url": "/"}],
   "security": [{"bearerAuth": []}, {"sessionCookie": [], "csrfToken": []}],
@@ -995,7 +995,11 @@ extension OpenAPIDocument {
               "schema": {
                 "type": "object",
                 "required": ["name"],
-                "properties": {"name": {"type": "string", "minLength": 1}, "userId": {"$ref": "#/components/schemas/Id"}},
+                "properties": {
+                  "name": {"type": "string", "minLength": 1},
+                  "userId": {"$ref": "#/components/schemas/Id"},
+                  "expiresInDays": {"type": "integer", "minimum": 1, "maximum": 3660, "description": "Days until the token stops working; absent: until revoked."}
+                },
                 "additionalProperties": false
               }
             }
@@ -1984,6 +1988,7 @@ extension OpenAPIDocument {
           "userId": {"$ref": "#/components/schemas/Id"},
           "createdAt": {"$ref": "#/components/schemas/DateTime"},
           "lastSeenAt": {"$ref": "#/components/schemas/DateTime"},
+          "expiresAt": {"$ref": "#/components/schemas/DateTime", "description": "When the token stops working; absent: until revoked."},
           "token": {"type": "string", "description": "The secret; only in the answer to its creation."}
         }
       },

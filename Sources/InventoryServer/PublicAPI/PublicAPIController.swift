@@ -27,9 +27,10 @@ struct PublicAPIController<Repository: InventoryRepository> {
         var success: Bool
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    /// Open to anyone: the iOS client sends no credentials (mounted only with `serve --public-api`).
+    func addRoutes(to router: Routes) {
         let group = router.group("api/public")
-        group.get("get") { request, _ in
+        group.get("get", .open) { request, _ in
             let settings = try await self.repository.settings()
             let categories = Dictionary(try await self.repository.categories().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             var items: [ProductDetailsBody] = []
@@ -42,7 +43,7 @@ struct PublicAPIController<Repository: InventoryRepository> {
             }
             return JSON(items)
         }
-        group.post("add") { request, _ in
+        group.post("add", .open) { request, _ in
             do {
                 return try await self.add(request)
             } catch let error as InventoryError {
@@ -116,8 +117,8 @@ struct ImageController<Repository: InventoryRepository> {
         var square: Bool
     }
 
-    func addRoutes(to router: Router<AppRequestContext>, api: RouterGroup<AppRequestContext>) {
-        router.get("images/:name") { request, context in
+    func addRoutes(to router: Routes, api: Routes) {
+        router.get("images/:name", .open) { request, context in
             let name = context.parameters.get("name") ?? ""
             guard let (data, type) = self.images.load(name) else {
                 throw Problem(.notFound, code: "notFound", title: "Not found", detail: "no picture named \(name)")
@@ -129,7 +130,7 @@ struct ImageController<Repository: InventoryRepository> {
             return Response(status: .ok, headers: [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=31536000, immutable"],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        api.put("products/:id/image") { request, context in
+        api.put("products/:id/image", .permission(.editCatalogue)) { request, context in
             let id = ProductID(try request.id(context))
             var details = try await self.repository.product(id).details
             let body = try await request.body.collect(upTo: ImageStore.maxBytes + 1)
@@ -138,7 +139,7 @@ struct ImageController<Repository: InventoryRepository> {
             _ = try await self.repository.updateProduct(id, details)
             return JSON(Uploaded(imageRef: saved.name, url: "/images/\(saved.name)", width: saved.width, height: saved.height, square: saved.isSquare))
         }
-        api.delete("products/:id/image") { request, context in
+        api.delete("products/:id/image", .permission(.editCatalogue)) { request, context in
             let id = ProductID(try request.id(context))
             var details = try await self.repository.product(id).details
             details.imageRef = nil

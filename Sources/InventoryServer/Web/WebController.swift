@@ -10,19 +10,21 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
     let repository: Repository
     let assets: WebAssets
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/") { request, context in
+    /// The screens are open routes: each one redirects to sign-in (or the lock screen) and checks the screen's own
+    /// permission from ``WebPage/all``; the data they show comes through the API, which checks again.
+    func addRoutes(to router: Routes) {
+        router.get("/", .open) { request, context in
             try await self.entry(request, context)
         }
-        router.get("/login") { request, context in
+        router.get("/login", .open) { request, context in
             if try await self.repository.userCount() == 0 { return Self.redirect("/setup") }
             return try await self.authPage("login", title: "Sign in", request: request, context: context)
         }
-        router.get("/setup") { request, context in
+        router.get("/setup", .open) { request, context in
             if try await self.repository.userCount() > 0 { return Self.redirect("/login") }
             return try await self.authPage("setup", title: "Welcome", request: request, context: context)
         }
-        router.get("/lock") { request, context in
+        router.get("/lock", .open) { request, context in
             guard let identity = context.identity, identity.session.kind == .web else { return Self.redirect("/login") }
             var extra = try await self.common(identity)
             extra["next"] = Self.safeNext(request.query("next"))
@@ -31,16 +33,16 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
                                           "current": $0.id == identity.account.id] as [String: Any] }
             return try await self.authPage("lock", title: "Locked", request: request, context: context, extra: extra)
         }
-        router.get("/app") { _, _ in Self.redirect("/app/home") }
-        router.get("/app/:page") { request, context in try await self.page(request, context) }
-        router.get("/app/:page/:id") { request, context in try await self.page(request, context) }
-        router.get("/app/:page/:id/:action") { request, context in try await self.page(request, context) }
-        router.get("/static/**") { request, context in
+        router.get("/app", .open) { _, _ in Self.redirect("/app/home") }
+        router.get("/app/:page", .open) { request, context in try await self.page(request, context) }
+        router.get("/app/:page/:id", .open) { request, context in try await self.page(request, context) }
+        router.get("/app/:page/:id/:action", .open) { request, context in try await self.page(request, context) }
+        router.get("/static/**", .open) { request, context in
             let path = context.parameters.getCatchAll().joined(separator: "/")
             return try self.staticFile(path, request: request)
         }
-        router.get("/manifest.webmanifest") { request, _ in try self.staticFile("manifest.webmanifest", request: request) }
-        router.get("/favicon.ico") { request, _ in try self.staticFile("icons/icon-192.png", request: request) }
+        router.get("/manifest.webmanifest", .open) { request, _ in try self.staticFile("manifest.webmanifest", request: request) }
+        router.get("/favicon.ico", .open) { request, _ in try self.staticFile("icons/icon-192.png", request: request) }
     }
 
     // MARK: screens

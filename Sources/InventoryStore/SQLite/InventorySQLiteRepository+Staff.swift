@@ -93,24 +93,28 @@ extension InventorySQLiteRepository: StaffRepository {
         }
     }
 
-    public func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String) async throws -> Int64 {
+    public func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String,
+                              expiresAt: Int64?) async throws -> Int64 {
         try await self.write { db, _ in
             let now = Self.now
             try db.execute(sql: """
-                INSERT INTO session (tokenHash, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
-                """, arguments: [tokenHash, userID.rawValue, kind.rawValue, name, csrfToken, now, now])
+                INSERT INTO session (tokenHash, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked, expiresAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                """, arguments: [tokenHash, userID.rawValue, kind.rawValue, name, csrfToken, now, now, expiresAt])
             return db.lastInsertedRowID
         }
     }
 
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
-        try await self.read { db in
+        try await self.read { db -> (StaffSession, StaffAccount)? in
             let statement = try db.cachedStatement(sql: """
-                SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked FROM session s WHERE s.tokenHash = ?
+                SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt FROM session s
+                WHERE s.tokenHash = ?
                 """)
             guard let row = try Row.fetchOne(statement, arguments: [tokenHash]) else { return nil }
-            let session = StaffSession(id: row[0], userID: UserID(row[1]), kind: StaffSession.Kind(rawValue: row[2]) ?? .web, name: row[3],
-                                       csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7])
+            guard let kind = StaffSession.Kind(rawValue: row[2]) else { return nil }
+            let session = StaffSession(id: row[0], userID: UserID(row[1]), kind: kind, name: row[3],
+                                       csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7], expiresAt: row[8])
             return (session, try Self.fetchUser(db, session.userID))
         }
     }
@@ -129,33 +133,66 @@ extension InventorySQLiteRepository: StaffRepository {
         }
     }
 
+    @discardableResult public func deleteSessions(userID: UserID, except: Int64?) async throws -> Int {
+        try await self.write { db, _ in
+            try db.execute(sql: "DELETE FROM session WHERE userId = ? AND id IS NOT ?", arguments: [userID.rawValue, except])
+            return db.changesCount
+        }
+    }
+
     public func sessions(kind: StaffSession.Kind) async throws -> [StaffSession] {
         try await self.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked FROM session WHERE kind = ? ORDER BY id
+                SELECT id, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked, expiresAt FROM session WHERE kind = ? ORDER BY id
                 """, arguments: [kind.rawValue]).map {
-                StaffSession(id: $0[0], userID: UserID($0[1]), kind: kind, name: $0[3], csrfToken: "", createdAt: $0[5], lastSeenAt: $0[6], isLocked: $0[7])
+                StaffSession(id: $0[0], userID: UserID($0[1]), kind: kind, name: $0[3], csrfToken: "", createdAt: $0[5], lastSeenAt: $0[6], isLocked: $0[7],
+                             expiresAt: $0[8])
             }
         }
     }
 
     public func throttle(key: String) async throws -> LoginThrottle {
-        try await self.read { db in
-            try Row.fetchOne(db, sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", arguments: [key])
-                .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1]) } ?? LoginThrottle()
-        }
+        try await self.read { db in try Self.fetchThrottle(db, key) }
     }
 
     public func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws {
+        try await self.write { db, _ in try Self.storeThrottle(db, key, throttle) }
+    }
+
+    static func fetchThrottle(_ db: Database, _ key: String) throws -> LoginThrottle {
+        try Row.fetchOne(db, sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", arguments: [key])
+            .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1]) } ?? LoginThrottle()
+    }
+
+    static func storeThrottle(_ db: Database, _ key: String, _ throttle: LoginThrottle?) throws {
+        if let throttle {
+            try db.execute(sql: """
+                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
+                """, arguments: [key, throttle.failures, throttle.lastFailureAt])
+        } else {
+            try db.execute(sql: "DELETE FROM loginThrottle WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func reserveAttempt(keys: [String], at now: Int64) async throws -> LoginThrottle.Decision {
+        // One write transaction (writes are serialised), so a burst of parallel attempts sees each other's reservations.
         try await self.write { db, _ in
-            if let throttle {
-                try db.execute(sql: """
-                    INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, ?, ?)
-                    ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
-                    """, arguments: [key, throttle.failures, throttle.lastFailureAt])
-            } else {
-                try db.execute(sql: "DELETE FROM loginThrottle WHERE key = ?", arguments: [key])
+            var reserved: [(String, LoginThrottle)] = []
+            for key in keys {
+                let current = try Self.fetchThrottle(db, key)
+                guard let next = current.reserved(at: now) else { return current.decision(now: now) }
+                reserved.append((key, next))
             }
+            for (key, next) in reserved { try Self.storeThrottle(db, key, next) }
+            return .allow
+        }
+    }
+
+    public func settleAttempt(clear: [String], release: [String]) async throws {
+        try await self.write { db, _ in
+            for key in clear { try Self.storeThrottle(db, key, nil) }
+            for key in release { try Self.storeThrottle(db, key, try Self.fetchThrottle(db, key).released()) }
         }
     }
 

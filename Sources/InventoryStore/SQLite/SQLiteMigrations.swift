@@ -3,7 +3,7 @@ import GRDB
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
-    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till"]
+    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -177,6 +177,10 @@ enum SQLiteMigrations {
                 ALTER TABLE document ADD COLUMN soldBy TEXT NOT NULL DEFAULT '';
                 ALTER TABLE document ADD COLUMN cashTendered INTEGER;
                 """)
+        }
+        // Sessions and API tokens can expire (a browser session after its absolute lifetime, a token when its owner chose).
+        migrator.registerMigration("v2-session-expiry") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN expiresAt INTEGER")
         }
         return migrator
     }

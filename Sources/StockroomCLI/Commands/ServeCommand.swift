@@ -21,10 +21,14 @@ struct ServeCommand: AsyncParsableCommand {
     var tls = false
     @Option(help: "TLS certificate chain (PEM); implies --tls.") var tlsCert: String?
     @Option(help: "TLS private key (PEM); implies --tls.") var tlsKey: String?
+    @Option(help: ArgumentHelp("How long a browser sign-in lasts, whatever its activity: a number and s, m or h (default 12h).",
+                               valueName: "duration"))
+    var sessionLifetime: String = "12h"
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard (self.tlsCert == nil) == (self.tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        _ = try Self.milliseconds(self.sessionLifetime)
     }
 
     func run() async throws {
@@ -53,8 +57,21 @@ struct ServeCommand: AsyncParsableCommand {
         if certificate != nil, self.host == "0.0.0.0" {
             for address in ShopCertificate.addresses(port: self.port) { logger.info("phones on the shop network: open \(address)") }
         }
-        let configuration = ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI, tls: certificate)
+        var configuration = ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI, tls: certificate)
+        configuration.sessionLifetime = try Self.milliseconds(self.sessionLifetime)
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
+    }
+}
+
+extension ServeCommand {
+    /// A duration like `90s`, `30m` or `12h` in milliseconds: at least 10 seconds, at most 30 days.
+    static func milliseconds(_ text: String) throws -> Int64 {
+        let units: [Character: Int64] = ["s": 1_000, "m": 60_000, "h": 3_600_000]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count > 0,
+              case let (value, overflow) = count.multipliedReportingOverflow(by: unit), !overflow, (10_000...30 * 86_400_000).contains(value) else {
+            throw ValidationError("--session-lifetime must be a number and s, m or h, between 10s and 720h (like 12h or 90m), not '\(text)'")
+        }
+        return value
     }
 }
