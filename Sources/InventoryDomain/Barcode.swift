@@ -8,7 +8,7 @@ public enum Barcode {
     public static func normalize(_ text: String) throws -> String {
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !code.isEmpty else { throw InventoryError(.missingValue, field: "barcode", "is empty") }
-        guard code.count <= 128, code.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+        guard TextLimit.barcode.violation(code) == nil, code.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
             throw InventoryError(.invalidValue, field: "barcode", "must be at most 128 printable characters")
         }
         guard code.allSatisfy(\.isASCIIDigit) else { return code }

@@ -96,17 +96,15 @@ public struct ProductDetails: Sendable, Hashable {
         var copy = self
         copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
-        guard copy.name.count <= 200 else { throw InventoryError(.invalidValue, field: "name", "is longer than 200 characters") }
+        try TextLimit.name.check(copy.name, field: "name")
         copy.sku = self.sku?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
-        if let sku = copy.sku, sku.count > 64 {
-            throw InventoryError(.invalidValue, field: "sku", "is longer than 64 characters")
-        }
+        if let sku = copy.sku { try TextLimit.sku.check(sku, field: "sku") }
         copy.barcode = try self.barcode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty.map {
             try Barcode.normalize($0)
         }
         copy.unit = self.unit.trimmingCharacters(in: .whitespacesAndNewlines)
         if copy.unit.isEmpty { copy.unit = "pcs" }
-        guard copy.unit.count <= 20 else { throw InventoryError(.invalidValue, field: "unit", "is longer than 20 characters") }
+        try TextLimit.unit.check(copy.unit, field: "unit")
         guard copy.salePrice >= .zero else { throw InventoryError(.invalidValue, field: "salePrice", "must not be negative") }
         try copy.salePrice.requireWithinLimit(field: "salePrice")
         if let minimum = copy.minimumSalePrice {
@@ -127,9 +125,7 @@ public struct ProductDetails: Sendable, Hashable {
         if !copy.tracksStock { copy.allowsNegativeStock = false }
         copy.iconEmoji = self.iconEmoji.trimmingCharacters(in: .whitespacesAndNewlines)
         if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }
-        guard copy.iconEmoji.count <= 2 else {
-            throw InventoryError(.invalidValue, field: "iconEmoji", "must be a single emoji")
-        }
+        try ProductIcon.validate(copy.iconEmoji, field: "iconEmoji")
         return copy
     }
 }
@@ -163,7 +159,7 @@ public struct Category: Sendable, Hashable, Identifiable {
         var copy = self
         copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
-        guard copy.name.count <= 100 else { throw InventoryError(.invalidValue, field: "name", "is longer than 100 characters") }
+        try TextLimit.shortName.check(copy.name, field: "name")
         let hex = copy.color.trimmingCharacters(in: .whitespaces).lowercased()
         guard hex.count == 7, hex.first == "#", hex.dropFirst().allSatisfy(\.isHexDigit) else {
             throw InventoryError(.invalidValue, field: "color", "must be a hex colour like #3b82f6")
@@ -214,7 +210,11 @@ public struct Contact<Kind>: Sendable, Hashable, Identifiable {
         copy.phone = self.phone.trimmingCharacters(in: .whitespacesAndNewlines)
         copy.email = self.email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
-        guard copy.name.count <= 200 else { throw InventoryError(.invalidValue, field: "name", "is longer than 200 characters") }
+        try TextLimit.name.check(copy.name, field: "name")
+        try TextLimit.line.check(copy.location, field: "location")
+        try TextLimit.phone.check(copy.phone, field: "phone")
+        try TextLimit.email.check(copy.email, field: "email")
+        try TextLimit.note.check(copy.note, field: "note")
         if !copy.phone.isEmpty, !copy.phone.allSatisfy({ $0.isNumber || " +-()./".contains($0) }) {
             throw InventoryError(.invalidValue, field: "phone", "may contain only digits, spaces and + - ( ) . /")
         }

@@ -35,3 +35,14 @@ public enum ProductIcon {
         return "📦"
     }
 }
+
+extension ProductIcon {
+    /// Checks an icon: one character (an emoji, possibly joined or with a skin tone), at most
+    /// ``TextLimit/icon`` (16 Unicode scalars, 64 bytes).
+    /// - Throws: ``InventoryError`` naming `field`.
+    public static func validate(_ icon: String, field: String) throws {
+        if let reason = TextLimit.icon.violation(icon) {
+            throw InventoryError(.invalidValue, field: field, "must be a single emoji (\(reason))")
+        }
+    }
+}

@@ -77,6 +77,7 @@ public struct PurchaseDraft: Sendable, Hashable {
         try requireLineLimit(self.lines.count)
         var copy = self
         copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.note.check(copy.note, field: "note")
         for (index, line) in self.lines.enumerated() {
             let field = "lines[\(index)]"
             try line.quantity.requirePositive(field: "\(field).quantity")
@@ -92,6 +93,7 @@ public struct PurchaseDraft: Sendable, Hashable {
                 }
             }
             copy.lines[index].lotCode = line.lotCode?.trimmingCharacters(in: .whitespaces).nilIfEmpty
+            if let lot = copy.lines[index].lotCode { try TextLimit.line.check(lot, field: "\(field).lotCode") }
             if let expiry = line.expiryDate?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
                 guard ShopCalendar.dayNumber(isoDate: expiry) != nil else {
                     throw InventoryError(.invalidValue, field: "\(field).expiryDate", "'\(expiry)' is not a date (write YYYY-MM-DD)")
@@ -209,6 +211,7 @@ public struct SaleDraft: Sendable, Hashable {
         }
         var copy = self
         copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.note.check(copy.note, field: "note")
         return copy
     }
 }
@@ -250,6 +253,7 @@ public struct AdjustmentDraft: Sendable, Hashable {
         }
         var copy = self
         copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.note.check(copy.note, field: "note")
         return copy
     }
 
@@ -294,6 +298,7 @@ public struct CustomerReturnDraft: Sendable, Hashable {
     public func validated() throws -> CustomerReturnDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
         try requireLineLimit(self.lines.count)
+        try TextLimit.note.check(self.note, field: "note")
         for (index, line) in self.lines.enumerated() {
             try line.quantity.requirePositive(field: "lines[\(index)].quantity")
         }
@@ -333,6 +338,7 @@ public struct SupplierReturnDraft: Sendable, Hashable {
     public func validated() throws -> SupplierReturnDraft {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
         try requireLineLimit(self.lines.count)
+        try TextLimit.note.check(self.note, field: "note")
         for (index, line) in self.lines.enumerated() {
             try line.quantity.requirePositive(field: "lines[\(index)].quantity")
         }

@@ -69,9 +69,17 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
     /// - Throws: ``InventoryError`` naming `username`.
     public static func validateUsername(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard (2...40).contains(trimmed.count), trimmed.allSatisfy({ $0.isLetter || $0.isNumber || ".-_".contains($0) }) else {
+        guard TextLimit.username.violation(trimmed) == nil, (2...40).contains(trimmed.count), trimmed.allSatisfy({ $0.isLetter || $0.isNumber || ".-_".contains($0) }) else {
             throw InventoryError(.invalidValue, field: "username", "must be 2 to 40 letters, digits, '.', '-' or '_'")
         }
+        return trimmed
+    }
+
+    /// Checks a display name: trimmed, at most ``TextLimit/name``.
+    /// - Throws: ``InventoryError`` naming `displayName`.
+    public static func validateDisplayName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.name.check(trimmed, field: "displayName")
         return trimmed
     }
 
