@@ -2,7 +2,7 @@
 public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure happened.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Wrapped: Sendable, Hashable { case unreadable, unsupportedFormat, corrupt }
+        private enum Wrapped: Sendable, Hashable { case unreadable, unsupportedFormat, corrupt, tooLarge }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
 
@@ -12,6 +12,8 @@ public struct ImageLoadError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let unsupportedFormat = Code(.unsupportedFormat)
         /// The file is truncated or its data is invalid.
         public static let corrupt = Code(.corrupt)
+        /// The header declares a picture above the accepted size (see ``ImageLimits``).
+        public static let tooLarge = Code(.tooLarge)
 
         /// A readable name for the code.
         public var description: String { String(describing: self.wrapped) }

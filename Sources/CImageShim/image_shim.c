@@ -9,13 +9,29 @@
 #include <string.h>
 #include <jpeglib.h>
 
-static const size_t max_pixels = (size_t)1 << 28; // 256 megapixels: refuse absurd headers
-
 static void set_message(stockroom_gray_image *out, const char *text) {
     snprintf(out->message, sizeof out->message, "%s", text);
 }
 
-int stockroom_load_png(const unsigned char *data, size_t length, stockroom_gray_image *out) {
+// 0 when the size is within the limits; otherwise 2 with a message naming the limit.
+static int check_size(stockroom_gray_image *out, size_t width, size_t height, int max_side, size_t max_pixels) {
+    if (width == 0 || height == 0) {
+        set_message(out, "the picture declares an empty size");
+        return 1;
+    }
+    if (width > (size_t)max_side || height > (size_t)max_side) {
+        snprintf(out->message, sizeof out->message, "the picture is %zu x %zu pixels; each side may be at most %d", width, height, max_side);
+        return 2;
+    }
+    if (width * height > max_pixels) {
+        snprintf(out->message, sizeof out->message, "the picture is %zu x %zu pixels; at most %zu megapixels are accepted", width, height,
+                 max_pixels / 1000000);
+        return 2;
+    }
+    return 0;
+}
+
+int stockroom_load_png(const unsigned char *data, size_t length, int max_side, size_t max_pixels, stockroom_gray_image *out) {
     memset(out, 0, sizeof *out);
     png_image image;
     memset(&image, 0, sizeof image);
@@ -25,10 +41,11 @@ int stockroom_load_png(const unsigned char *data, size_t length, stockroom_gray_
         png_image_free(&image);
         return 1;
     }
-    if (image.width == 0 || image.height == 0 || (size_t)image.width * image.height > max_pixels) {
-        set_message(out, "PNG dimensions out of range");
+    // libpng has parsed IHDR; nothing is allocated for the pixels yet.
+    int size_status = check_size(out, image.width, image.height, max_side, max_pixels);
+    if (size_status != 0) {
         png_image_free(&image);
-        return 1;
+        return size_status;
     }
     image.format = PNG_FORMAT_RGBA;
     size_t count = (size_t)image.width * image.height;
@@ -73,6 +90,18 @@ struct shim_jpeg_error {
     stockroom_gray_image *out;
 };
 
+// A progressive JPEG may hold thousands of tiny scans, each costing a pass over the whole picture
+// (libjpeg-turbo's advice: refuse more than a few hundred).
+static const int max_scans = 1000;
+
+static void shim_jpeg_progress(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > max_scans) {
+        struct shim_jpeg_error *err = (struct shim_jpeg_error *)cinfo->err;
+        set_message(err->out, "the JPEG file has too many progressive scans");
+        longjmp(err->jump, 1);
+    }
+}
+
 static void shim_jpeg_error_exit(j_common_ptr cinfo) {
     struct shim_jpeg_error *err = (struct shim_jpeg_error *)cinfo->err;
     char buffer[JMSG_LENGTH_MAX];
@@ -86,10 +115,11 @@ static void shim_jpeg_emit_message(j_common_ptr cinfo, int level) {
     if (level < 0) cinfo->err->num_warnings++;
 }
 
-int stockroom_load_jpeg(const unsigned char *data, size_t length, stockroom_gray_image *out) {
+int stockroom_load_jpeg(const unsigned char *data, size_t length, int max_side, size_t max_pixels, stockroom_gray_image *out) {
     memset(out, 0, sizeof *out);
     struct jpeg_decompress_struct cinfo;
     struct shim_jpeg_error jerr;
+    struct jpeg_progress_mgr progress;
     // Volatile: modified between setjmp and longjmp.
     unsigned char *volatile gray = NULL;
     memset(&cinfo, 0, sizeof cinfo);
@@ -110,8 +140,17 @@ int stockroom_load_jpeg(const unsigned char *data, size_t length, stockroom_gray
         jpeg_destroy_decompress(&cinfo);
         return 1;
     }
+    memset(&progress, 0, sizeof progress);
+    progress.progress_monitor = shim_jpeg_progress;
+    cinfo.progress = &progress;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
+    // The frame header is parsed; jpeg_start_decompress would allocate for the whole picture.
+    int size_status = check_size(out, cinfo.image_width, cinfo.image_height, max_side, max_pixels);
+    if (size_status != 0) {
+        jpeg_destroy_decompress(&cinfo);
+        return size_status;
+    }
     if (cinfo.num_components == 4) {
         set_message(out, "CMYK JPEG images are not supported");
         jpeg_destroy_decompress(&cinfo);
@@ -120,7 +159,7 @@ int stockroom_load_jpeg(const unsigned char *data, size_t length, stockroom_gray
     cinfo.out_color_space = JCS_GRAYSCALE;
     jpeg_start_decompress(&cinfo);
     size_t w = cinfo.output_width, h = cinfo.output_height;
-    if (w == 0 || h == 0 || w * h > max_pixels || cinfo.output_components != 1) {
+    if (w == 0 || h == 0 || w * h > max_pixels || w > (size_t)max_side || h > (size_t)max_side || cinfo.output_components != 1) {
         set_message(out, "JPEG dimensions out of range");
         jpeg_destroy_decompress(&cinfo);
         return 1;
