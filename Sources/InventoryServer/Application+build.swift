@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     public var tls: ShopCertificate?
     /// How long a browser session lives from sign-in, in ms, whatever its activity (default 12 hours).
     public var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
+    /// Deadlines for request heads and bodies, the keep-alive idle time and the connections allowed per address.
+    public var connectionLimits = ConnectionLimits()
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
@@ -79,6 +81,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository>(
     let secrets = configuration.secrets
     Task { _ = try? await secrets.dummyHash() }  // made now, so the first unknown username answers as slowly as the rest
     router.middlewares.add(LogRequestsMiddleware(.info))
+    router.middlewares.add(SecurityHeadersMiddleware(tls: configuration.tls != nil))
     router.middlewares.add(ProblemMiddleware())
     router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
     router.middlewares.add(EventMiddleware(hub: configuration.events, repository: repository))
@@ -113,7 +116,10 @@ public func buildApplication<Repository: InventoryRepository & StaffRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
 ) throws -> some ApplicationProtocol {
     let router = buildRouter(repository: repository, configuration: configuration)
-    let server: HTTPServerBuilder = try configuration.tls.map { try .tls(.http1(), tlsConfiguration: $0.tlsConfiguration()) } ?? .http1()
+    let limits = configuration.connectionLimits
+    let counter = ConnectionCounter()
+    let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, counter: counter)]))
+    let server: HTTPServerBuilder = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.tlsConfiguration()) } ?? http1
     return Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),

@@ -35,6 +35,13 @@ public struct ShopSettings: Sendable, Hashable {
         copy.shopName = self.shopName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !copy.shopName.isEmpty else { throw InventoryError(.missingValue, field: "shopName", "is required") }
         _ = try ShopCalendar(identifier: self.timeZoneIdentifier)
+        guard self.currency.code.count == 3, self.currency.code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw InventoryError(.invalidValue, field: "currency", "must be a three-letter ISO 4217 code such as EUR, USD or JPY")
+        }
+        guard (0...4).contains(self.currency.minorUnits) else {
+            throw InventoryError(.invalidValue, field: "currencyMinorUnits", "must be between 0 and 4 decimals")
+        }
+        try TextLimit.shortName.check(copy.shopName, field: "shopName")
         guard self.defaultTaxRate.hundredths >= 0, self.defaultTaxRate.hundredths <= 100_00 else {
             throw InventoryError(.invalidValue, field: "defaultTaxRate", "must be between 0 and 100 %")
         }
@@ -53,6 +60,30 @@ public enum ExportKind: String, Sendable, CaseIterable {
     case products, suppliers, customers, purchases, sales, movements
 }
 
+/// The rule for every search box: at most ``maximumWords`` words and ``maximumCharacters`` characters, so no search
+/// can make the database check an unbounded number of conditions.
+public enum SearchText {
+    /// The most words a search may have (each is one more condition for the database to check).
+    public static let maximumWords = 8
+    /// The longest search text, in Unicode scalars.
+    public static let maximumCharacters = 200
+
+    /// The search split into words (an empty list when there is no search).
+    /// - Throws: ``InventoryError`` naming `search` when it has more than ``maximumWords`` words or
+    ///   ``maximumCharacters`` characters.
+    public static func words(_ text: String?) throws -> [String] {
+        guard let search = text?.trimmingCharacters(in: .whitespacesAndNewlines), !search.isEmpty else { return [] }
+        guard search.unicodeScalars.count <= self.maximumCharacters else {
+            throw InventoryError(.invalidValue, field: "search", "must be at most \(self.maximumCharacters) characters")
+        }
+        let words = search.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.count <= self.maximumWords else {
+            throw InventoryError(.invalidValue, field: "search", "may have at most \(self.maximumWords) words (it has \(words.count))")
+        }
+        return words
+    }
+}
+
 /// How to list products.
 public struct ProductQuery: Sendable, Hashable {
     /// Words matched against name, SKU and barcode (case- and accent-insensitive, substring).
@@ -68,6 +99,9 @@ public struct ProductQuery: Sendable, Hashable {
     public enum Sort: String, Sendable, CaseIterable {
         case name, quantity, value, salePrice, updated
     }
+
+    /// The search split into words (see ``SearchText/words(_:)``).
+    public func searchWords() throws -> [String] { try SearchText.words(self.search) }
 
     /// Creates a query.
     public init(search: String? = nil, categoryID: CategoryID? = nil, status: StockStatus? = nil, includeArchived: Bool = false,

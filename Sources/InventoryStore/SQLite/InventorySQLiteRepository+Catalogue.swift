@@ -129,7 +129,8 @@ extension InventorySQLiteRepository {
     }
 
     private func contacts<Kind>(table: String, search: String?) async throws -> [Contact<Kind>] {
-        try await self.read { db in
+        _ = try SearchText.words(search)
+        return try await self.read { db in
             var sql = "SELECT id, name, location, phone, email, note FROM \(table)"
             var arguments: StatementArguments = []
             if let search = search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
@@ -284,15 +285,16 @@ extension InventorySQLiteRepository {
     }
 
     public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) {
-        try await self.read { db in
+        let words = try query.searchWords()
+        return try await self.read { db in
             let settings = try Self.loadSettings(db)
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if !query.includeArchived { conditions.append("p.isArchived = 0") }
             if let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
-                for word in search.split(separator: " ") {
+                for word in words {
                     conditions.append("p.searchKey LIKE ? ESCAPE '\\'")
-                    arguments += [Self.likePattern(String(word))]
+                    arguments += [Self.likePattern(word)]
                 }
                 let candidates = Barcode.lookupCandidates(search)
                 if !candidates.isEmpty {

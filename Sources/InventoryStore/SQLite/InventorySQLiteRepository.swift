@@ -15,13 +15,20 @@ public struct InventorySQLiteRepository: InventoryRepository {
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
     public static func open(dataFolder: String) throws -> InventorySQLiteRepository {
         do {
-            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw InventoryError(.storage, field: "data", "cannot create the data folder \(dataFolder): \(error.localizedDescription)")
         }
         let path = (dataFolder as NSString).appendingPathComponent("stockroom.sqlite")
+        // The shop's data is readable by the server's user only: the file is made 0600 before SQLite opens it, and
+        // SQLite gives its -wal and -shm files the same mode.
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         do {
-            return try InventorySQLiteRepository(DatabasePool(path: path, configuration: Self.configuration()))
+            let repository = try InventorySQLiteRepository(DatabasePool(path: path, configuration: Self.configuration()))
+            try repository.requireValidSettings(path: path)
+            return repository
         } catch let error as InventoryError {
             throw error
         } catch {
@@ -117,19 +124,44 @@ public struct InventorySQLiteRepository: InventoryRepository {
         return settings
     }
 
+    /// The stored settings, parsed strictly and checked by the domain's rules: a value that is not a number, or out
+    /// of range, throws an ``InventoryError`` naming the setting (it never becomes a default or an overflow).
     static func loadSettings(_ db: Database) throws -> ShopSettings {
         var values: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { values[row[0]] = row[1] }
+        func number<T: FixedWidthInteger>(_ key: String, as _: T.Type) throws -> T? {
+            guard let text = values[key] else { return nil }
+            guard let value = T(text) else {
+                throw InventoryError(.invalidValue, field: key, "the stored value '\(text.prefix(40))' is not a whole number in range")
+            }
+            return value
+        }
         var settings = ShopSettings()
         if let name = values["shopName"] { settings.shopName = name }
-        if let code = values["currency"], let minor = values["currencyMinorUnits"].flatMap({ Int($0) }) {
+        if let code = values["currency"] {
+            let minor = try number("currencyMinorUnits", as: Int.self) ?? Currency.eur.minorUnits
             settings.currency = Currency(code: code, minorUnits: minor)
         }
         if let zone = values["timeZone"] { settings.timeZoneIdentifier = zone }
-        if let tax = values["defaultTaxRate"].flatMap({ Int64($0) }) { settings.defaultTaxRate = Percent(hundredths: tax) }
-        if let low = values["lowStockDefault"].flatMap({ Int64($0) }) { settings.lowStockDefault = Quantity(thousandths: low) }
-        if let lock = values["lockMinutes"].flatMap({ Int($0) }) { settings.lockMinutes = lock }
-        return settings
+        if let tax = try number("defaultTaxRate", as: Int64.self) { settings.defaultTaxRate = Percent(hundredths: tax) }
+        if let low = try number("lowStockDefault", as: Int64.self) { settings.lowStockDefault = Quantity(thousandths: low) }
+        if let lock = try number("lockMinutes", as: Int.self) { settings.lockMinutes = lock }
+        return try settings.validated()
+    }
+
+    /// Reads and checks the stored settings once, so a damaged value stops the server at start with a clear message
+    /// naming it instead of failing requests later.
+    /// - Throws: ``InventoryError`` naming the setting.
+    func requireValidSettings(path: String) throws {
+        do {
+            _ = try self.dbWriter.read { db in try Self.loadSettings(db) }
+        } catch let error as InventoryError {
+            let key = error.field ?? "?"
+            throw InventoryError(.invalidValue, field: error.field, """
+                the stored setting \(key) in \(path) is invalid: \(error.userMessage). Restore a backup, or go back to the default \
+                with: sqlite3 '\(path)' "DELETE FROM setting WHERE key = '\(key)'"
+                """)
+        }
     }
 
     public func saveSettings(_ settings: ShopSettings) async throws {
@@ -211,41 +243,6 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "pragma", "not a pragma name")
         }
         return try await self.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
-    }
-}
-
-extension InventorySQLiteRepository {
-    /// Replaces the live database with a backup file, online: the file must be a Stockroom database that passes
-    /// SQLite's integrity check and whose migrations this version knows; it is then migrated to this version.
-    /// - Throws: ``InventoryError`` naming `file` when the file is not such a database; the live data is unchanged then.
-    public func restore(from path: String) throws {
-        let source: DatabaseQueue
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            source = try DatabaseQueue(path: path, configuration: configuration)
-            let (integrity, applied) = try source.read { db in
-                (try String.fetchOne(db, sql: "PRAGMA integrity_check"), try SQLiteMigrations.migrator.appliedIdentifiers(db))
-            }
-            guard integrity == "ok" else {
-                throw InventoryError(.invalidValue, field: "file", "the backup is damaged (integrity check: \(integrity ?? "no answer"))")
-            }
-            guard applied.contains("v1-books"), applied.isSubset(of: Set(SQLiteMigrations.names)) else {
-                throw InventoryError(.invalidValue, field: "file", "the file is not a Stockroom backup this version can read")
-            }
-        } catch let error as InventoryError {
-            throw error
-        } catch {
-            throw InventoryError(.invalidValue, field: "file", "the file is not an SQLite database", cause: error)
-        }
-        do {
-            defer { self.settingsCache.invalidate() }
-            try source.backup(to: self.dbWriter)
-            try source.close()
-            try SQLiteMigrations.migrator.migrate(self.dbWriter)
-        } catch {
-            throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
-        }
     }
 }
 
