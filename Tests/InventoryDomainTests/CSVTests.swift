@@ -77,6 +77,17 @@ import Testing
         #expect(failure.description.contains("line 3, barcode"))
     }
 
+    @Test func refusesANulOrControlCharacterNamingTheRowAndColumn() {
+        let csv = "name,sku,unit\nTea,T1,pcs\nCake,C\u{0}1,pcs\nBun,B1,k\u{7}g\nJam,J1,\"a\tb\"\n"
+        guard case .failure(let failure) = ProductImport.plan(csv: csv, currency: .eur, existing: [], categories: []) else {
+            Issue.record("a NUL byte was accepted")
+            return
+        }
+        #expect(failure.problems.map(\.line) == [3, 4])
+        #expect(failure.problems.map(\.field) == ["sku", "unit"])
+        #expect(failure.problems.allSatisfy { $0.message.contains("control character") })
+    }
+
     @Test func refusesABarcodeOwnedByAnotherProductAndEmptyFiles() {
         let csv = "name,sku,barcode\nBeans,B1,96385074\n"
         guard case .failure(let failure) = ProductImport.plan(csv: csv, currency: .eur, existing: self.existing(), categories: []) else {

@@ -77,6 +77,11 @@ public struct ProductImport: Sendable {
             }
             var values: [String: String] = [:]
             for (column, cell) in zip(columns, record.cells) { values[column] = cell.trimmingCharacters(in: .whitespaces) }
+            if let (column, _) = zip(columns, record.cells).first(where: { Self.hasControlCharacter($0.1) }) {
+                problems.append(Problem(line: record.line, field: column,
+                                        message: "contains a NUL or other control character; save the file again as plain UTF-8 text"))
+                continue
+            }
             do {
                 let sku = values["sku"]?.nilIfEmpty
                 var barcode = values["barcode"]?.nilIfEmpty
@@ -140,6 +145,11 @@ public struct ProductImport: Sendable {
         }
         if !problems.isEmpty { return .failure(ProductImportFailure(problems: problems)) }
         return .success(ProductImport(rows: rows, unchangedCount: unchanged, newCategories: newCategories))
+    }
+
+    /// Whether a cell holds a NUL or another C0 control character (tab, line feed and carriage return are text).
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" || $0.value == 0x7F }
     }
 
     static func bool(_ text: String, field: String, default value: Bool) throws -> Bool {
