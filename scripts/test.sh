@@ -26,6 +26,9 @@ swift test --enable-code-coverage
 echo "== coverage"
 python3 scripts/coverage.py "$(swift test --show-codecov-path)"
 
+echo "== security tests (every finding of issue 9 replayed against a real stockroom serve over HTTP and HTTPS)"
+./scripts/security-tests.sh
+
 echo "== browser tests (Selenium + headless chromium against a real stockroom serve; screenshots in test-artifacts/)"
 ./scripts/browser-tests.sh
 
