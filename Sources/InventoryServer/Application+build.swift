@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var publicAPI: Bool
     /// HTTPS with this certificate (nil: plain HTTP). Session cookies are then marked Secure.
     public var tls: ShopCertificate?
+    /// Where clients reach the server, like `https://shop.example` (`serve --public-url`); nil: the listening
+    /// address (see ``resolvedPublicURL``). Picture links in `/api/public/get` start with it.
+    public var publicURL: String?
     /// How long a browser session lives from sign-in, in ms, whatever its activity (default 12 hours).
     public var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
     /// Deadlines for request heads and bodies, the keep-alive idle time and the connections allowed per address.
@@ -102,7 +105,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository>(
         BackupController(store: store).addRoutes(to: api)
     }
     if configuration.publicAPI {
-        PublicAPIController(repository: repository, images: configuration.images).addRoutes(to: root)
+        PublicAPIController(repository: repository, images: configuration.images, publicURL: configuration.resolvedPublicURL).addRoutes(to: root)
     }
     OpenAPIController().addRoutes(to: root)
     if let web = configuration.web {

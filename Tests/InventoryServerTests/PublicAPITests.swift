@@ -137,3 +137,71 @@ func multipart(fields: [(String, String)], files: [(name: String, filename: Stri
         #expect(MultipartForm.boundary(contentType: "application/json") == nil)
     }
 }
+
+/// Issue 9, finding 13: picture links come from the configured public URL, never from the request's Host header.
+@Suite struct PublicURLTests {
+    let boundary = "alamofire.boundary.5f4bd8b1c2a3e9d7"
+
+    @Test func pictureLinksIgnoreTheHostHeader() async throws {
+        let (app, _) = try makeApp { configuration in
+            configuration.publicAPI = true
+            configuration.publicURL = "https://shop.example"
+        }
+        let jpeg = try sharedImage("synthetic/ean13-synth/019_jpeg.jpg")
+        try await app.test(.router) { client in
+            let body = multipart(fields: [("product_name", "Oat latte"), ("product_type", "Coffee"), ("price", "3.80"), ("tax", "7")],
+                                 files: [("files[]", "image.jpg", "image/jpeg", jpeg)], boundary: self.boundary)
+            // The router test client sends the authority "localhost"; a forged Host field rides along too.
+            let forged: HTTPFields = [.contentType: "multipart/form-data; boundary=\(self.boundary)", HTTPField.Name("Host")!: "evil.example"]
+            let added = try await client.execute(uri: "/api/public/add", method: .post, headers: forged, body: ByteBuffer(bytes: body)) {
+                Reply(status: Int($0.status.code), text: String(buffer: $0.body), contentType: $0.headers[.contentType])
+            }
+            #expect(added.status == 200, "\(added.text)")
+            let image = try #require((added.object["product_details"] as? [String: Any])?["image"] as? String)
+            #expect(image.hasPrefix("https://shop.example/images/"), "\(image)")
+            let list = try await client.execute(uri: "/api/public/get", method: .get, headers: [HTTPField.Name("Host")!: "evil.example"]) {
+                String(buffer: $0.body)
+            }
+            #expect(list.contains("https:\\/\\/shop.example\\/images\\/") || list.contains("https://shop.example/images/"), "\(list)")
+            #expect(!list.contains("evil") && !list.contains("localhost"))
+        }
+        // Without --public-url: the listening address.
+        let (plain, _) = try makeApp { configuration in
+            configuration.publicAPI = true
+            configuration.port = 8123
+        }
+        try await plain.test(.router) { client in
+            let body = multipart(fields: [("product_name", "Tea"), ("product_type", "Tea"), ("price", "1"), ("tax", "0")],
+                                 files: [("files[]", "image.jpg", "image/jpeg", jpeg)], boundary: self.boundary)
+            let added = try await client.execute(uri: "/api/public/add", method: .post,
+                                                 headers: [.contentType: "multipart/form-data; boundary=\(self.boundary)"], body: ByteBuffer(bytes: body)) {
+                Reply(status: Int($0.status.code), text: String(buffer: $0.body), contentType: $0.headers[.contentType])
+            }
+            let image = try #require((added.object["product_details"] as? [String: Any])?["image"] as? String)
+            #expect(image.hasPrefix("http://127.0.0.1:8123/images/"), "\(image)")
+        }
+    }
+
+    @Test func theConfiguredURLIsCheckedAndNormalised() throws {
+        #expect(try PublicURL.parse("https://Shop.Example") == "https://shop.example")
+        #expect(try PublicURL.parse("https://shop.example/") == "https://shop.example")
+        #expect(try PublicURL.parse("http://192.168.1.20:8080") == "http://192.168.1.20:8080")
+        #expect(try PublicURL.parse("https://shop.example:443") == "https://shop.example")
+        #expect(try PublicURL.parse("http://[fd00::1]:8080") == "http://[fd00::1]:8080")
+        for bad in ["shop.example", "ftp://shop.example", "https://", "https://shop.example/till", "https://shop.example?x=1",
+                    "https://shop.example#top", "https://ana:pw@shop.example", "https://shop example", "https://shop.example:0",
+                    "javascript:alert(1)", "https://shop_ex<ample"] {
+            #expect(throws: InventoryError(.invalidValue, field: "publicURL", ""), "\(bad)") { _ = try PublicURL.parse(bad) }
+        }
+        #expect(PublicURL.derived(host: "127.0.0.1", port: 8080, tls: false) == "http://127.0.0.1:8080")
+        #expect(PublicURL.derived(host: "shop.local", port: 443, tls: true) == "https://shop.local")
+        #expect(PublicURL.derived(host: "0.0.0.0", port: 8443, tls: true, machineAddress: { "192.168.1.20" }) == "https://192.168.1.20:8443")
+        #expect(PublicURL.derived(host: "::", port: 80, tls: false, machineAddress: { "10.0.0.2" }) == "http://10.0.0.2")
+        #expect(PublicURL.derived(host: "::1", port: 8080, tls: false) == "http://[::1]:8080")
+        #expect(!PublicURL.derived(host: "0.0.0.0", port: 8080, tls: false, machineAddress: { nil }).contains("0.0.0.0"))
+        var configuration = ServerConfiguration(dataFolder: "/tmp/unused")
+        #expect(configuration.resolvedPublicURL == "http://127.0.0.1:8080")
+        configuration.publicURL = "https://shop.example"
+        #expect(configuration.resolvedPublicURL == "https://shop.example")
+    }
+}

@@ -4,7 +4,13 @@ import Crypto
 import Foundation
 import InventoryDomain
 
-/// Product pictures under `<data>/images`: JPEG or PNG recognised by content, at most 5 MB and 6000 × 6000.
+/// Product pictures under `<data>/images`: JPEG or PNG recognised by content, at most 5 MB and 6000 × 6000 pixels.
+///
+/// A picture is checked in this order, each step before any cost of the next: its size in bytes; its signature;
+/// the width and height its header declares (so a small file claiming a huge picture is refused without decoding);
+/// then it is cleaned (``ImageSanitizer``: text chunks, comments, unknown segments and trailing bytes dropped) and the
+/// cleaned bytes are decoded, through the process-wide ``ImageDecodeGate``, to prove they are a picture. Only the
+/// cleaned bytes are stored, under a name derived from their SHA-256.
 public struct ImageStore: Sendable {
     /// The folder holding the pictures.
     public let folder: String
@@ -12,10 +18,25 @@ public struct ImageStore: Sendable {
     public static let maxBytes = 5 * 1024 * 1024
     /// Largest accepted side.
     public static let maxSide = 6000
+    /// The size limits checked on the header before decoding.
+    public static let limits = ImageLimits(maxSide: maxSide, maxPixels: maxSide * maxSide)
+    /// Where decoding runs (two at a time in the process).
+    let gate: ImageDecodeGate
 
     /// Creates a store in `<dataFolder>/images`.
-    public init(dataFolder: String) {
+    public init(dataFolder: String, gate: ImageDecodeGate = .shared) {
         self.folder = (dataFolder as NSString).appendingPathComponent("images")
+        self.gate = gate
+    }
+
+    /// A checked and cleaned picture, not yet written.
+    public struct Prepared: Sendable {
+        /// The bytes to store (cleaned).
+        public var bytes: [UInt8]
+        /// The content-derived file name.
+        public var name: String
+        public var width: Int
+        public var height: Int
     }
 
     /// A stored picture.
@@ -24,49 +45,80 @@ public struct ImageStore: Sendable {
         public var width: Int
         public var height: Int
         public var isSquare: Bool { self.width == self.height }
+        /// Whether this save wrote the file (false when the same picture was already stored).
+        public var created: Bool = false
     }
 
-    /// The kind of picture the bytes hold, by their signature; nil for anything else.
-    static func kind(of bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        return nil
-    }
-
-    /// Checks and stores a picture under a name derived from its content.
-    /// - Throws: ``InventoryError`` naming `field` when it is too big, not a JPEG or PNG, unreadable or too large.
-    public func save(_ bytes: [UInt8], field: String) throws -> Saved {
+    /// The cheap checks, without decoding: size in bytes, format, and the size the header declares.
+    /// - Throws: ``InventoryError`` naming `field`.
+    public static func checkHeader(_ bytes: [UInt8], field: String) throws -> ImageHeader {
         guard bytes.count <= Self.maxBytes else {
             throw InventoryError(.invalidValue, field: field, "the picture is larger than 5 MB")
         }
-        guard let kind = Self.kind(of: bytes) else {
+        guard ImageHeader.format(of: bytes) != nil else {
             throw InventoryError(.invalidValue, field: field, "the file is not a JPEG or PNG picture")
         }
+        do throws(ImageLoadError) {
+            let header = try ImageHeader.read(bytes)
+            try header.check(Self.limits)
+            return header
+        } catch {
+            throw Self.refusal(error, field: field)
+        }
+    }
+
+    static func refusal(_ error: ImageLoadError, field: String) -> InventoryError {
+        error.code == .tooLarge
+            ? InventoryError(.invalidValue, field: field, error.message)
+            : InventoryError(.invalidValue, field: field, "the picture cannot be read: \(error.message)")
+    }
+
+    /// Checks, cleans and decodes a picture; writes nothing.
+    /// - Throws: ``InventoryError`` naming `field` when it is too big, not a JPEG or PNG, unreadable or too large.
+    public func prepare(_ bytes: [UInt8], field: String) async throws -> Prepared {
+        let header = try Self.checkHeader(bytes, field: field)
+        let cleaned: [UInt8]
+        do throws(ImageLoadError) {
+            cleaned = try ImageSanitizer.clean(bytes)
+        } catch {
+            throw Self.refusal(error, field: field)
+        }
         let image: GrayscaleImage
-        switch Self.decode(bytes) {
-        case .success(let decoded): image = decoded
-        case .failure(let error): throw InventoryError(.invalidValue, field: field, "the picture cannot be read: \(error.description)")
+        do throws(ImageLoadError) {
+            image = try await ImageLoader.decode(cleaned, limits: Self.limits, gate: self.gate)
+        } catch {
+            throw Self.refusal(error, field: field)
         }
-        guard image.width <= Self.maxSide, image.height <= Self.maxSide else {
-            throw InventoryError(.invalidValue, field: field, "the picture is larger than \(Self.maxSide) × \(Self.maxSide) pixels")
-        }
-        let digest = SHA256.hash(data: Data(bytes)).prefix(12).map { String(format: "%02x", $0) }.joined()
-        let name = "\(digest).\(kind)"
+        let digest = SHA256.hash(data: Data(cleaned)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return Prepared(bytes: cleaned, name: "\(digest).\(header.format.fileExtension)", width: image.width, height: image.height)
+    }
+
+    /// Writes a prepared picture (nothing when the same picture is already stored).
+    /// - Throws: ``InventoryError`` (`storage`) naming `field` when the file cannot be written.
+    public func write(_ prepared: Prepared, field: String) throws -> Saved {
+        let path = (self.folder as NSString).appendingPathComponent(prepared.name)
+        var saved = Saved(name: prepared.name, width: prepared.width, height: prepared.height)
+        guard !FileManager.default.fileExists(atPath: path) else { return saved }
         do {
             try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: (self.folder as NSString).appendingPathComponent(name)), options: .atomic)
+            try Data(prepared.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw InventoryError(.storage, field: field, "the picture could not be stored", cause: error)
         }
-        return Saved(name: name, width: image.width, height: image.height)
+        saved.created = true
+        return saved
     }
 
-    static func decode(_ bytes: [UInt8]) -> Result<GrayscaleImage, ImageLoadError> {
-        do throws(ImageLoadError) {
-            return .success(try ImageLoader.decode(bytes))
-        } catch {
-            return .failure(error)
-        }
+    /// Checks, cleans and stores a picture under a name derived from its cleaned content.
+    /// - Throws: ``InventoryError`` naming `field` when it is too big, not a JPEG or PNG, unreadable or too large.
+    public func save(_ bytes: [UInt8], field: String) async throws -> Saved {
+        try self.write(try await self.prepare(bytes, field: field), field: field)
+    }
+
+    /// Undoes a ``write(_:field:)`` whose request failed afterwards: removes the file if that write created it.
+    public func discard(_ saved: Saved) {
+        guard saved.created else { return }
+        try? FileManager.default.removeItem(atPath: (self.folder as NSString).appendingPathComponent(saved.name))
     }
 
     /// A stored picture's bytes and content type; nil when there is none by that name.

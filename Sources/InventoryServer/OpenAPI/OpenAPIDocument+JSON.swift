@@ -189,7 +189,7 @@ extension OpenAPIDocument {
         "tags": ["products"],
         "operationId": "uploadProductImage",
         "summary": "Set the product's picture",
-        "description": "A JPEG or PNG, recognised by its content, not its name or Content-Type; at most 5 MB and 6000 pixels a side. A non-square picture is accepted and shown centre-cropped (`square` says which).",
+        "description": "A JPEG or PNG, recognised by its content, not its name or Content-Type; at most 5 MB and 6000 pixels a side (checked on its header before decoding). It is stored without text chunks, comments, metadata other than Exif, ICC and JFIF/Adobe, or bytes after its end. A non-square picture is accepted and shown centre-cropped (`square` says which).",
         "requestBody": {
           "required": true,
           "content": {
@@ -751,7 +751,7 @@ extension OpenAPIDocument {
         "tags": ["barcodes"],
         "operationId": "decodeBarcodes",
         "summary": "Read the barcodes in a picture or camera frame",
-        "description": "The body is a PNG or JPEG image, or with `width` and `height` a raw 8-bit grayscale frame of width × height bytes (at most 8192 × 8192).",
+        "description": "The body is a PNG or JPEG image (at most 12000 pixels a side and 40 megapixels, checked on its header before decoding: 422 on `body` beyond), or with `width` and `height` a raw 8-bit grayscale frame of width × height bytes (at most 8192 × 8192).",
         "parameters": [
           {"name": "width", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 8192}},
           {"name": "height", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 8192}}

@@ -11,6 +11,9 @@ import InventoryDomain
 struct PublicAPIController<Repository: InventoryRepository> {
     let repository: Repository
     let images: ImageStore
+    /// Where clients reach the server (`ServerConfiguration.resolvedPublicURL`): picture URLs start with it, never
+    /// with the request's Host header.
+    let publicURL: String
 
     struct ProductDetailsBody: Encodable, Sendable {
         var image: String
@@ -30,14 +33,14 @@ struct PublicAPIController<Repository: InventoryRepository> {
     /// Open to anyone: the iOS client sends no credentials (mounted only with `serve --public-api`).
     func addRoutes(to router: Routes) {
         let group = router.group("api/public")
-        group.get("get", .open) { request, _ in
+        group.get("get", .open) { _, _ in
             let settings = try await self.repository.settings()
             let categories = Dictionary(try await self.repository.categories().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             var items: [ProductDetailsBody] = []
             var offset = 0
             while true {
                 let page = try await self.repository.products(ProductQuery(limit: 1000, offset: offset))
-                items += page.products.map { self.body($0, categoryName: $0.details.categoryID.flatMap { categories[$0] } ?? "", currency: settings.currency, request: request) }
+                items += page.products.map { self.body($0, categoryName: $0.details.categoryID.flatMap { categories[$0] } ?? "", currency: settings.currency) }
                 offset += 1000
                 if offset >= page.total { break }
             }
@@ -69,34 +72,54 @@ struct PublicAPIController<Repository: InventoryRepository> {
         let price = try Money.parse(priceText, currency: settings.currency, field: "price")
         guard let taxText = form.field("tax") else { throw InventoryError(.missingValue, field: "tax", "is required") }
         let tax = try Percent.parse(taxText, field: "tax")
-        var details = ProductDetails(name: name, salePrice: price, taxRate: tax)
-        details = try details.validated()
-        // Store the first picture only after every field checked out.
+        var details: ProductDetails
+        do {
+            details = try ProductDetails(name: name, salePrice: price, taxRate: tax).validated()
+        } catch let error as InventoryError {
+            // Errors name the client's fields, not the product's.
+            let fields = ["name": "product_name", "salePrice": "price", "taxRate": "tax", "iconEmoji": "product_name"]
+            throw InventoryError(error.code, field: error.field.map { fields[$0] ?? $0 }, error.userMessage)
+        }
+        let newCategory: Category
+        do {
+            newCategory = try Category(id: CategoryID(0), name: type).validated()
+        } catch let error as InventoryError {
+            throw InventoryError(error.code, field: "product_type", error.userMessage)
+        }
+        // Every picture is checked (size, format, declared dimensions) and the first one cleaned and decoded before
+        // anything is written; only the first is kept, as before.
         let files = form.files("files[]") + form.files("files")
-        var saved: ImageStore.Saved?
-        if let file = files.first {
-            saved = try self.images.save(file.data, field: "files[]")
+        for file in files { _ = try ImageStore.checkHeader(file.data, field: "files[]") }
+        var prepared: ImageStore.Prepared?
+        if let file = files.first { prepared = try await self.images.prepare(file.data, field: "files[]") }
+        let saved = try prepared.map { try self.images.write($0, field: "files[]") }
+        var createdCategory: CategoryID?
+        let product: Product
+        do {
+            if let existing = try await self.repository.categories().first(where: { $0.name.lowercased() == newCategory.name.lowercased() }) {
+                details.categoryID = existing.id
+            } else {
+                createdCategory = try await self.repository.createCategory(newCategory).id
+                details.categoryID = createdCategory
+            }
+            details.imageRef = saved?.name
+            product = try await self.repository.createProduct(details)
+        } catch {
+            // Nothing half-written: the picture and a category made for this product go again.
+            if let saved { self.images.discard(saved) }
+            if let createdCategory { try? await self.repository.deleteCategory(createdCategory) }
+            throw error
         }
-        let category: CategoryID
-        if let existing = try await self.repository.categories().first(where: { $0.name.lowercased() == type.lowercased() }) {
-            category = existing.id
-        } else {
-            category = try await self.repository.createCategory(Category(id: CategoryID(0), name: type)).id
-        }
-        details.categoryID = category
-        details.imageRef = saved?.name
-        let product = try await self.repository.createProduct(details)
         let response = AddResponse(
             message: "Product added Successfully!",
-            product_details: self.body(product, categoryName: type, currency: settings.currency, request: request),
+            product_details: self.body(product, categoryName: newCategory.name, currency: settings.currency),
             product_id: product.id.rawValue, success: true)
         return try JSON(response).makeResponse()
     }
 
-    func body(_ product: Product, categoryName: String, currency: Currency, request: Request) -> ProductDetailsBody {
-        let host = request.head.authority ?? "127.0.0.1"
-        return ProductDetailsBody(
-            image: product.details.imageRef.map { "http://\(host)/images/\($0)" } ?? "",
+    func body(_ product: Product, categoryName: String, currency: Currency) -> ProductDetailsBody {
+        ProductDetailsBody(
+            image: product.details.imageRef.map { "\(self.publicURL)/images/\($0)" } ?? "",
             price: Decimal(string: product.details.salePrice.decimalString(currency)) ?? 0,
             product_name: product.name, product_type: categoryName,
             tax: Decimal(string: product.details.taxRate.decimalString) ?? 0)
@@ -134,9 +157,14 @@ struct ImageController<Repository: InventoryRepository> {
             let id = ProductID(try request.id(context))
             var details = try await self.repository.product(id).details
             let body = try await request.body.collect(upTo: ImageStore.maxBytes + 1)
-            let saved = try self.images.save(Array(body.readableBytesView), field: "body")
+            let saved = try await self.images.save(Array(body.readableBytesView), field: "body")
             details.imageRef = saved.name
-            _ = try await self.repository.updateProduct(id, details)
+            do {
+                _ = try await self.repository.updateProduct(id, details)
+            } catch {
+                self.images.discard(saved)
+                throw error
+            }
             return JSON(Uploaded(imageRef: saved.name, url: "/images/\(saved.name)", width: saved.width, height: saved.height, square: saved.isSquare))
         }
         api.delete("products/:id/image", .permission(.editCatalogue)) { request, context in

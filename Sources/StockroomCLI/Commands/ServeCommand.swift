@@ -24,11 +24,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long a browser sign-in lasts, whatever its activity: a number and s, m or h (default 12h).",
                                valueName: "duration"))
     var sessionLifetime: String = "12h"
+    @Option(help: ArgumentHelp("The address clients use to reach the server, like https://shop.example (picture links in /api/public/get); default: the listening address.",
+                               valueName: "url"))
+    var publicURL: String?
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard (self.tlsCert == nil) == (self.tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         _ = try Self.milliseconds(self.sessionLifetime)
+        do { _ = try self.publicURL.map(PublicURL.parse) } catch let error as InventoryError { throw ValidationError("--public-url: \(error.userMessage)") }
     }
 
     func run() async throws {
@@ -59,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var configuration = ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI, tls: certificate)
         configuration.sessionLifetime = try Self.milliseconds(self.sessionLifetime)
+        configuration.publicURL = try self.publicURL.map(PublicURL.parse)
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }
