@@ -185,4 +185,32 @@ enum HostilePictures {
         }
         #expect(HostilePictures.files(folder) == [storedName])
     }
+
+    /// Finding 8: one letter with megabytes of combining marks, or a 20,000-scalar emoji, is refused through the API,
+    /// on the field at fault, with nothing written.
+    @Test func textFloodsAreRefusedOnTheirField() async throws {
+        let (app, store) = try makeApp { _ in }
+        let admin = try await token(store, role: .admin)
+        let product = try await store.createProduct(ProductDetails(name: "Mug"))
+        let zalgo = "e" + String(repeating: "\u{0301}", count: 200_000)
+        let emoji = "👍" + String(repeating: "\u{200D}👍", count: 10_000)
+        let before = try await store.testOnly_dump()
+        try await app.test(.router) { client in
+            let cases: [(HTTPRequest.Method, String, [String: String], String)] = [
+                (.post, "/api/v1/products", ["name": zalgo], "name"),
+                (.post, "/api/v1/products", ["name": "Tea", "iconEmoji": emoji], "iconEmoji"),
+                (.put, "/api/v1/products/\(product.id)", ["name": "Mug", "iconEmoji": emoji], "iconEmoji"),
+                (.post, "/api/v1/categories", ["name": zalgo], "name"),
+                (.post, "/api/v1/suppliers", ["name": "Mill", "note": zalgo], "note"),
+                (.post, "/api/v1/users", ["username": "newbie", "password": "first day!", "displayName": zalgo], "displayName"),
+            ]
+            for (method, path, fields, field) in cases {
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+                let reply = try await client.call(method, path, body, token: admin)
+                #expect(reply.status == 422, "\(path) \(field): \(reply.status) \(reply.text.prefix(300))")
+                #expect(reply.object["field"] as? String == field, "\(path): \(reply.text.prefix(300))")
+            }
+        }
+        #expect(try await store.testOnly_dump() == before)
+    }
 }

@@ -129,7 +129,7 @@ struct AuthController<Staff: StaffRepository> {
             try StaffAccount.validatePassword(body.password)
             if let pin = body.pin { try StaffAccount.validatePIN(pin) }
             let account = StaffAccount(
-                id: UserID(0), username: try StaffAccount.validateUsername(body.username), displayName: body.displayName ?? "", role: .admin,
+                id: UserID(0), username: try StaffAccount.validateUsername(body.username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""), role: .admin,
                 passwordHash: try await self.secrets.hash(body.password), pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) })
             let admin = try await self.staff.createFirstAdmin(account)
             try await self.staff.recordAudit(userID: admin.id, username: admin.username, action: "setup", detail: "created the first admin")
@@ -197,7 +197,7 @@ struct AuthController<Staff: StaffRepository> {
             try StaffAccount.validatePassword(password)
             if let pin = body.pin { try StaffAccount.validatePIN(pin) }
             let account = StaffAccount(
-                id: UserID(0), username: try StaffAccount.validateUsername(username), displayName: body.displayName ?? "",
+                id: UserID(0), username: try StaffAccount.validateUsername(username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""),
                 role: try Self.role(body.role ?? "staff"), passwordHash: try await self.secrets.hash(password),
                 pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) }, isActive: body.active ?? true)
             return JSON(UserResponse(try await self.staff.createUser(account)), status: .created)
@@ -206,8 +206,8 @@ struct AuthController<Staff: StaffRepository> {
             var account = try await self.staff.user(UserID(try request.id(context)))
             let body = try await request.decodeJSON(as: UserRequest.self, context: context)
             let secretChanged = body.password != nil || body.pin != nil
-            if let username = body.username { account.username = username }
-            if let displayName = body.displayName { account.displayName = displayName }
+            if let username = body.username { account.username = try StaffAccount.validateUsername(username) }
+            if let displayName = body.displayName { account.displayName = try StaffAccount.validateDisplayName(displayName) }
             if let role = body.role { account.role = try Self.role(role) }
             if let active = body.active { account.isActive = active }
             if let password = body.password {
@@ -243,7 +243,7 @@ struct AuthController<Staff: StaffRepository> {
             let body = try await request.decodeJSON(as: TokenRequest.self, context: context)
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
-            guard name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard TextLimit.name.violation(name) == nil, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw InventoryError(.invalidValue, field: "name", "must be at most 200 bytes of text without control characters")
             }
             guard let identity = context.identity else { throw Self.unauthenticated }
