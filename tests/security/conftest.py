@@ -128,7 +128,11 @@ class Server:
         self.admin = None           # Token of the admin
         self.admin_session = None   # Session of the admin (from setup)
         self.users = {}             # username -> id
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.cleanup()
+            raise
 
     @property
     def scheme(self):
