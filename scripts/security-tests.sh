@@ -22,6 +22,8 @@ if [ -z "${STOCKROOM_BIN:-}" ]; then
   swift build "${scratch[@]}" --product stockroom
   export STOCKROOM_BIN="$(swift build "${scratch[@]}" --show-bin-path)/stockroom"
 fi
+STOCKROOM_BIN="$(realpath "$STOCKROOM_BIN")"  # the tests run from tests/security
+export STOCKROOM_BIN
 export STOCKROOM_ARTIFACTS="${STOCKROOM_ARTIFACTS:-$PWD/test-artifacts}"
 unset STOCKROOM_WEB_DIR  # test the files the server ships
 mkdir -p "$STOCKROOM_ARTIFACTS"
