@@ -82,10 +82,14 @@ func makeApp(_ configure: (inout ServerConfiguration) -> Void) throws -> (some A
             let checked = statuses.filter { $0 != 429 }
             #expect(checked.count <= LoginThrottle.freeFailures, "\(checked.count) of 50 parallel guesses were checked: \(statuses)")
             #expect(checked.allSatisfy { $0 == 401 })
-            // The right password is slowed down too until the wait is over.
-            #expect(try await client.call(.post, "/api/v1/auth/login", #"{"username":"boss","password":"password-boss"}"#).status == 429)
+            let throttle = try await store.throttle(key: "password:user:boss")
+            #expect(throttle.failures == LoginThrottle.freeFailures)
+            // The right password is slowed down too until the wait after the last failure is over (on a loaded machine
+            // the wait may already have passed: then it signs in).
+            let right = try await client.call(.post, "/api/v1/auth/login", #"{"username":"boss","password":"password-boss"}"#).status
+            let waited = Date().milliseconds - throttle.lastFailureAt
+            #expect(right == 429 || (right == 200 && waited >= 2_000), "right password answered \(right) \(waited) ms after the last failure")
         }
-        #expect(try await store.throttle(key: "password:user:boss").failures == LoginThrottle.freeFailures)
     }
 
     @Test func aBurstOfPINsCannotSwitchTheTillToAnAdmin() async throws {

@@ -27,11 +27,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The address clients use to reach the server, like https://shop.example (picture links in /api/public/get); default: the listening address.",
                                valueName: "url"))
     var publicURL: String?
+    @Option(help: ArgumentHelp("Connections one client address may hold open at once (raise it behind a load balancer or reverse proxy).",
+                               valueName: "count"))
+    var maxConnectionsPerAddress: Int = ConnectionLimits().maxConnectionsPerAddress
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
         guard (self.tlsCert == nil) == (self.tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         _ = try Self.milliseconds(self.sessionLifetime)
+        guard (1...100_000).contains(self.maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be between 1 and 100000")
+        }
         do { _ = try self.publicURL.map(PublicURL.parse) } catch let error as InventoryError { throw ValidationError("--public-url: \(error.userMessage)") }
     }
 
@@ -64,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(host: self.host, port: self.port, dataFolder: self.database.folder, publicAPI: self.publicAPI, tls: certificate)
         configuration.sessionLifetime = try Self.milliseconds(self.sessionLifetime)
         configuration.publicURL = try self.publicURL.map(PublicURL.parse)
+        configuration.connectionLimits.maxConnectionsPerAddress = self.maxConnectionsPerAddress
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }
