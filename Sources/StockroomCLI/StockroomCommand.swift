@@ -10,7 +10,7 @@ public struct StockroomCommand: AsyncParsableCommand {
         abstract: "Inventory and point of sale for small shops, with exact weighted-average books.",
         discussion: "Data lives in one SQLite file in the data folder (--data, or STOCKROOM_DATA, default ./stockroom-data).",
         subcommands: [
-            InitCommand.self, DemoCommand.self, ProductCommand.self, PurchaseCommand.self, SaleCommand.self, AdjustCommand.self,
+            InitCommand.self, DemoCommand.self, ProductCommand.self, SupplierCommand.self, CustomerCommand.self, PurchaseCommand.self, SaleCommand.self, AdjustCommand.self,
             ReportCommand.self, ExportCommand.self, ImportCommand.self, ScanCommand.self, BenchCommand.self, ServeCommand.self,
             CertCommand.self,
         ]

@@ -90,6 +90,17 @@ extension InventoryRepository {
     }
 }
 
+/// The API's JSON encoding: sorted keys, slashes unescaped. Every JSON reply and the command line's `--format json`
+/// are written by it.
+public enum APIJSON {
+    /// `value` as the API writes it.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}
+
 /// A JSON response with a status.
 struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     var status: HTTPResponse.Status = .ok
@@ -106,9 +117,7 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
 
     /// The response, without a request at hand.
     func makeResponse() throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(self.value)
+        let data = try APIJSON.encode(self.value)
         return Response(status: self.status, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

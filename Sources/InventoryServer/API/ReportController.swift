@@ -110,56 +110,16 @@ struct ReportController<Repository: InventoryRepository> {
 
     func addRoutes(to api: Routes) {
         let reports = api.group("reports")
-        reports.get("snapshot", .permission(.viewReports)) { request, _ in
-            let (f, _) = try await self.formats()
-            let at = try request.query("at").map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
-            let snapshot = try await self.repository.snapshot(at: at)
-            return JSON(SnapshotResponse(
-                at: f.string(at), totalQuantity: snapshot.totalQuantity.decimalString, totalValue: f.string(snapshot.totalValue),
-                lines: snapshot.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, value: f.string($0.value), averageCost: f.string($0.averageCost)) }))
-        }
+        reports.get("snapshot", .permission(.viewReports)) { request, _ in JSON(try await self.snapshot(at: request.query("at"))) }
         reports.get("daily", .permission(.viewReports)) { request, _ in
-            let (f, _) = try await self.formats()
-            let today = f.calendar.dayNumber(Date())
-            let single = try request.query("date").map { try f.day($0, field: "date") }
-            let from = try single ?? request.query("from").map { try f.day($0, field: "from") } ?? today
-            let to = try single ?? request.query("to").map { try f.day($0, field: "to") } ?? today
-            guard f.calendar.days(from: from, through: to).count <= 3660 else {
-                throw InventoryError(.invalidValue, field: "to", "a range may span at most ten years")
-            }
-            return JSON(try await self.repository.daily(from: from, to: to).map {
-                DailyResponse(date: ShopCalendar.isoDate($0.day), grossSales: f.string($0.grossSales), discounts: f.string($0.discounts), returns: f.string($0.returns),
-                              revenue: f.string($0.revenue), tax: f.string($0.tax), tips: f.string($0.tips), costOfGoodsSold: f.string($0.costOfGoodsSold),
-                              profit: f.string($0.profit), salesCount: $0.salesCount, averageBasket: f.string($0.averageBasket))
-            })
+            JSON(try await self.daily(date: request.query("date"), from: request.query("from"), to: request.query("to")))
         }
         reports.get("top", .permission(.viewReports)) { request, _ in
-            let (f, _) = try await self.formats()
-            let to = try request.query("to").map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Date()
-            let from = try request.query("from").map { try f.calendar.parseDateTime($0, field: "from") }
-                ?? f.calendar.startOfDay(f.calendar.addingDays(-29, to: f.calendar.dayNumber(to)))
-            let limit = try request.queryInt("limit", default: 10, range: 1...1000)
-            let metric = try request.query("by").map { text in
-                guard let metric = TopProductMetric(rawValue: text) else { throw InventoryError(.invalidValue, field: "by", "must be quantity or revenue") }
-                return metric
-            } ?? .quantity
-            return JSON(try await self.repository.topProducts(from: from, to: to, by: metric, limit: limit).map {
-                TopResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, revenue: f.string($0.revenue))
-            })
+            JSON(try await self.top(from: request.query("from"), to: request.query("to"), limit: try request.queryInt("limit", default: 10, range: 1...1000),
+                                    by: request.query("by")))
         }
-        reports.get("low-stock", .permission(.viewCatalogue)) { _, _ in
-            JSON(try await self.repository.lowStock().map {
-                LowStockResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString,
-                                 threshold: $0.threshold.decimalString, unit: $0.unit, status: $0.status.rawValue)
-            })
-        }
-        reports.get("valuation", .permission(.viewReports)) { _, _ in
-            let (f, _) = try await self.formats()
-            return JSON(try await self.repository.valuation().map {
-                ValuationResponse(categoryId: $0.categoryID?.rawValue, name: $0.name, productCount: $0.productCount,
-                                  quantity: $0.quantity.decimalString, value: f.string($0.value))
-            })
-        }
+        reports.get("low-stock", .permission(.viewCatalogue)) { _, _ in JSON(try await self.lowStock()) }
+        reports.get("valuation", .permission(.viewReports)) { _, _ in JSON(try await self.valuation()) }
         reports.get("expiring", .permission(.viewCatalogue)) { request, _ in
             let (f, _) = try await self.formats()
             let days = try request.queryInt("days", default: 3, range: 0...3650)
@@ -266,6 +226,67 @@ struct ReportController<Repository: InventoryRepository> {
             }
             let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             return JSON(DecodeResponse(width: image.width, height: image.height, milliseconds: ms, barcodes: codes))
+        }
+    }
+
+    // MARK: Reports (the routes and the command line's `report … --format json` answer these)
+
+    /// `GET /reports/snapshot?at=`: stock at the end of a day or at an instant, now when `at` is nil.
+    func snapshot(at text: String?) async throws -> SnapshotResponse {
+        let (f, _) = try await self.formats()
+        let at = try text.map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
+        let snapshot = try await self.repository.snapshot(at: at)
+        return SnapshotResponse(
+            at: f.string(at), totalQuantity: snapshot.totalQuantity.decimalString, totalValue: f.string(snapshot.totalValue),
+            lines: snapshot.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, value: f.string($0.value), averageCost: f.string($0.averageCost)) })
+    }
+
+    /// `GET /reports/daily?date=|from=&to=`: one row a day, today when no day is given.
+    func daily(date: String?, from: String?, to: String?) async throws -> [DailyResponse] {
+        let (f, _) = try await self.formats()
+        let today = f.calendar.dayNumber(Date())
+        let single = try date.map { try f.day($0, field: "date") }
+        let from = try single ?? from.map { try f.day($0, field: "from") } ?? today
+        let to = try single ?? to.map { try f.day($0, field: "to") } ?? today
+        guard f.calendar.days(from: from, through: to).count <= 3660 else {
+            throw InventoryError(.invalidValue, field: "to", "a range may span at most ten years")
+        }
+        return try await self.repository.daily(from: from, to: to).map {
+            DailyResponse(date: ShopCalendar.isoDate($0.day), grossSales: f.string($0.grossSales), discounts: f.string($0.discounts), returns: f.string($0.returns),
+                          revenue: f.string($0.revenue), tax: f.string($0.tax), tips: f.string($0.tips), costOfGoodsSold: f.string($0.costOfGoodsSold),
+                          profit: f.string($0.profit), salesCount: $0.salesCount, averageBasket: f.string($0.averageBasket))
+        }
+    }
+
+    /// `GET /reports/top?from=&to=&limit=&by=`: best sellers, the last 30 days by default.
+    func top(from: String?, to: String?, limit: Int, by: String?) async throws -> [TopResponse] {
+        let (f, _) = try await self.formats()
+        let to = try to.map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Date()
+        let from = try from.map { try f.calendar.parseDateTime($0, field: "from") }
+            ?? f.calendar.startOfDay(f.calendar.addingDays(-29, to: f.calendar.dayNumber(to)))
+        let metric = try by.map { text in
+            guard let metric = TopProductMetric(rawValue: text) else { throw InventoryError(.invalidValue, field: "by", "must be quantity or revenue") }
+            return metric
+        } ?? .quantity
+        return try await self.repository.topProducts(from: from, to: to, by: metric, limit: limit).map {
+            TopResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, revenue: f.string($0.revenue))
+        }
+    }
+
+    /// `GET /reports/low-stock`.
+    func lowStock() async throws -> [LowStockResponse] {
+        try await self.repository.lowStock().map {
+            LowStockResponse(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString,
+                             threshold: $0.threshold.decimalString, unit: $0.unit, status: $0.status.rawValue)
+        }
+    }
+
+    /// `GET /reports/valuation`.
+    func valuation() async throws -> [ValuationResponse] {
+        let (f, _) = try await self.formats()
+        return try await self.repository.valuation().map {
+            ValuationResponse(categoryId: $0.categoryID?.rawValue, name: $0.name, productCount: $0.productCount,
+                              quantity: $0.quantity.decimalString, value: f.string($0.value))
         }
     }
 

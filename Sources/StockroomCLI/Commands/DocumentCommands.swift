@@ -16,6 +16,7 @@ struct PurchaseCommand: AsyncParsableCommand {
         @Option(help: "When it happened (2026-11-22, 2026-11-22T14:30, or with a zone); default now. Back-dating re-costs later movements.") var date: String?
         @Option(help: "A note.") var note: String = ""
         @Option(name: .customLong("line"), help: "PRODUCT:QUANTITY@UNIT_COST[;lot=L;expiry=YYYY-MM-DD]") var lines: [String] = []
+        @Option(help: "table, or json (what POST /api/v1/purchases answers).") var format: RecordFormat = .table
 
         func validate() throws {
             if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY@UNIT_COST") }
@@ -37,6 +38,7 @@ struct PurchaseCommand: AsyncParsableCommand {
                 effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"),
                 supplierID: try await self.supplier.asyncMap { try await lookup.supplier($0) }, note: self.note, lines: draftLines)
             let purchase = try await store.postPurchase(draft)
+            if self.format == .json { return printJSON(try await store.api.purchase(purchase.id)) }
             print("Recorded purchase \(purchase.id): \(purchase.lines.count) line(s), total \(purchase.total.decimalString(settings.currency))")
             for line in purchase.lines {
                 print("  \(line.productName): \(line.quantity.decimalString) @ \(line.unitCost.decimalString(settings.currency)) → average cost \(line.averageCostAfter.decimalString(settings.currency))")
@@ -61,6 +63,7 @@ struct SaleCommand: AsyncParsableCommand {
         @Option(help: "cash, card or other.") var payment: String = "cash"
         @Flag(help: "A manager approves prices below the minimum sale price.") var allowBelowMinimum = false
         @Option(name: .customLong("line"), help: "PRODUCT:QUANTITY[@UNIT_PRICE][;discount=AMOUNT]") var lines: [String] = []
+        @Option(help: "table, or json (what POST /api/v1/sales answers).") var format: RecordFormat = .table
 
         func validate() throws {
             if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY[@UNIT_PRICE]") }
@@ -87,6 +90,7 @@ struct SaleCommand: AsyncParsableCommand {
                 customerID: try await self.customer.asyncMap { try await lookup.customer($0) }, note: self.note, lines: draftLines,
                 tip: try Money.parse(self.tip, currency: currency, field: "tip"), paymentMethod: payment, allowBelowMinimum: self.allowBelowMinimum)
             let sale = try await store.postSale(draft)
+            if self.format == .json { return printJSON(try await store.api.sale(sale.id)) }
             print("Recorded sale \(sale.id): revenue \(sale.revenue.decimalString(currency)), tax \(sale.tax.decimalString(currency)), total \(sale.total.decimalString(currency)), cost of goods \(sale.costOfGoodsSold.decimalString(currency))")
         }
     }
@@ -102,6 +106,7 @@ struct AdjustCommand: AsyncParsableCommand {
     @Option(help: "Unit cost of stock added (default: the average cost).") var cost: String?
     @Option(help: "When it happened; default now.") var date: String?
     @Option(help: "A note.") var note: String = ""
+    @Option(help: "table, or json (what POST /api/v1/adjustments answers).") var format: RecordFormat = .table
 
     func run() async throws {
         let store = try self.database.open()
@@ -114,6 +119,7 @@ struct AdjustCommand: AsyncParsableCommand {
             effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"), productID: product.id,
             quantityChange: try Quantity.parse(self.quantity, field: "quantity"), reason: reason, note: self.note,
             unitCost: try self.cost.map { try Money.parse($0, currency: settings.currency, field: "cost") }))
+        if self.format == .json { return printJSON(try store.api.created(id.rawValue)) }
         let after = try await store.product(product.id)
         print("Recorded adjustment \(id): \(product.name) now \(after.stock.quantity.decimalString) \(after.details.unit)")
     }

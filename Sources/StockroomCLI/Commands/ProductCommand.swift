@@ -44,6 +44,7 @@ struct ProductCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a product.")
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var fields: Fields
+        @Option(help: "table, or json (what POST /api/v1/products answers).") var format: RecordFormat = .table
 
         func validate() throws {
             guard self.fields.name?.trimmingCharacters(in: .whitespaces).isEmpty == false else {
@@ -57,6 +58,7 @@ struct ProductCommand: AsyncParsableCommand {
             var details = ProductDetails(name: "", taxRate: settings.defaultTaxRate)
             try await self.fields.apply(to: &details, currency: settings.currency, lookup: Lookup(store: store))
             let product = try await store.createProduct(details)
+            if self.format == .json { return printJSON(try await store.api.product(product)) }
             print("Added product \(product.id): \(product.details.iconEmoji) \(product.name)")
         }
     }
@@ -70,7 +72,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "name, quantity, value, salePrice or updated.") var sort: String = "name"
         @Option(help: "At most this many.") var limit: Int = 100
         @Flag(help: "Include archived products.") var archived = false
-        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+        @Option(help: "table, csv, or json (what GET /api/v1/products answers).") var format: OutputFormat = .table
 
         func run() async throws {
             let store = try self.database.open()
@@ -85,8 +87,9 @@ struct ProductCommand: AsyncParsableCommand {
                 return status
             }
             let categoryID = try await self.category.asyncMap { try await Lookup(store: store).category($0) }
-            let result = try await store.products(ProductQuery(search: self.search, categoryID: categoryID, status: status,
-                                                               includeArchived: self.archived, sort: sort, limit: self.limit))
+            let query = ProductQuery(search: self.search, categoryID: categoryID, status: status, includeArchived: self.archived, sort: sort, limit: self.limit)
+            if self.format == .json { return printJSON(try await store.api.products(query)) }
+            let result = try await store.products(query)
             let thresholds = Dictionary(try await store.categories().map { ($0.id, $0.lowStockThreshold) }, uniquingKeysWith: { a, _ in a })
             let table = Table(
                 columns: ["id", "icon", "name", "sku", "barcode", "unit", "cost", "price", "quantity", "value", "status"],
@@ -105,12 +108,14 @@ struct ProductCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a product and its stock history.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
+        @Option(help: "table (with the ledger), or json (what GET /api/v1/products/{id} answers).") var format: RecordFormat = .table
 
         func run() async throws {
             let store = try self.database.open()
             let settings = try await store.settings()
             let currency = settings.currency
             let product = try await Lookup(store: store).product(self.product, field: "product")
+            if self.format == .json { return printJSON(try await store.api.product(product)) }
             let d = product.details
             print("\(d.iconEmoji) \(product.name)  (id \(product.id)\(d.isArchived ? ", archived" : ""))")
             print("SKU \(d.sku ?? "-")  barcode \(d.barcode ?? "-")  unit \(d.unit)")
@@ -136,6 +141,7 @@ struct ProductCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
         @OptionGroup var fields: Fields
+        @Option(help: "table, or json (what PUT /api/v1/products/{id} answers).") var format: RecordFormat = .table
 
         func run() async throws {
             let store = try self.database.open()
@@ -144,6 +150,7 @@ struct ProductCommand: AsyncParsableCommand {
             var details = product.details
             try await self.fields.apply(to: &details, currency: currency, lookup: Lookup(store: store))
             let saved = try await store.updateProduct(product.id, details)
+            if self.format == .json { return printJSON(try await store.api.product(saved)) }
             print("Saved product \(saved.id): \(saved.name)")
         }
     }
@@ -153,13 +160,15 @@ struct ProductCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
         @Flag(help: "Restore an archived product instead.") var restore = false
+        @Option(help: "table, or json (what POST /api/v1/products/{id}/archive answers).") var format: RecordFormat = .table
 
         func run() async throws {
             let store = try self.database.open()
             let product = try await Lookup(store: store).product(self.product, field: "product")
             var details = product.details
             details.isArchived = !self.restore
-            _ = try await store.updateProduct(product.id, details)
+            let saved = try await store.updateProduct(product.id, details)
+            if self.format == .json { return printJSON(try await store.api.product(saved)) }
             print("\(self.restore ? "Restored" : "Archived") product \(product.id): \(product.name)")
         }
     }

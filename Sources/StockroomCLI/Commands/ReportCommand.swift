@@ -11,7 +11,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Common: ParsableArguments {
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+        @Option(help: "table, csv, or json (exactly what the matching /api/v1/reports route answers).") var format: OutputFormat = .table
     }
 
     struct Snapshot: AsyncParsableCommand {
@@ -21,6 +21,7 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try self.common.database.open()
+            if self.common.format == .json { return printJSON(try await store.api.snapshot(at: self.at)) }
             let settings = try await store.settings()
             let moment = try self.at.map { try settings.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
             let snapshot = try await store.snapshot(at: moment)
@@ -45,6 +46,7 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try self.common.database.open()
+            if self.common.format == .json { return printJSON(try await store.api.daily(date: self.date, from: self.from, to: self.to)) }
             let settings = try await store.settings()
             let today = settings.calendar.dayNumber(Date())
             func day(_ text: String?, _ field: String) throws -> Int? {
@@ -82,6 +84,7 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try self.common.database.open()
+            if self.common.format == .json { return printJSON(try await store.api.top(from: self.from, to: self.to, limit: self.limit, by: self.by)) }
             let settings = try await store.settings()
             let calendar = settings.calendar
             guard let metric = TopProductMetric(rawValue: self.by) else {
@@ -105,6 +108,7 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try self.common.database.open()
+            if self.common.format == .json { return printJSON(try await store.api.lowStock()) }
             let rows = try await store.lowStock()
             let table = Table(
                 columns: ["id", "product", "quantity", "threshold", "unit", "status"],
@@ -120,6 +124,7 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try self.common.database.open()
+            if self.common.format == .json { return printJSON(try await store.api.valuation()) }
             let currency = try await store.settings().currency
             let rows = try await store.valuation()
             var cells = rows.map { [$0.name, String($0.productCount), $0.quantity.decimalString, $0.value.decimalString(currency)] }

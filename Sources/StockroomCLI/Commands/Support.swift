@@ -22,18 +22,27 @@ struct Lookup {
         throw InventoryError(.notFound, field: field, "no product with id, SKU, barcode or name '\(text)'")
     }
 
-    func supplier(_ reference: String) async throws -> SupplierID {
-        let all = try await self.store.suppliers(search: nil)
-        if let id = Int64(reference), let match = all.first(where: { $0.id.rawValue == id }) { return match.id }
-        if let match = all.first(where: { $0.name.lowercased() == reference.lowercased() }) { return match.id }
-        throw InventoryError(.notFound, field: "supplier", "no supplier with id or name '\(reference)'")
+    func supplier(_ reference: String) async throws -> SupplierID { try await self.supplierContact(reference).id }
+
+    func customer(_ reference: String) async throws -> CustomerID { try await self.customerContact(reference).id }
+
+    /// A supplier by id or exact name (case-insensitive).
+    func supplierContact(_ reference: String, field: String = "supplier") async throws -> Contact<Supplier> {
+        try Self.contact(reference, in: try await self.store.suppliers(search: nil), kind: "supplier", field: field)
     }
 
-    func customer(_ reference: String) async throws -> CustomerID {
-        let all = try await self.store.customers(search: nil)
-        if let id = Int64(reference), let match = all.first(where: { $0.id.rawValue == id }) { return match.id }
-        if let match = all.first(where: { $0.name.lowercased() == reference.lowercased() }) { return match.id }
-        throw InventoryError(.notFound, field: "customer", "no customer with id or name '\(reference)'")
+    /// A customer by id or exact name (case-insensitive).
+    func customerContact(_ reference: String, field: String = "customer") async throws -> Contact<Customer> {
+        try Self.contact(reference, in: try await self.store.customers(search: nil), kind: "customer", field: field)
+    }
+
+    static func contact<Kind>(_ reference: String, in all: [Contact<Kind>], kind: String, field: String) throws -> Contact<Kind> {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        if let id = Int64(text), let match = all.first(where: { $0.id.rawValue == id }) { return match }
+        let named = all.filter { $0.name.lowercased() == text.lowercased() }
+        if named.count == 1, let match = named.first { return match }
+        if named.count > 1 { throw InventoryError(.conflict, field: field, "\(named.count) \(kind)s are named '\(text)'; use the id") }
+        throw InventoryError(.notFound, field: field, "no \(kind) with id or name '\(text)'")
     }
 
     func category(_ reference: String) async throws -> CategoryID {

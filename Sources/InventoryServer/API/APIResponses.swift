@@ -1,0 +1,98 @@
+import BarcodeReader
+import Foundation
+import InventoryDomain
+
+/// What the API's routes answer, for a client in the same process: the command line's `--format json` prints these.
+///
+/// Each method answers with the JSON bytes of the route it names, built by the route's own code from the same response
+/// types and written by the same encoder (``APIJSON``), so the command line's JSON is the API's JSON.
+public struct APIResponses<Repository: InventoryRepository>: Sendable {
+    let repository: Repository
+
+    /// Answers from `repository`.
+    public init(_ repository: Repository) { self.repository = repository }
+
+    var products: ProductController<Repository> { ProductController(repository: self.repository) }
+    var reports: ReportController<Repository> { ReportController(repository: self.repository, reader: BarcodeReader()) }
+
+    // MARK: Catalogue
+
+    /// `GET /api/v1/products/{id}` (also the answer of `POST /products`, `PUT /products/{id}` and archiving).
+    public func product(_ product: Product) async throws -> Data {
+        try APIJSON.encode(try await self.products.respond(product).value)
+    }
+
+    /// `GET /api/v1/products?…`: one page of the list for `query`.
+    public func products(_ query: ProductQuery) async throws -> Data {
+        let result = try await self.repository.products(query)
+        var items: [ProductController<Repository>.ProductResponse] = []
+        for product in result.products { items.append(try await self.products.respond(product).value) }
+        return try APIJSON.encode(ProductController<Repository>.Page(items: items, total: result.total, limit: query.limit, offset: query.offset))
+    }
+
+    /// `GET /api/v1/suppliers?search=`.
+    public func suppliers(_ list: [Contact<Supplier>]) throws -> Data {
+        try APIJSON.encode(list.map(ContactController<Repository, Supplier>.ContactResponse.init))
+    }
+
+    /// One supplier as `POST /api/v1/suppliers` and `PUT /api/v1/suppliers/{id}` answer it (and as the list shows it).
+    public func supplier(_ contact: Contact<Supplier>) throws -> Data {
+        try APIJSON.encode(ContactController<Repository, Supplier>.ContactResponse(contact))
+    }
+
+    /// `GET /api/v1/customers?search=`.
+    public func customers(_ list: [Contact<Customer>]) throws -> Data {
+        try APIJSON.encode(list.map(ContactController<Repository, Customer>.ContactResponse.init))
+    }
+
+    /// One customer as `POST /api/v1/customers` and `PUT /api/v1/customers/{id}` answer it (and as the list shows it).
+    public func customer(_ contact: Contact<Customer>) throws -> Data {
+        try APIJSON.encode(ContactController<Repository, Customer>.ContactResponse(contact))
+    }
+
+    // MARK: Documents
+
+    /// `GET /api/v1/purchases/{id}` (also the answer of `POST /purchases`).
+    public func purchase(_ id: PurchaseID) async throws -> Data {
+        let formats = try await self.repository.formats().0
+        return try APIJSON.encode(DocumentController<Repository>.PurchaseResponse(try await self.repository.purchase(id), formats))
+    }
+
+    /// `GET /api/v1/sales/{id}` (also the answer of `POST /sales`).
+    public func sale(_ id: SaleID) async throws -> Data {
+        let formats = try await self.repository.formats().0
+        return try APIJSON.encode(DocumentController<Repository>.SaleResponse(try await self.repository.sale(id), formats))
+    }
+
+    /// The answer of `POST /api/v1/adjustments` (and of the returns): the new document's id.
+    public func created(_ id: Int64) throws -> Data {
+        try APIJSON.encode(DocumentController<Repository>.Created(id: id))
+    }
+
+    // MARK: Reports
+
+    /// `GET /api/v1/reports/snapshot?at=`.
+    public func snapshot(at: String?) async throws -> Data {
+        try APIJSON.encode(try await self.reports.snapshot(at: at))
+    }
+
+    /// `GET /api/v1/reports/daily?date=&from=&to=`.
+    public func daily(date: String?, from: String?, to: String?) async throws -> Data {
+        try APIJSON.encode(try await self.reports.daily(date: date, from: from, to: to))
+    }
+
+    /// `GET /api/v1/reports/top?from=&to=&limit=&by=`.
+    public func top(from: String?, to: String?, limit: Int, by: String?) async throws -> Data {
+        try APIJSON.encode(try await self.reports.top(from: from, to: to, limit: limit, by: by))
+    }
+
+    /// `GET /api/v1/reports/low-stock`.
+    public func lowStock() async throws -> Data {
+        try APIJSON.encode(try await self.reports.lowStock())
+    }
+
+    /// `GET /api/v1/reports/valuation`.
+    public func valuation() async throws -> Data {
+        try APIJSON.encode(try await self.reports.valuation())
+    }
+}
