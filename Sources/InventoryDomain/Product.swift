@@ -26,20 +26,6 @@ public struct Product: Sendable, Hashable, Identifiable {
     /// Cost of one unit (weighted average), rounded to the minor unit.
     public var costPrice: Money { self.stock.averageCost.rounded }
 
-    /// Where the stock stands against the low-stock threshold (`categoryThreshold` applies when the product has none).
-    public func stockStatus(categoryThreshold: Quantity?) -> StockStatus {
-        guard self.details.tracksStock else { return .notTracked }
-        if self.stock.quantity.thousandths <= 0 { return .out }
-        if let threshold = self.details.lowStockThreshold ?? categoryThreshold, self.stock.quantity <= threshold {
-            return .low
-        }
-        return .inStock
-    }
-}
-
-/// A product's stock status badge.
-public enum StockStatus: String, Sendable, Codable, CaseIterable {
-    case inStock = "in_stock", low, out, notTracked = "not_tracked"
 }
 
 /// The fields of a product a user edits, validated and normalised by ``validated()``.
@@ -59,7 +45,7 @@ public struct ProductDetails: Sendable, Hashable {
     public var minimumSalePrice: Money?
     /// Tax rate in force for sales.
     public var taxRate: Percent
-    /// Low-stock threshold; nil takes the category's default.
+    /// Low-stock threshold; nil takes the category's, else the shop's default (see ``StockStatus``).
     public var lowStockThreshold: Quantity?
     public var tracksStock: Bool
     public var allowsNegativeStock: Bool
@@ -136,7 +122,7 @@ public struct Category: Sendable, Hashable, Identifiable {
     public var name: String
     /// A CSS hex colour such as `#3b82f6`.
     public var color: String
-    /// Threshold for products that set none.
+    /// Threshold for products that set none; nil leaves them to the shop's default (see ``StockStatus``).
     public var lowStockThreshold: Quantity?
     /// Suggested markup: a new product's sale price is `cost × (1 + markup)`.
     public var markup: Percent

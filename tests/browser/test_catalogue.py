@@ -181,6 +181,29 @@ def test_products_list_search_filter_history_archive_and_delete(shop, signed_in)
         assert error.status == 404
 
 
+def test_low_stock_follows_the_shop_default(shop, signed_in):
+    """A product without its own threshold, in no category, is low at or below the shop default (5) — the badge
+    shows the server's status, and the form's hint says what an empty threshold means."""
+    default = shop.api("GET", "/api/v1/settings")["lowStockDefault"]
+    assert default == "5"
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Shop default"), "salePrice": "2.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "3", "unitCost": "1.00"}]})
+    assert shop.api("GET", f"/api/v1/products/{product['id']}")["status"] == "low"
+
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url(f"/app/products/{product['id']}"))
+    wait(driver, lambda d: d.find_element(By.ID, "pd-badges").text.startswith("Low"))
+    assert "5 pcs" in driver.find_element(By.ID, "pd-figures").text
+    driver.get(shop.url("/app/products?status=low&search=" + product["name"].replace(" ", "%20")))
+    wait(driver, lambda d: list_names(d) == [product["name"]])
+    assert driver.find_element(By.CSS_SELECTOR, "#product-list .pr-status .badge").text == "Low"
+
+    driver.get(shop.url(f"/app/products/{product['id']}/edit"))
+    hint = wait_for(driver, "#pf-threshold-hint")
+    wait(driver, lambda d: "shop default, 5" in hint.text)
+    assert "no low-stock warning" not in hint.text and "0: warn only when out of stock" in hint.text
+
+
 def test_paging_loads_more_instead_of_everything(shop, signed_in):
     stem = unique("Pager")
     for index in range(55):

@@ -20,6 +20,8 @@ struct ProductController<Repository: InventoryRepository> {
         var minimumSalePrice: String?
         var taxRate: String
         var lowStockThreshold: String?
+        /// The threshold that decides `status`: the product's, else its category's, else the shop's default.
+        var effectiveLowStockThreshold: String
         var tracksStock: Bool
         var allowsNegativeStock: Bool
         var archived: Bool
@@ -30,7 +32,7 @@ struct ProductController<Repository: InventoryRepository> {
         var createdAt: String
         var updatedAt: String
 
-        init(_ product: Product, formats: Formats, categoryThreshold: Quantity?) {
+        init(_ product: Product, formats: Formats, thresholds: StockThresholds) {
             let d = product.details
             self.id = product.id.rawValue
             self.name = d.name
@@ -44,13 +46,14 @@ struct ProductController<Repository: InventoryRepository> {
             self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
             self.taxRate = d.taxRate.decimalString
             self.lowStockThreshold = d.lowStockThreshold?.decimalString
+            self.effectiveLowStockThreshold = thresholds.threshold(for: d).decimalString
             self.tracksStock = d.tracksStock
             self.allowsNegativeStock = d.allowsNegativeStock
             self.archived = d.isArchived
             self.costPrice = formats.string(product.stock.averageCost)
             self.quantity = product.stock.quantity.decimalString
             self.stockValue = formats.string(product.stock.value)
-            self.status = product.stockStatus(categoryThreshold: categoryThreshold).rawValue
+            self.status = thresholds.status(of: product).rawValue
             self.createdAt = formats.string(Date(milliseconds: product.createdAt))
             self.updatedAt = formats.string(Date(milliseconds: product.updatedAt))
         }
@@ -152,12 +155,7 @@ struct ProductController<Repository: InventoryRepository> {
     func formats() async throws -> Formats { try await self.repository.formats().0 }
 
     func respond(_ product: Product, status: HTTPResponse.Status = .ok) async throws -> JSON<ProductResponse> {
-        let threshold = try await self.categoryThresholds()[product.details.categoryID ?? CategoryID(0)] ?? nil
-        return JSON(ProductResponse(product, formats: try await self.formats(), categoryThreshold: threshold), status: status)
-    }
-
-    func categoryThresholds() async throws -> [CategoryID: Quantity?] {
-        Dictionary(try await self.repository.categories().map { ($0.id, $0.lowStockThreshold) }, uniquingKeysWith: { a, _ in a })
+        JSON(ProductResponse(product, formats: try await self.formats(), thresholds: try await self.repository.stockThresholds()), status: status)
     }
 
     @Sendable func list(_ request: Request, context: some RequestContext) async throws -> JSON<Page> {
@@ -184,8 +182,8 @@ struct ProductController<Repository: InventoryRepository> {
         query.offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let result = try await self.repository.products(query)
         let formats = try await self.formats()
-        let thresholds = try await self.categoryThresholds()
-        return JSON(Page(items: result.products.map { ProductResponse($0, formats: formats, categoryThreshold: thresholds[$0.details.categoryID ?? CategoryID(0)] ?? nil) },
+        let thresholds = try await self.repository.stockThresholds()
+        return JSON(Page(items: result.products.map { ProductResponse($0, formats: formats, thresholds: thresholds) },
                          total: result.total, limit: query.limit, offset: query.offset))
     }
 

@@ -218,11 +218,12 @@ struct ReportController<Repository: InventoryRepository> {
             case .failure(let error): throw Self.refusal(error)
             }
             let (f, _) = try await self.formats()
+            let thresholds = try await self.repository.stockThresholds()
             var codes: [DecodeResponse.Code] = []
             for code in found {
                 let product = try await self.repository.product(barcode: code.text)
                 codes.append(.init(format: code.format.rawValue, text: code.text,
-                                   product: product.map { ProductController<Repository>.ProductResponse($0, formats: f, categoryThreshold: nil) }))
+                                   product: product.map { ProductController<Repository>.ProductResponse($0, formats: f, thresholds: thresholds) }))
             }
             let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             return JSON(DecodeResponse(width: image.width, height: image.height, milliseconds: ms, barcodes: codes))

@@ -1294,7 +1294,11 @@ extension OpenAPIDocument {
       },
       "Password": {"type": "string", "minLength": 8, "description": "At least 8 characters, at most 72 bytes."},
       "PIN": {"type": "string", "pattern": "^[0-9]{4,8}$"},
-      "StockStatus": {"type": "string", "enum": ["in_stock", "low", "out", "not_tracked"]},
+      "StockStatus": {
+        "type": "string",
+        "enum": ["in_stock", "low", "out", "not_tracked"],
+        "description": "not_tracked: the product does not track stock. out: a tracked product with 0 or less in stock. low: above 0 and at or below its effective threshold (its own, else its category's, else the shop's lowStockDefault; 0 means warn only when out). in_stock: above it."
+      },
       "Role": {"type": "string", "enum": ["staff", "manager", "admin"]},
       "Permission": {
         "type": "string",
@@ -1392,6 +1396,7 @@ extension OpenAPIDocument {
           "quantity",
           "stockValue",
           "status",
+          "effectiveLowStockThreshold",
           "createdAt",
           "updatedAt"
         ],
@@ -1407,7 +1412,11 @@ extension OpenAPIDocument {
           "salePrice": {"$ref": "#/components/schemas/Decimal"},
           "minimumSalePrice": {"$ref": "#/components/schemas/Decimal"},
           "taxRate": {"$ref": "#/components/schemas/Decimal"},
-          "lowStockThreshold": {"$ref": "#/components/schemas/Decimal"},
+          "lowStockThreshold": {"$ref": "#/components/schemas/Decimal", "description": "The product's own threshold; absent when it takes its category's, else the shop's default."},
+          "effectiveLowStockThreshold": {
+            "$ref": "#/components/schemas/Decimal",
+            "description": "The threshold that decides `status`: the product's own, else its category's, else the shop's `lowStockDefault`."
+          },
           "tracksStock": {"type": "boolean"},
           "allowsNegativeStock": {"type": "boolean"},
           "archived": {"type": "boolean"},

@@ -89,7 +89,8 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
         return [
             "shop": ["name": settings.shopName, "currency": settings.currency.code, "minorUnits": settings.currency.minorUnits,
                      "timeZone": settings.timeZoneIdentifier, "lockMinutes": settings.lockMinutes,
-                     "defaultTaxRate": settings.defaultTaxRate.decimalString] as [String: Any],
+                     "defaultTaxRate": settings.defaultTaxRate.decimalString,
+                     "lowStockDefault": settings.lowStockDefault.decimalString] as [String: Any],
             "user": ["id": identity.account.id.rawValue, "username": identity.account.username,
                      "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
                      "role": role.rawValue] as [String: Any],

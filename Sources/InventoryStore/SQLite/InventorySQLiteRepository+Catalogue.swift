@@ -308,13 +308,9 @@ extension InventorySQLiteRepository {
                 conditions.append("p.categoryId = ?")
                 arguments += [category.rawValue]
             }
-            let threshold = "COALESCE(p.lowStockThreshold, c.lowStockThreshold, \(settings.lowStockDefault.thousandths))"
-            switch query.status {
-            case .inStock?: conditions.append("p.tracksStock = 1 AND p.quantity > \(threshold)")
-            case .low?: conditions.append("p.tracksStock = 1 AND p.quantity > 0 AND p.quantity <= \(threshold)")
-            case .out?: conditions.append("p.tracksStock = 1 AND p.quantity <= 0")
-            case .notTracked?: conditions.append("p.tracksStock = 0")
-            case nil: break
+            if let status = query.status {
+                conditions.append("\(Self.stockStatusSQL(shopDefault: settings.lowStockDefault)) = ?")
+                arguments += [status.rawValue]
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let from = "FROM product p LEFT JOIN category c ON c.id = p.categoryId \(whereClause)"

@@ -114,17 +114,22 @@ extension InventorySQLiteRepository {
 
     public func lowStock() async throws -> [LowStockItem] {
         try await self.read { db in
-            let settings = try Self.loadSettings(db)
+            let shopDefault = try Self.loadSettings(db).lowStockDefault
             let rows = try Row.fetchAll(db, sql: """
-                SELECT p.id, p.name, p.quantity, COALESCE(p.lowStockThreshold, c.lowStockThreshold, ?) AS threshold, p.unit
+                SELECT p.id, p.name, p.quantity, p.lowStockThreshold, c.lowStockThreshold, p.unit, p.tracksStock
                 FROM product p LEFT JOIN category c ON c.id = p.categoryId
-                WHERE p.tracksStock = 1 AND p.isArchived = 0 AND p.quantity <= COALESCE(p.lowStockThreshold, c.lowStockThreshold, ?)
+                WHERE p.isArchived = 0 AND \(Self.stockStatusSQL(shopDefault: shopDefault)) IN (?, ?)
                 ORDER BY p.quantity <= 0 DESC, p.quantity, p.name COLLATE NOCASE, p.id
-                """, arguments: [settings.lowStockDefault.thousandths, settings.lowStockDefault.thousandths])
+                """, arguments: [StockStatus.low.rawValue, StockStatus.out.rawValue])
             return rows.map {
                 let quantity = Quantity(thousandths: $0[2])
-                return LowStockItem(productID: ProductID($0[0]), name: $0[1], quantity: quantity, threshold: Quantity(thousandths: $0[3]),
-                                    status: quantity.thousandths <= 0 ? .out : .low, unit: $0[4])
+                let own = ($0[3] as Int64?).map(Quantity.init(thousandths:)), category = ($0[4] as Int64?).map(Quantity.init(thousandths:))
+                return LowStockItem(
+                    productID: ProductID($0[0]), name: $0[1], quantity: quantity,
+                    threshold: StockStatus.effectiveThreshold(productThreshold: own, categoryThreshold: category, shopDefault: shopDefault),
+                    status: StockStatus.of(quantity: quantity, tracksStock: $0[6], productThreshold: own, categoryThreshold: category,
+                                           shopDefault: shopDefault),
+                    unit: $0[5])
             }
         }
     }

@@ -19,7 +19,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Sale price before tax, e.g. 4.50.") var price: String?
         @Option(help: "Minimum sale price without a manager.") var minPrice: String?
         @Option(help: "Tax rate in percent, e.g. 7 or 19.") var tax: String?
-        @Option(help: "Low-stock threshold (default: the category's).") var lowStock: String?
+        @Option(help: "Low-stock threshold (default: the category's, else the shop's; 0: warn only when out).") var lowStock: String?
         @Option(help: "Emoji used when there is no picture.") var icon: String?
         @Flag(inversion: .prefixedNo, help: "Keep stock for this product.") var trackStock: Bool?
         @Flag(inversion: .prefixedEnableDisable, help: "Allow selling below zero stock.") var negativeStock: Bool?
@@ -90,13 +90,13 @@ struct ProductCommand: AsyncParsableCommand {
             let query = ProductQuery(search: self.search, categoryID: categoryID, status: status, includeArchived: self.archived, sort: sort, limit: self.limit)
             if self.format == .json { return printJSON(try await store.api.products(query)) }
             let result = try await store.products(query)
-            let thresholds = Dictionary(try await store.categories().map { ($0.id, $0.lowStockThreshold) }, uniquingKeysWith: { a, _ in a })
+            let thresholds = try await store.stockThresholds()
             let table = Table(
                 columns: ["id", "icon", "name", "sku", "barcode", "unit", "cost", "price", "quantity", "value", "status"],
                 rows: result.products.map { p in
                     [p.id.description, p.details.iconEmoji, p.name, p.details.sku ?? "", p.details.barcode ?? "", p.details.unit,
                      p.costPrice.decimalString(currency), p.details.salePrice.decimalString(currency), p.stock.quantity.decimalString,
-                     p.stock.value.decimalString(currency), p.stockStatus(categoryThreshold: p.details.categoryID.flatMap { thresholds[$0] ?? nil }).rawValue]
+                     p.stock.value.decimalString(currency), thresholds.status(of: p).rawValue]
                 },
                 numeric: [0, 6, 7, 8, 9])
             print(table.render(self.format), terminator: "")

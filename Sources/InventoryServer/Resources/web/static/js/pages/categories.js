@@ -41,7 +41,7 @@ async function load() {
 
 function row(category) {
   const facts = [
-    category.lowStockThreshold ? `low stock at ${quantity(category.lowStockThreshold)}` : "no default threshold",
+    category.lowStockThreshold ? `low stock at ${quantity(category.lowStockThreshold)}` : "low stock at the shop default",
     `markup ${quantity(category.markup)} %`,
   ];
   return el("li", { dataset: { id: category.id } },

@@ -316,14 +316,19 @@ async function showForm(productId) {
     suggest.hidden = false;
   }
   form.categoryId.addEventListener("change", updateSuggestion);
-  // The threshold hint names the category's default, which applies when the field is left empty.
+  // The threshold hint says what an empty field means (the server's rule: the category's threshold, else the
+  // shop default) and what 0 means; the badge itself always shows the status the server computed.
   async function updateThresholdHint() {
     const hint = document.getElementById("pf-threshold-hint");
+    const shopDefault = quantity(hint.dataset.shopDefault ?? "0");
     const categories = await loadCategories().catch(() => []);
     const category = categories.find((c) => String(c.id) === form.categoryId.value);
-    hint.textContent = category?.lowStockThreshold
-      ? `Empty: ${category.name}'s default, ${quantity(category.lowStockThreshold)}`
-      : "Empty: no low-stock warning";
+    const empty = category?.lowStockThreshold
+      ? `Empty: ${category.name}'s threshold, ${quantity(category.lowStockThreshold)}.`
+      : category
+        ? `Empty: the shop default, ${shopDefault} (${category.name} sets no threshold).`
+        : `Empty: the category's threshold, else the shop default, ${shopDefault}.`;
+    hint.textContent = `${empty} 0: warn only when out of stock.`;
   }
   form.categoryId.addEventListener("change", updateThresholdHint);
   updateThresholdHint();
@@ -507,7 +512,8 @@ function renderProduct(product) {
     ["Sale price", money(product.salePrice)],
     ["Minimum sale price", product.minimumSalePrice ? money(product.minimumSalePrice) : "—"],
     ["Tax", `${quantity(product.taxRate)} %`],
-    ["Low-stock threshold", product.lowStockThreshold ? `${quantity(product.lowStockThreshold)} ${unit}` : "Category default"],
+    ["Low-stock threshold", !product.tracksStock ? "—"
+      : `${quantity(product.effectiveLowStockThreshold)} ${unit}${product.lowStockThreshold ? "" : " (category or shop default)"}`],
     ["Below zero", product.allowsNegativeStock ? "Allowed" : "Not allowed"],
   ];
   document.getElementById("pd-figures").replaceChildren(...figures.map(([label, value]) =>
