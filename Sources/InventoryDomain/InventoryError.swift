@@ -39,6 +39,9 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
     public var userMessage: String
     /// The underlying error, for logs only.
     public var cause: (any Error & Sendable)?
+    /// The stored document line the refusal is about when it is not a line of the request itself — for example the
+    /// later sale a back-dated sale, or a purchase's deletion, would leave short.
+    public var document: AffectedLine?
 
     /// Creates an error.
     public init(_ code: Code, field: String? = nil, _ userMessage: String, cause: (any Error & Sendable)? = nil) {
@@ -68,6 +71,34 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
         var copy = self
         copy.field = self.field.map { "\(prefix).\($0)" } ?? prefix
         return copy
+    }
+}
+
+/// A line of a stored document that a change would break: which document, which line, on which day, and by how much.
+public struct AffectedLine: Sendable, Hashable {
+    /// The document's kind (`sale`, `supplierReturn`, `adjustment` …).
+    public var kind: MovementKind
+    /// The document's id.
+    public var documentID: Int64
+    /// The line's number, counted from 1 as on the document.
+    public var line: Int
+    /// The document's date in the shop's time zone (`YYYY-MM-DD`).
+    public var date: String
+    /// The line's product.
+    public var productID: ProductID
+    public var productName: String
+    /// How much stock the line would be missing.
+    public var missing: Quantity
+
+    /// Creates a reference.
+    public init(kind: MovementKind, documentID: Int64, line: Int, date: String, productID: ProductID, productName: String, missing: Quantity) {
+        self.kind = kind
+        self.documentID = documentID
+        self.line = line
+        self.date = date
+        self.productID = productID
+        self.productName = productName
+        self.missing = missing
     }
 }
 

@@ -16,6 +16,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     public var field: String?
     /// A stable code (`invalidValue`, `notFound` …).
     public var code: String
+    /// The stored document line the refusal is about, when it is not a line of the request (`document` in the body).
+    public var document: AffectedLine?
 
     /// Creates a problem.
     public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, field: String? = nil) {
@@ -33,12 +35,34 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         var detail: String
         var field: String?
         var code: String
+        var document: Document?
+    }
+
+    /// `document`: which stored document line a change would leave short, on which shop day, by how much.
+    struct Document: Encodable {
+        var kind: String
+        var id: Int64
+        var line: Int
+        var date: String
+        var productId: Int64
+        var productName: String
+        var missing: String
+
+        init(_ line: AffectedLine) {
+            self.kind = line.kind.rawValue
+            self.id = line.documentID
+            self.line = line.line
+            self.date = line.date
+            self.productId = line.productID.rawValue
+            self.productName = line.productName
+            self.missing = line.missing.decimalString
+        }
     }
 
     /// Renders the problem as `application/problem+json`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(type: "https://stockroom.invalid/problems/\(self.code)", title: self.title, status: self.status.code,
-                        detail: self.detail, field: self.field, code: self.code)
+                        detail: self.detail, field: self.field, code: self.code, document: self.document.map(Document.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(body)) ?? Data()
@@ -60,6 +84,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         default: (status, title) = (.unprocessableContent, "Invalid value")
         }
         self.init(status, code: error.code.description, title: title, detail: error.userMessage, field: error.field)
+        self.document = error.document
     }
 }
 

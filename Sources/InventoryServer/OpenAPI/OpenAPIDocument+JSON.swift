@@ -1353,6 +1353,21 @@ extension OpenAPIDocument {
               "additionalProperties": false,
               "properties": {"line": {"type": "integer"}, "field": {"type": "string"}, "message": {"type": "string"}}
             }
+          },
+          "document": {
+            "type": "object",
+            "description": "For insufficientStock when the line going short is not one of the request's (then `field` is absent, or names the setting at fault): the stored document line the change would leave short — e.g. deleting a purchase, lowering its quantity, or a back-dated sale that leaves a later sale short. `line` counts from 1; `date` is the document's day in the shop's time zone; `missing` is the quantity it would lack.",
+            "required": ["kind", "id", "line", "date", "productId", "productName", "missing"],
+            "additionalProperties": false,
+            "properties": {
+              "kind": {"type": "string", "enum": ["purchase", "sale", "adjustment", "customerReturn", "supplierReturn"]},
+              "id": {"$ref": "#/components/schemas/Id"},
+              "line": {"type": "integer", "minimum": 1},
+              "date": {"type": "string", "format": "date"},
+              "productId": {"$ref": "#/components/schemas/Id"},
+              "productName": {"type": "string"},
+              "missing": {"$ref": "#/components/schemas/Decimal"}
+            }
           }
         }
       },

@@ -46,6 +46,9 @@ final class LedgerWriter {
     private let db: Database
     private let calendar: ShopCalendar
     private var states: [ProductID: ProductLedgerState] = [:]
+    /// The input field of each line of the document being written (document id → line number → field): a refusal
+    /// names the field when the line going short is one of these, and the stored document otherwise.
+    private var requestFields: [Int64: [Int: String]] = [:]
 
     init(_ db: Database, calendar: ShopCalendar) {
         self.db = db
@@ -76,6 +79,7 @@ final class LedgerWriter {
 
     /// Writes new movements (of any products) and costs them.
     func write(_ movements: [PendingMovement]) throws {
+        self.register(movements)
         var byProduct: [ProductID: [PendingMovement]] = [:]
         var order: [ProductID] = []
         for movement in movements {
@@ -89,7 +93,7 @@ final class LedgerWriter {
             if state.last.map({ first.position > $0 }) ?? true {
                 var ledger = StockLedger(balance: state.balance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
                 for line in lines {
-                    let outcome = try self.apply(line.effect, to: &ledger, state: state, field: line.field, effectiveAt: line.effectiveAt)
+                    let outcome = try self.apply(line.effect, to: &ledger, state: state, at: line.position, kind: line.kind)
                     try self.insert(line, outcome: outcome)
                     state.last = line.position
                 }
@@ -100,20 +104,30 @@ final class LedgerWriter {
                 for line in lines {
                     try self.insert(line, outcome: MovementOutcome(valueChange: .zero, costAdjustment: .zero, balance: .empty))
                 }
-                try self.recost(productID, from: first.position, blame: lines.count == 1 ? first.field : nil)
+                try self.recost(productID, from: first.position)
             }
         }
     }
 
     /// Inserts movements without costing them; the caller replays each product afterwards.
     func insertUncosted(_ movements: [PendingMovement]) throws {
+        self.register(movements)
         for movement in movements {
             _ = try self.state(movement.productID)
             try self.insert(movement, outcome: MovementOutcome(valueChange: .zero, costAdjustment: .zero, balance: .empty))
         }
     }
 
+    /// Remembers the input fields of the request's lines (and forgets an earlier document's).
+    private func register(_ movements: [PendingMovement]) {
+        self.requestFields = [:]
+        for movement in movements {
+            if let field = movement.field { self.requestFields[movement.documentID, default: [:]][movement.lineNo] = field }
+        }
+    }
+
     /// Replays a product's ledger from `position` onwards, updating every movement whose costing changed.
+    /// A stored line the replay leaves short is refused naming that document; `field` is the setting to blame for it.
     func recost(_ productID: ProductID, from position: LedgerPosition, blame field: String? = nil) throws {
         var state = try self.state(productID)
         let before = try Row.fetchOne(self.db.cachedStatement(sql: """
@@ -127,7 +141,7 @@ final class LedgerWriter {
         var ledger = StockLedger(balance: startBalance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
         let rows = try Row.fetchAll(self.db.cachedStatement(sql: """
             SELECT id, effect, quantity, unitAmount, sourceMovementId, valueChange, costAdjustment,
-                   quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo
+                   quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo, kind
             FROM movement
             WHERE productId = ? AND (effectiveAt, documentId, lineNo) >= (?, ?, ?)
             ORDER BY effectiveAt, documentId, lineNo
@@ -152,7 +166,8 @@ final class LedgerWriter {
             default: effect = .issue(quantity: quantity.magnitude)
             }
             let effectiveAt: Int64 = row[10]
-            let outcome = try self.apply(effect, to: &ledger, state: state, field: field, effectiveAt: effectiveAt)
+            let outcome = try self.apply(effect, to: &ledger, state: state, at: LedgerPosition(effectiveAt: effectiveAt, sequence: row[11], lineNo: row[12]),
+                                         kind: MovementKind(rawValue: row[13]) ?? .adjustment, blame: field)
             if case .issue(let issued) = effect { booked[id] = (-outcome.valueChange, issued) }
             let stored = (row[5] as Int64, row[6] as Int64, row[7] as Int64, row[8] as Int64, row[9] as Int64)
             let fresh = (
@@ -202,13 +217,26 @@ final class LedgerWriter {
         for key in Array(self.states.keys) { self.states[key]?.dirty = false }
     }
 
-    private func apply(_ effect: MovementEffect, to ledger: inout StockLedger, state: ProductLedgerState, field: String?, effectiveAt: Int64) throws -> MovementOutcome {
+    /// Applies one line; a line that would go short is refused naming the request's field when the line is the
+    /// request's own, and otherwise the stored document, line, day and shortfall (with `blame` as the field, if any).
+    private func apply(_ effect: MovementEffect, to ledger: inout StockLedger, state: ProductLedgerState, at position: LedgerPosition,
+                       kind: MovementKind, blame: String? = nil) throws -> MovementOutcome {
+        let before = ledger.balance.quantity
         do {
             return try ledger.apply(effect)
         } catch var error as InventoryError where error.code == .insufficientStock {
-            let day = ShopCalendar.isoDate(self.calendar.dayNumber(milliseconds: effectiveAt))
-            error.field = field
-            error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
+            let day = ShopCalendar.isoDate(self.calendar.dayNumber(milliseconds: position.effectiveAt))
+            if let field = self.requestFields[position.sequence]?[position.lineNo] {
+                error.field = field
+                error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
+            } else {
+                let missing = Quantity(thousandths: effect.quantity.thousandths - before.thousandths)
+                error.field = blame
+                error.document = AffectedLine(kind: kind, documentID: position.sequence, line: position.lineNo + 1, date: day,
+                                              productID: state.id, productName: state.name, missing: missing)
+                error.userMessage = "this would leave \(kind.label) \(position.sequence) (line \(position.lineNo + 1), \(state.name), \(day)) "
+                    + "\(missing.decimalString) short"
+            }
             throw error
         }
     }
