@@ -179,6 +179,8 @@ import Testing
             ]
             for (uri, template) in gets { _ = try await check(.get, uri, template) }
             _ = try await check(.put, "/api/v1/products/\(productID)", "/api/v1/products/{id}", #"{"name":"Espresso","barcode":"4006381333931"}"#)
+            _ = try await check(.patch, "/api/v1/products/\(productID)", "/api/v1/products/{id}", #"{"salePrice":"4.50","sku":null}"#)
+            _ = try await check(.patch, "/api/v1/products/\(productID)", "/api/v1/products/{id}", #"{"colour":"red"}"#)
             _ = try await check(.post, "/api/v1/products/\(productID)/archive", "/api/v1/products/{id}/archive")
             _ = try await check(.post, "/api/v1/products/\(productID)/restore", "/api/v1/products/{id}/restore")
             _ = try await check(.post, "/api/v1/tokens", "/api/v1/tokens", #"{"name":"till"}"#)

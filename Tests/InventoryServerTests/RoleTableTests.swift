@@ -43,7 +43,8 @@ import Testing
         "GET /api/v1/sales": staff, "POST /api/v1/sales": staff, "GET /api/v1/sales/{id}": staff,
         "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
         // Manager: purchases and suppliers; products, categories, customers; adjustments; reports and exports; refunds.
-        "POST /api/v1/products": manager, "PUT /api/v1/products/{id}": manager, "DELETE /api/v1/products/{id}": manager,
+        "POST /api/v1/products": manager, "PUT /api/v1/products/{id}": manager, "PATCH /api/v1/products/{id}": manager,
+        "DELETE /api/v1/products/{id}": manager,
         "POST /api/v1/products/{id}/archive": manager, "POST /api/v1/products/{id}/restore": manager,
         "PUT /api/v1/products/{id}/image": manager, "DELETE /api/v1/products/{id}/image": manager,
         "POST /api/v1/categories": manager, "PUT /api/v1/categories/{id}": manager, "DELETE /api/v1/categories/{id}": manager,
@@ -119,7 +120,7 @@ import Testing
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = HTTPRequest.Method(rawValue: String(parts[0])) ?? .get
                 let uri = Self.uri(String(parts[1]))
-                let body: String? = [.post, .put].contains(method) ? "{}" : nil
+                let body: String? = [.post, .put, .patch].contains(method) ? "{}" : nil
                 // The live-events stream never ends; its allowed case is covered by EventTests and the browser tests.
                 let streams = uri == "/api/v1/events"
 

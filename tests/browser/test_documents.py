@@ -395,6 +395,44 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     assert product_named(shop, name)["quantity"] == "0"
 
 
+def test_a_sale_price_typed_on_a_purchase_line_changes_only_the_price(shop, signed_in):
+    """Issue 10, defect 1: the new price went out as `PUT {name, salePrice}`, which wiped the product's barcode, SKU,
+    category, minimum price and low-stock threshold. It is a merge patch now: only the price changes."""
+    from conftest import gtin_check_digit
+    import random
+    body = "22" + "".join(random.choice("0123456789") for _ in range(10))
+    code = body + gtin_check_digit(body)
+    name, sku = unique("Ginger beer"), unique("GB").replace(" ", "-")
+    category = shop.api("POST", "/api/v1/categories", {"name": unique("Sodas")})
+    product = shop.api("POST", "/api/v1/products", {
+        "name": name, "barcode": code, "sku": sku, "categoryId": category["id"], "unit": "can", "salePrice": "2.20",
+        "minimumSalePrice": "1.80", "taxRate": "7", "lowStockThreshold": "4"})
+    driver = signed_in(shop, "manager", width=1024, height=768)
+    driver.get(shop.url(f"/app/purchases/new?product={product['id']}"))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#doc-lines [name="lines[0].quantity"]'))
+    type_into(driver, '[name="lines[0].quantity"]', "6")
+    type_into(driver, '[name="lines[0].unitCost"]', "1.10")
+    type_into(driver, '[name="lines[0].salePrice"]', "2.60")
+    press(driver, "#doc-save")
+    wait_for(driver, "#doc-detail")
+    wait_idle(driver)
+    after = shop.api("GET", f"/api/v1/products/{product['id']}")
+    assert after["salePrice"] == "2.60"
+    kept = ["barcode", "sku", "categoryId", "unit", "minimumSalePrice", "taxRate", "lowStockThreshold", "name", "iconEmoji"]
+    assert {key: after.get(key) for key in kept} == {key: product.get(key) for key in kept}
+    assert after["quantity"] == "6"
+
+    # What the manager sees on the product's form afterwards: the barcode and SKU are still there, on screen.
+    driver.get(shop.url(f"/app/products/{product['id']}/edit"))
+    wait(driver, lambda d: d.find_element(By.ID, "pf-barcode").get_attribute("value") == code)
+    for field_id, value in [("pf-barcode", code), ("pf-sku", sku), ("pf-minimum", "1.80"), ("pf-threshold", "4")]:
+        field = driver.find_element(By.ID, field_id)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        assert field.is_displayed() and field.get_attribute("value") == value, field_id
+    assert driver.find_element(By.ID, "pf-category").get_attribute("value") == str(category["id"])
+    screenshot(driver, "purchase-price-keeps-product-fields")
+
+
 def test_a_supplier_return_from_the_purchase_sheet(shop, signed_in):
     supplier = shop.api("POST", "/api/v1/suppliers", {"name": unique("Dairy Co")})
     name = unique("Whole milk")

@@ -161,6 +161,9 @@ public protocol InventoryRepository: Sendable {
     func createProduct(_ details: ProductDetails) async throws -> Product
     /// Updates a product's editable fields.
     func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product
+    /// Changes only the fields a patch names, reading and writing the product in one transaction; the result is
+    /// validated as ``updateProduct(_:_:)`` validates a replacement, and a refused patch changes nothing.
+    func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product
     /// Deletes a product that has no movements.
     func deleteProduct(_ id: ProductID) async throws
     /// One product. - Throws: `notFound`.

@@ -118,6 +118,80 @@ struct ProductController<Repository: InventoryRepository> {
         }
     }
 
+    /// A JSON merge patch (RFC 7396) of a product: a member left out keeps its value, `null` clears an optional one
+    /// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon).
+    struct ProductPatchRequest: Decodable, Sendable {
+        var patch: [CodingKeys: Value] = [:]
+
+        /// A member as sent: `null`, or a value.
+        enum Value: Sendable {
+            case null, string(String), integer(Int64), boolean(Bool)
+        }
+
+        typealias CodingKeys = ProductRequest.CodingKeys
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            for key in CodingKeys.allCases where c.contains(key) {
+                if try c.decodeNil(forKey: key) {
+                    self.patch[key] = .null
+                } else {
+                    switch key {
+                    case .categoryId: self.patch[key] = .integer(try c.decode(Int64.self, forKey: key))
+                    case .tracksStock, .allowsNegativeStock, .archived: self.patch[key] = .boolean(try c.decode(Bool.self, forKey: key))
+                    default: self.patch[key] = .string(try c.decode(String.self, forKey: key))
+                    }
+                }
+            }
+        }
+
+        /// The domain's patch; amounts are read in the shop's currency.
+        func productPatch(formats: Formats) throws -> ProductPatch {
+            var patch = ProductPatch()
+            for key in CodingKeys.allCases {
+                guard let value = self.patch[key] else { continue }
+                let field = key.stringValue
+                let text: String?
+                switch value {
+                case .null: text = nil
+                case .string(let string): text = string
+                case .integer, .boolean: text = nil
+                }
+                func required() throws -> String {
+                    guard let text else {
+                        throw InventoryError(key == .name ? .missingValue : .invalidValue, field: field,
+                                             key == .name ? "is required" : "cannot be cleared; leave it out to keep it")
+                    }
+                    return text
+                }
+                func flag() throws -> Bool {
+                    guard case .boolean(let flag) = value else {
+                        throw InventoryError(.invalidValue, field: field, "cannot be cleared; leave it out to keep it")
+                    }
+                    return flag
+                }
+                switch key {
+                case .name: patch.name = try required()
+                case .sku: patch.sku = .some(text)
+                case .barcode: patch.barcode = .some(text)
+                case .categoryId:
+                    if case .integer(let id) = value { patch.categoryID = CategoryID(rawValue: id) } else { patch.categoryID = .some(nil) }
+                case .unit: patch.unit = try required()
+                case .iconEmoji: patch.iconEmoji = .some(text)
+                case .salePrice: patch.salePrice = .some(try formats.money(try required(), field: field) as Money)
+                case .minimumSalePrice: patch.minimumSalePrice = .some(try text.map { try formats.money($0, field: field) as Money })
+                case .taxRate: patch.taxRate = try Percent.parse(try required(), field: field)
+                case .lowStockThreshold: patch.lowStockThreshold = .some(try text.map { try Quantity.parse($0, field: field) })
+                case .tracksStock: patch.tracksStock = try flag()
+                case .allowsNegativeStock: patch.allowsNegativeStock = try flag()
+                case .archived: patch.isArchived = try flag()
+                }
+            }
+            return patch
+        }
+    }
+
     struct Page: Encodable, Sendable {
         var items: [ProductResponse]
         var total: Int
@@ -146,6 +220,7 @@ struct ProductController<Repository: InventoryRepository> {
         group.get("barcode/:code", .permission(.viewCatalogue), use: self.byBarcode)
         group.get(":id", .permission(.viewCatalogue), use: self.get)
         group.put(":id", .permission(.editCatalogue), use: self.update)
+        group.patch(":id", .permission(.editCatalogue), use: self.patch)
         group.delete(":id", .permission(.editCatalogue), use: self.delete)
         group.post(":id/archive", .permission(.editCatalogue), use: self.archive)
         group.post(":id/restore", .permission(.editCatalogue), use: self.restore)
@@ -212,6 +287,14 @@ struct ProductController<Repository: InventoryRepository> {
         let current = try await self.repository.product(id)
         let details = try body.details(formats: try await self.formats(), defaultTax: .zero, base: current.details)
         return try await self.respond(try await self.repository.updateProduct(id, details))
+    }
+
+    /// `PATCH /api/v1/products/{id}`: changes only the members sent (`application/merge-patch+json` or JSON).
+    @Sendable func patch(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
+        let id = ProductID(try request.id(context))
+        let body = try await request.decodeJSON(as: ProductPatchRequest.self, context: context)
+        let patch = try body.productPatch(formats: try await self.formats())
+        return try await self.respond(try await self.repository.updateProduct(id, applying: patch))
     }
 
     @Sendable func archive(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {

@@ -143,6 +143,20 @@ extension OpenAPIDocument {
         "requestBody": {"$ref": "#/components/requestBodies/Product"},
         "responses": {"200": {"$ref": "#/components/responses/Product"}, "4XX": {"$ref": "#/components/responses/Problem"}}
       },
+      "patch": {
+        "tags": ["products"],
+        "operationId": "patchProduct",
+        "summary": "Change some of a product's fields",
+        "description": "A JSON merge patch (RFC 7396): a field left out keeps its value; `null` clears sku, barcode, categoryId, minimumSalePrice or lowStockThreshold (and gives iconEmoji back the name's icon); the other fields cannot be cleared. Unknown fields are refused. The result is checked by the same rules as PUT, and a refused patch changes nothing.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/merge-patch+json": {"schema": {"$ref": "#/components/schemas/ProductPatch"}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/ProductPatch"}}
+          }
+        },
+        "responses": {"200": {"$ref": "#/components/responses/Product"}, "4XX": {"$ref": "#/components/responses/Problem"}}
+      },
       "delete": {
         "tags": ["products"],
         "operationId": "deleteProduct",
@@ -1369,6 +1383,25 @@ extension OpenAPIDocument {
               "missing": {"$ref": "#/components/schemas/Decimal"}
             }
           }
+        }
+      },
+      "ProductPatch": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "name": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
+          "sku": {"type": ["string", "null"], "maxLength": 64},
+          "barcode": {"type": ["string", "null"]},
+          "categoryId": {"oneOf": [{"$ref": "#/components/schemas/Id"}, {"type": "null"}]},
+          "unit": {"type": "string", "maxLength": 20},
+          "iconEmoji": {"type": ["string", "null"]},
+          "salePrice": {"$ref": "#/components/schemas/NonNegativeMoneyInput"},
+          "minimumSalePrice": {"oneOf": [{"$ref": "#/components/schemas/NonNegativeMoneyInput"}, {"type": "null"}]},
+          "taxRate": {"$ref": "#/components/schemas/TaxRateInput"},
+          "lowStockThreshold": {"oneOf": [{"$ref": "#/components/schemas/NonNegativeQuantityInput"}, {"type": "null"}]},
+          "tracksStock": {"type": "boolean"},
+          "allowsNegativeStock": {"type": "boolean"},
+          "archived": {"type": "boolean"}
         }
       },
       "ProductRequest": {

@@ -224,28 +224,39 @@ extension InventorySQLiteRepository {
     public func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product {
         let details = try details.validated()
         return try await self.write { db, settings in
-            let old = try Self.fetchProduct(db, id)
-            try Self.requireUnique(db, details, except: id)
-            try db.execute(sql: """
-                UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
-                    salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
-                    allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
-                WHERE id = ?
-                """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
-            if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,
-                let first = try Row.fetchOne(db, sql: """
-                    SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
-                    ORDER BY effectiveAt, documentId, lineNo LIMIT 1
-                    """, arguments: [id.rawValue])
-            {
-                // The costing rules changed: replay the whole ledger (refused if stock would now go negative).
-                let writer = LedgerWriter(db, calendar: settings.calendar)
-                try writer.recost(id, from: LedgerPosition(effectiveAt: first[0], sequence: first[1], lineNo: first[2]),
-                                  blame: "allowsNegativeStock")
-                try writer.flush()
-            }
-            return try Self.fetchProduct(db, id)
+            try Self.replaceProduct(db, settings, id, details, old: try Self.fetchProduct(db, id))
         }
+    }
+
+    public func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product {
+        try await self.write { db, settings in
+            let old = try Self.fetchProduct(db, id)
+            return try Self.replaceProduct(db, settings, id, try patch.applied(to: old.details).validated(), old: old)
+        }
+    }
+
+    /// Stores a product's validated fields over `old`, replaying its ledger when the costing rules changed.
+    static func replaceProduct(_ db: Database, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) throws -> Product {
+        try Self.requireUnique(db, details, except: id)
+        try db.execute(sql: """
+            UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
+                salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
+                allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
+            WHERE id = ?
+            """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
+        if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,
+            let first = try Row.fetchOne(db, sql: """
+                SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
+                ORDER BY effectiveAt, documentId, lineNo LIMIT 1
+                """, arguments: [id.rawValue])
+        {
+            // The costing rules changed: replay the whole ledger (refused if stock would now go negative).
+            let writer = LedgerWriter(db, calendar: settings.calendar)
+            try writer.recost(id, from: LedgerPosition(effectiveAt: first[0], sequence: first[1], lineNo: first[2]),
+                              blame: "allowsNegativeStock")
+            try writer.flush()
+        }
+        return try Self.fetchProduct(db, id)
     }
 
     public func deleteProduct(_ id: ProductID) async throws {

@@ -58,7 +58,7 @@ export async function api(method, path, body, { headers = {}, quiet = false, raw
     if (body instanceof FormData || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
       init.body = body;
     } else {
-      init.headers["Content-Type"] = "application/json";
+      init.headers["Content-Type"] ??= "application/json";
       init.body = JSON.stringify(body);
     }
   }

@@ -420,7 +420,9 @@ export async function documentForm(kind, container, id) {
       if (typed === null || typed === parseMoney(line.product.salePrice)) continue;
       done.add(line.product.id);
       try {
-        await api("PUT", `/api/v1/products/${line.product.id}`, { name: line.product.name, salePrice: formatMoneyValue(typed) });
+        // A merge patch: only the price changes; the barcode, SKU, category and the rest stay as they are.
+        await api("PATCH", `/api/v1/products/${line.product.id}`, { salePrice: formatMoneyValue(typed) },
+          { headers: { "Content-Type": "application/merge-patch+json" } });
       } catch (error) {
         toast(`The purchase is saved, but ${line.product.name}'s sale price was not changed: ${error.message}`);
       }
