@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 # System libraries: SQLite for the store, libpng and libjpeg for reading barcode images; Debian's chromium, its
 # matching chromium-driver and fonts for the browser tests.
-packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji)
+packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

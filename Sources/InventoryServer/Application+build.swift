@@ -102,7 +102,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository>(
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
     if let store = repository as? InventorySQLiteRepository {
-        BackupController(store: store).addRoutes(to: api)
+        BackupController(store: store, images: configuration.images).addRoutes(to: api)
     }
     if configuration.publicAPI {
         PublicAPIController(repository: repository, images: configuration.images, publicURL: configuration.resolvedPublicURL).addRoutes(to: root)

@@ -190,9 +190,9 @@ func sessionCookie(_ reply: Reply) -> String? {
             #expect(try await client.call(.get, "/api/v1/backup", token: manager).status == 403)
             let backup = try await client.execute(uri: "/api/v1/backup", method: .get, headers: [.authorization: "Bearer \(admin)"]) { $0 }
             #expect(backup.status == .ok)
-            #expect(backup.headers[.contentType] == "application/vnd.sqlite3")
+            #expect(backup.headers[.contentType] == "application/zip")
             let bytes = Array(backup.body.readableBytesView)
-            #expect(bytes.starts(with: Array("SQLite format 3".utf8)))
+            #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]), "a ZIP of the database and the pictures")
             _ = try await store.createProduct(ProductDetails(name: "After"))
             #expect(try await store.products(ProductQuery()).total == 2)
             let refused = try await client.call(.post, "/api/v1/restore", nil, raw: Array("junk".utf8), token: admin)

@@ -103,10 +103,11 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     assert "Cash" in driver.find_element(By.ID, "receipt-method").text
     assert driver.find_element(By.ID, "receipt-print").is_displayed()
     # Paper: 80 mm (the page as long as the receipt) or A4; the buttons are not printed.
-    page_rule = "return document.getElementById('receipt-page-size').textContent"
+    # The page rule is a constructed style sheet (the Content-Security-Policy allows no inline <style>).
+    page_rule = "return [...document.adoptedStyleSheets].flatMap(s => [...s.cssRules]).map(r => r.cssText).join(' ').toLowerCase()"
     assert "size: 80mm" in driver.execute_script(page_rule)
     driver.find_element(By.CSS_SELECTOR, "[data-paper=a4]").click()
-    assert "size: A4" in driver.execute_script(page_rule)
+    assert "size: a4" in driver.execute_script(page_rule)
     driver.find_element(By.CSS_SELECTOR, "[data-paper='80']").click()
     assert "size: 80mm" in driver.execute_script(page_rule)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})

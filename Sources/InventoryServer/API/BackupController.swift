@@ -3,41 +3,66 @@ import Hummingbird
 import InventoryDomain
 import InventoryStore
 
-/// `GET /api/v1/backup` (a consistent copy of the live database) and `POST /api/v1/restore` (admin only).
+/// `GET /api/v1/backup` (the whole shop as one ZIP: a consistent copy of the database and every picture, streamed) and
+/// `POST /api/v1/restore` (such a ZIP, or a bare database from before pictures were included; admin only).
 struct BackupController {
     let store: InventorySQLiteRepository
+    let images: ImageStore
 
     struct Restored: Encodable, Sendable {
         var restored: Bool
         var products: Int
+        /// Pictures the backup brought (absent for a bare database, which leaves the pictures as they were).
+        var pictures: Int?
     }
+
+    var archive: ShopArchive { ShopArchive(store: self.store, images: self.images) }
 
     func addRoutes(to api: Routes) {
         api.get("backup", .permission(.backup)) { _, _ in
-            let path = self.scratchPath("backup")
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            try self.store.backup(to: path)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw InventoryError(.storage, "the backup file could not be read back")
+            let path = self.scratchPath("backup", extension: "zip")
+            do {
+                try self.archive.write(to: path)
+            } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw error
             }
             let stamp = Date().formatted(Date.ISO8601FormatStyle().year().month().day())
-            return Response(status: .ok, headers: [.contentType: "application/vnd.sqlite3",
-                                                   .contentDisposition: "attachment; filename=\"stockroom-\(stamp).sqlite\""],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+            return Response(status: .ok, headers: [.contentType: "application/zip",
+                                                   .contentDisposition: "attachment; filename=\"stockroom-\(stamp).zip\""],
+                            body: Self.streamFile(path, size: size, removeAfter: true))
         }
         api.post("restore", .permission(.backup)) { request, _ in
-            let path = self.scratchPath("upload")
+            let path = self.scratchPath("upload", extension: "upload")
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try await Self.stream(request.body, to: path, limit: self.store.restoreLimitBytes())
-            try self.store.restore(from: path)
-            return JSON(Restored(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total))
+            let limit = self.archive.limitBytes()
+            try await Self.stream(request.body, to: path, limit: limit)
+            let pictures = try await self.archive.restore(from: path, limit: limit)
+            return JSON(Restored(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
+                                 pictures: pictures))
+        }
+    }
+
+    /// A response body that reads a file in 64 KiB pieces as the client takes them (never the whole file in memory),
+    /// removing the file afterwards when asked.
+    static func streamFile(_ path: String, size: Int?, removeAfter: Bool) -> ResponseBody {
+        ResponseBody(contentLength: size) { writer in
+            defer { if removeAfter { try? FileManager.default.removeItem(atPath: path) } }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw InventoryError(.storage, "the backup file could not be read back")
+            }
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
         }
     }
 
     /// A file name for a scratch copy beside the database (readable by the server's user only once created).
-    func scratchPath(_ kind: String) -> String {
-        (self.store.scratchFolder as NSString).appendingPathComponent(".\(kind)-\(UUID().uuidString).sqlite")
+    func scratchPath(_ kind: String, extension: String) -> String {
+        (self.store.scratchFolder as NSString).appendingPathComponent(".\(kind)-\(UUID().uuidString).\(`extension`)")
     }
 
     /// Writes a request body to a new 0600 file as it arrives, never holding it all in memory.

@@ -184,6 +184,8 @@ export function el(tag, attributes = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes (style-src 'self').
+    else if (key === "style") node.style.cssText = String(value);
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }

@@ -25,10 +25,13 @@ function pageRule(paper) {
   probe.remove();
   return `@page { size: 80mm ${Math.max(60, millimetres)}mm; margin: 3mm 4mm; }`;
 }
+// The page size for printing, as a constructed style sheet (the Content-Security-Policy refuses inline <style>).
+const pageSheet = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
 function setPaper(paper) {
   if (!PAGE_RULES[paper]) paper = "80";
   currentPaper = paper;
-  document.getElementById("receipt-page-size").textContent = pageRule(paper);
+  pageSheet.replaceSync(pageRule(paper));
   document.body.classList.toggle("paper-80", paper === "80");
   document.body.classList.toggle("paper-a4", paper === "a4");
   for (const button of document.querySelectorAll("[data-paper]")) button.setAttribute("aria-pressed", String(button.dataset.paper === paper));

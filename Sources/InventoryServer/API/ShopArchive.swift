@@ -1,0 +1,239 @@
+import BarcodeImage
+import Foundation
+import InventoryDomain
+import InventoryStore
+import ZIPFoundation
+
+/// A whole shop in one file: a ZIP holding `stockroom.sqlite` (a consistent online copy of the database) and every
+/// product picture under `images/`. Restoring one checks everything before anything changes: the entries (names,
+/// kinds, sizes: no path outside the archive, no zip bomb), every picture (its header and cleaning, as an upload is
+/// checked) and the database (``InventorySQLiteRepository/restore(from:)``); the pictures folder and the database are
+/// then swapped together, and a refused database puts the old pictures back. A bare SQLite file (a backup from before
+/// pictures were included) still restores, leaving the pictures as they are.
+struct ShopArchive {
+    let store: InventorySQLiteRepository
+    let images: ImageStore
+
+    /// The archive's database entry.
+    static let databaseEntry = "stockroom.sqlite"
+    /// Pictures in an archive are stored under this folder.
+    static let imagesFolder = "images/"
+    /// The most entries an archive may hold.
+    static let maximumEntries = 200_000
+
+    /// Writes the archive to `path` (a new 0600 file), working in a scratch folder beside the database.
+    func write(to path: String) throws {
+        let scratch = try self.scratchFolder("backup")
+        defer { try? FileManager.default.removeItem(atPath: scratch.path) }
+        let database = scratch.appendingPathComponent(Self.databaseEntry)
+        FileManager.default.createFile(atPath: database.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try self.store.backup(to: database.path)
+        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try? FileManager.default.removeItem(atPath: path)  // ZIPFoundation creates the file itself; keep the mode below
+        do {
+            let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+            try archive.addEntry(with: Self.databaseEntry, fileURL: database, compressionMethod: .deflate)
+            for name in self.pictureNames() {
+                // Pictures are JPEG or PNG, already compressed.
+                try archive.addEntry(with: Self.imagesFolder + name, fileURL: URL(fileURLWithPath: self.images.folder).appendingPathComponent(name))
+            }
+        } catch {
+            throw InventoryError(.storage, "the backup could not be written", cause: error)
+        }
+        _ = chmod(path, 0o600)
+    }
+
+    /// The most bytes a backup of this shop may take, uploaded or unpacked: four times the live database and
+    /// pictures, plus 1 GiB.
+    func limitBytes() -> Int64 {
+        let folder = URL(fileURLWithPath: self.images.folder)
+        let pictures = self.pictureNames().reduce(Int64(0)) { total, name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? NSNumber)?.int64Value
+            return total + (size ?? 0)
+        }
+        let (times4, overflow) = (self.store.databaseBytes() + pictures).multipliedReportingOverflow(by: 4)
+        return overflow ? Int64.max : times4 &+ (1 << 30)
+    }
+
+    /// The stored pictures' names, sorted.
+    func pictureNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: self.images.folder)) ?? []
+        return names.filter(Self.isPictureName).sorted()
+    }
+
+    /// Whether `name` is a name the picture store gives (hex digest, `.png` or `.jpg`): nothing else is archived or
+    /// restored.
+    static func isPictureName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, ["png", "jpg"].contains(parts[1]), (8...64).contains(parts[0].count) else { return false }
+        return parts[0].allSatisfy { $0.isHexDigit && ($0.isNumber || $0.isLowercase) }
+    }
+
+    /// A new 0700 folder beside the database for scratch work.
+    func scratchFolder(_ kind: String) throws -> URL {
+        let url = URL(fileURLWithPath: self.store.scratchFolder).appendingPathComponent(".\(kind)-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw InventoryError(.storage, field: "file", "no room for scratch files beside the database", cause: error)
+        }
+        return url
+    }
+
+    /// Restores a backup file: an archive of this kind, or a bare SQLite database.
+    /// - Parameter limit: the most bytes the archive may unpack to.
+    /// - Returns: how many pictures the backup brought (nil for a bare database).
+    /// - Throws: ``InventoryError`` naming `file` when it is refused; nothing has changed then.
+    @discardableResult
+    func restore(from path: String, limit: Int64) async throws -> Int? {
+        let head = Self.head(of: path)
+        if head.starts(with: Array("SQLite format 3".utf8)) {
+            try self.store.restore(from: path)
+            return nil
+        }
+        guard head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            throw InventoryError(.invalidValue, field: "file", "the file is neither a Stockroom backup (.zip) nor an SQLite database")
+        }
+        let scratch = try self.scratchFolder("restore")
+        defer { try? FileManager.default.removeItem(atPath: scratch.path) }
+        // The new pictures are unpacked beside the live folder, so swapping them in is a rename on the same disk.
+        let live = URL(fileURLWithPath: self.images.folder)
+        let parent = live.deletingLastPathComponent()
+        let pictures = parent.appendingPathComponent(".images-new-\(UUID().uuidString)")
+        let old = parent.appendingPathComponent(".images-old-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: pictures)
+            try? FileManager.default.removeItem(at: old)
+        }
+        do {
+            try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw InventoryError(.storage, field: "file", "no room to unpack the backup's pictures", cause: error)
+        }
+        let database = scratch.appendingPathComponent(Self.databaseEntry)
+        let count = try await self.unpack(path, database: database, pictures: pictures, limit: limit)
+
+        // Swap the pictures in, then the database; a refused database puts the old pictures back.
+        let hadPictures = FileManager.default.fileExists(atPath: live.path)
+        do {
+            if hadPictures { try FileManager.default.moveItem(at: live, to: old) }
+            try FileManager.default.moveItem(at: pictures, to: live)
+        } catch {
+            if hadPictures, !FileManager.default.fileExists(atPath: live.path) { try? FileManager.default.moveItem(at: old, to: live) }
+            throw InventoryError(.storage, field: "file", "the pictures could not be put in place", cause: error)
+        }
+        do {
+            try self.store.restore(from: database.path)
+        } catch {
+            try? FileManager.default.removeItem(at: live)
+            if hadPictures { try? FileManager.default.moveItem(at: old, to: live) }
+            throw error
+        }
+        return count
+    }
+
+    /// The first bytes of a file.
+    static func head(of path: String) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: 16)) ?? Data())
+    }
+
+    /// Checks every entry and unpacks the database and the (checked, cleaned) pictures into the scratch folder.
+    /// - Returns: the number of pictures.
+    func unpack(_ path: String, database: URL, pictures: URL, limit: Int64) async throws -> Int {
+        let archive: Archive
+        do {
+            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw InventoryError(.invalidValue, field: "file", "the backup is not a readable ZIP archive", cause: error)
+        }
+        var seen = Set<String>()
+        var total: Int64 = 0
+        var pictureCount = 0
+        for entry in archive {
+            guard seen.count < Self.maximumEntries else {
+                throw InventoryError(.invalidValue, field: "file", "the backup has more than \(Self.maximumEntries) entries")
+            }
+            let name = entry.path
+            guard seen.insert(name).inserted else {
+                throw InventoryError(.invalidValue, field: "file", "the backup holds '\(name.prefix(80))' twice")
+            }
+            if entry.type == .directory && name == Self.imagesFolder { continue }
+            guard entry.type == .file else {
+                throw InventoryError(.invalidValue, field: "file", "the backup's entry '\(name.prefix(80))' is not a plain file")
+            }
+            if name == Self.databaseEntry {
+                let remaining = limit - total
+                total += try Self.extract(entry, from: archive, to: database, limit: remaining, name: name)
+            } else if name.hasPrefix(Self.imagesFolder), Self.isPictureName(String(name.dropFirst(Self.imagesFolder.count))) {
+                let file = String(name.dropFirst(Self.imagesFolder.count))
+                let bytes = try Self.read(entry, from: archive, limit: min(Int64(ImageStore.maxBytes), limit - total), name: name)
+                total += Int64(bytes.count)
+                let cleaned: [UInt8]
+                do {
+                    _ = try ImageStore.checkHeader(bytes, field: "file")
+                    cleaned = try ImageSanitizer.clean(bytes)
+                } catch let error as InventoryError {
+                    throw InventoryError(.invalidValue, field: "file", "the backup's picture \(file) is refused: \(error.userMessage)")
+                } catch {
+                    throw InventoryError(.invalidValue, field: "file", "the backup's picture \(file) cannot be read")
+                }
+                let target = pictures.appendingPathComponent(file)
+                guard FileManager.default.createFile(atPath: target.path, contents: Data(cleaned), attributes: [.posixPermissions: 0o600]) else {
+                    throw InventoryError(.storage, field: "file", "the backup's pictures could not be unpacked")
+                }
+                pictureCount += 1
+            } else {
+                throw InventoryError(.invalidValue, field: "file", "the backup holds '\(name.prefix(80))', which is not part of a Stockroom backup")
+            }
+        }
+        guard seen.contains(Self.databaseEntry) else {
+            throw InventoryError(.invalidValue, field: "file", "the backup has no \(Self.databaseEntry)")
+        }
+        return pictureCount
+    }
+
+    /// Unpacks one entry to a new 0600 file, refusing it once it passes `limit` bytes (whatever its header claims).
+    static func extract(_ entry: Entry, from archive: Archive, to url: URL, limit: Int64, name: String) throws -> Int64 {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = FileHandle(forWritingAtPath: url.path)
+        else {
+            throw InventoryError(.storage, field: "file", "the backup could not be unpacked")
+        }
+        defer { try? handle.close() }
+        var written: Int64 = 0
+        do {
+            _ = try archive.extract(entry) { chunk in
+                written += Int64(chunk.count)
+                guard written <= limit else { throw Self.tooLarge(name) }
+                try handle.write(contentsOf: chunk)
+            }
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError(.invalidValue, field: "file", "the backup's entry '\(name.prefix(80))' is damaged", cause: error)
+        }
+        return written
+    }
+
+    /// Reads one (small) entry into memory, refusing it once it passes `limit` bytes.
+    static func read(_ entry: Entry, from archive: Archive, limit: Int64, name: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            _ = try archive.extract(entry) { chunk in
+                guard Int64(bytes.count + chunk.count) <= limit else { throw Self.tooLarge(name) }
+                bytes.append(contentsOf: chunk)
+            }
+        } catch let error as InventoryError {
+            throw error
+        } catch {
+            throw InventoryError(.invalidValue, field: "file", "the backup's entry '\(name.prefix(80))' is damaged", cause: error)
+        }
+        return bytes
+    }
+
+    static func tooLarge(_ name: String) -> InventoryError {
+        InventoryError(.invalidValue, field: "file", "the backup's entry '\(name.prefix(80))' unpacks to more than this shop's limit")
+    }
+}
