@@ -5,6 +5,7 @@ every sign-in an admin, a replaced product table, a view, a truncated file, rand
 refused with 4xx; the server stays up, sign-in works, the data hashes the same, and it all still holds after a
 restart. A real backup of the same shop restores. A data folder whose settings hold an out-of-range lockMinutes makes
 `stockroom serve` stop at start with a message naming lockMinutes, not a crash."""
+import io
 import os
 import pathlib
 import re
@@ -13,6 +14,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+import zipfile
 
 import pytest
 
@@ -115,8 +117,13 @@ class Shop:
             if server is not None:
                 server.cleanup()
             self.server = make_server()
-            self.server.backup = self.server.call("GET", "/api/v1/backup").body
-            assert self.server.backup.startswith(b"SQLite format 3\x00"), "GET /api/v1/backup did not give an SQLite file"
+            archive = self.server.call("GET", "/api/v1/backup").body
+            assert archive.startswith(b"PK\x03\x04"), "GET /api/v1/backup did not give a ZIP"
+            self.server.archive = archive
+            # The database inside: the hostile files below are edited copies of it, restored bare (as backups from
+            # before pictures were included still are) and inside a ZIP.
+            self.server.backup = zipfile.ZipFile(io.BytesIO(archive)).read("stockroom.sqlite")
+            assert self.server.backup.startswith(b"SQLite format 3\x00"), "the backup's stockroom.sqlite is not an SQLite file"
         return self.server
 
 
@@ -165,11 +172,55 @@ def test_hostile_backup_refused_and_shop_intact(shops, kind):
     still_works(server, before, f"after the refused {kind} restore and a restart")
 
 
+def zipped(entries):
+    """A ZIP of (name, bytes) entries."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+TINY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000")  # a PNG header only
+
+
+HOSTILE_ARCHIVES = {
+    "trigger-inside-zip": lambda db: zipped([("stockroom.sqlite", admin_trigger(db))]),
+    "path-traversal-entry": lambda db: zipped([("stockroom.sqlite", db), ("../../escaped.png", TINY_PNG)]),
+    "absolute-path-entry": lambda db: zipped([("stockroom.sqlite", db), ("/tmp/escaped.png", TINY_PNG)]),
+    "foreign-entry": lambda db: zipped([("stockroom.sqlite", db), ("run.sh", b"#!/bin/sh\nid\n")]),
+    "picture-not-a-picture": lambda db: zipped([("stockroom.sqlite", db), ("images/" + "ab" * 12 + ".png", b"<script>alert(1)</script>")]),
+    "picture-bomb": lambda db: zipped([("stockroom.sqlite", db), ("images/" + "ab" * 12 + ".png", b"\0" * (6 << 20))]),
+    "no-database": lambda db: zipped([("images/" + "ab" * 12 + ".png", TINY_PNG)]),
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE_ARCHIVES))
+def test_hostile_archive_refused_and_shop_and_pictures_intact(shops, kind):
+    server = shops.get()
+    body = HOSTILE_ARCHIVES[kind](server.backup)
+    before = server.state()
+    pictures = sorted(os.listdir(server.data / "images")) if (server.data / "images").exists() else []
+    reply = restore(server, body)
+    print(f"\nrestore {kind} ({len(body)} bytes) -> {reply.status} {reply.body[:160]!r}")
+    assert reply.status == 422 and reply.problem_field == "file", f"restore of {kind} was not refused naming file: {reply!r}"
+    still_works(server, before, f"after the refused {kind} restore")
+    after = sorted(os.listdir(server.data / "images")) if (server.data / "images").exists() else []
+    assert after == pictures, f"the pictures changed after a refused {kind} restore"
+    for escaped in [server.data.parent / "escaped.png", server.data.parent.parent / "escaped.png", pathlib.Path("/tmp/escaped.png")]:
+        assert not escaped.exists(), f"an archive entry was written outside the data folder: {escaped}"
+    leftovers = [p.name for p in server.data.iterdir() if p.name.startswith(".")]
+    assert not leftovers, f"scratch files left behind: {leftovers}"
+
+
 def test_restore_body_over_the_cap_refused(shops):
     """A body larger than 4 × the live database + 1 GiB is refused with 413 (streamed, not held in memory)."""
     server = shops.get()
     before = server.state()
-    live = sum(os.path.getsize(p) for p in [server.data / "stockroom.sqlite", server.data / "stockroom.sqlite-wal"] if p.exists())
+    files = [server.data / "stockroom.sqlite", server.data / "stockroom.sqlite-wal"]
+    if (server.data / "images").exists():
+        files += list((server.data / "images").iterdir())
+    live = sum(os.path.getsize(p) for p in files if p.exists())
     cap = 4 * live + (1 << 30)
     length = cap + (1 << 20)
     rss_before = server.rss_mb()
@@ -218,6 +269,7 @@ def test_valid_backup_of_the_same_shop_restores(shops):
     before = server.state()
     backup = server.call("GET", "/api/v1/backup")
     assert backup.status == 200, backup
+    assert backup.body.startswith(b"PK\x03\x04"), "a backup is a ZIP of the database and the pictures"
     reply = restore(server, backup.body)
     assert reply.status == 200, f"a real backup of this shop was refused: {reply!r}; log: {log_tail(server)}"
     assert reply.json().get("restored") is True, reply

@@ -58,7 +58,7 @@ def test_database_wal_and_backups_are_private(shop):
         while not stop.is_set():
             try:
                 for entry in os.scandir(shop.data):
-                    if entry.name.startswith(".") and entry.name.endswith(".sqlite") and entry.name not in seen:
+                    if entry.name.startswith(".") and entry.name not in seen:
                         try:
                             seen[entry.name] = mode(entry.path)
                         except FileNotFoundError:

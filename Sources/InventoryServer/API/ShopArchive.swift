@@ -28,19 +28,26 @@ struct ShopArchive {
         let database = scratch.appendingPathComponent(Self.databaseEntry)
         FileManager.default.createFile(atPath: database.path, contents: nil, attributes: [.posixPermissions: 0o600])
         try self.store.backup(to: database.path)
-        FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        try? FileManager.default.removeItem(atPath: path)  // ZIPFoundation creates the file itself; keep the mode below
+        // Made inside the 0700 scratch folder (ZIPFoundation creates the file with the process's umask), made 0600,
+        // then moved to `path`: the archive is never readable by others, not even while it is written.
+        let made = scratch.appendingPathComponent("backup.zip")
         do {
-            let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
-            try archive.addEntry(with: Self.databaseEntry, fileURL: database, compressionMethod: .deflate)
-            for name in self.pictureNames() {
-                // Pictures are JPEG or PNG, already compressed.
-                try archive.addEntry(with: Self.imagesFolder + name, fileURL: URL(fileURLWithPath: self.images.folder).appendingPathComponent(name))
-            }
+            try self.fill(made, database: database)  // the archive is closed when this returns
+            _ = chmod(made.path, 0o600)
+            try FileManager.default.moveItem(at: made, to: URL(fileURLWithPath: path))
         } catch {
             throw InventoryError(.storage, "the backup could not be written", cause: error)
         }
-        _ = chmod(path, 0o600)
+    }
+
+    /// Writes the database and every picture into a new archive at `url`.
+    func fill(_ url: URL, database: URL) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        try archive.addEntry(with: Self.databaseEntry, fileURL: database, compressionMethod: .deflate)
+        for name in self.pictureNames() {
+            // Pictures are JPEG or PNG, already compressed.
+            try archive.addEntry(with: Self.imagesFolder + name, fileURL: URL(fileURLWithPath: self.images.folder).appendingPathComponent(name))
+        }
     }
 
     /// The most bytes a backup of this shop may take, uploaded or unpacked: four times the live database and
