@@ -27,6 +27,17 @@ public enum FixedPoint {
     /// - Returns: nil when the text is not a number, has more than `scale` decimals (other than trailing
     ///   zeros), or does not fit.
     public static func parse(_ text: String, scale: Int) -> Int64? {
+        self.parse(text, scale: scale, roundingExcessDecimals: false)
+    }
+
+    /// Parses like ``parse(_:scale:)`` but rounds a number with more than `scale` decimals half away from zero
+    /// (`2.345` → `2.35`, `-2.345` → `-2.35`, `2.3449` → `2.34` at scale 2), exactly on the digits as written.
+    /// - Returns: nil when the text is not a number or the rounded value does not fit.
+    public static func parseRounded(_ text: String, scale: Int) -> Int64? {
+        self.parse(text, scale: scale, roundingExcessDecimals: true)
+    }
+
+    static func parse(_ text: String, scale: Int, roundingExcessDecimals: Bool) -> Int64? {
         var string = Substring(text.trimmingCharacters(in: .whitespaces))
         var negative = false
         if let first = string.first, first == "-" || first == "+" {
@@ -40,9 +51,19 @@ public enum FixedPoint {
         guard !(whole.isEmpty && fraction.isEmpty) else { return nil }
         guard whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit) else { return nil }
         while fraction.count > scale, fraction.last == "0" { fraction = fraction.dropLast() }
-        guard fraction.count <= scale else { return nil }
+        // Half away from zero on the magnitude: the first dropped digit decides (5 or more rounds up), whatever follows.
+        var roundsUp = false
+        if fraction.count > scale {
+            guard roundingExcessDecimals else { return nil }
+            roundsUp = fraction[fraction.index(fraction.startIndex, offsetBy: scale)] >= "5"
+            fraction = fraction.prefix(scale)
+        }
         let digits = (whole.isEmpty ? "0" : String(whole)) + String(fraction) + String(repeating: "0", count: scale - fraction.count)
-        guard digits.count <= 19, let magnitude = Int64(digits) else { return nil }
+        guard digits.count <= 19, var magnitude = Int64(digits) else { return nil }
+        if roundsUp {
+            guard magnitude < Int64.max else { return nil }
+            magnitude += 1
+        }
         return negative ? -magnitude : magnitude
     }
 

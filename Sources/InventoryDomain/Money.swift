@@ -66,10 +66,27 @@ public struct Money: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic
     public static prefix func - (value: Money) -> Money { Money(minorUnits: -value.minorUnits) }
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.minorUnits < rhs.minorUnits }
 
+    /// What ``parse(_:currency:field:rounding:)`` does with more decimals than the currency's minor unit.
+    public enum Rounding: Sendable, Hashable {
+        /// Refuse the amount (the rule everywhere an amount is typed or sent as a decimal string).
+        case refuse
+        /// Round half away from zero to the minor unit, exactly on the decimal digits as written (`1694.91525424` →
+        /// `1694.92`): only for clients that send a binary floating-point number's description (the existing iOS client).
+        case halfAwayFromZero
+    }
+
     /// Parses a decimal string such as `2.75` in `currency`.
-    /// - Throws: ``InventoryError`` naming `field` when the text is not a number or has more decimals than
-    ///   the currency allows.
-    public static func parse(_ text: String, currency: Currency, field: String) throws -> Money {
+    /// - Parameter rounding: ``Rounding/refuse`` (the default) refuses more decimals than the currency has;
+    ///   ``Rounding/halfAwayFromZero`` rounds them to the minor unit.
+    /// - Throws: ``InventoryError`` naming `field` when the text is not a number or (unless rounded) has more decimals
+    ///   than the currency allows.
+    public static func parse(_ text: String, currency: Currency, field: String, rounding: Rounding = .refuse) throws -> Money {
+        if rounding == .halfAwayFromZero {
+            guard let units = FixedPoint.parseRounded(text, scale: currency.minorUnits) else {
+                throw InventoryError(.invalidValue, field: field, "'\(text)' is not a decimal number (write it like 12.50)")
+            }
+            return Money(minorUnits: units)
+        }
         guard let units = FixedPoint.parse(text, scale: currency.minorUnits) else {
             if FixedPoint.parse(text, scale: 18) != nil {
                 throw InventoryError(

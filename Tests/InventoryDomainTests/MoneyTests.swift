@@ -28,6 +28,31 @@ import Testing
         #expect(throws: InventoryError(.invalidValue, field: "price", "")) { try Money.parse("1.5", currency: .jpy, field: "price") }
     }
 
+    @Test(arguments: [
+        // …5 rounds away from zero, below 5 rounds towards it, whatever follows the first dropped digit.
+        ("2.345", Currency.eur, Int64(235)), ("2.3449999", .eur, 234), ("2.3450000001", .eur, 235), ("0.005", .eur, 1), ("0.0049", .eur, 0),
+        ("-2.345", .eur, -235), ("-2.344", .eur, -234), ("-0.005", .eur, -1),
+        // A Double's description from the iOS client, and more digits than any binary floating point holds.
+        ("1694.91525424", .eur, 169_492), ("0.1000000000000000055511151231257827021181583404541015625", .eur, 10),
+        ("19.99999999999999999999999999999999999999", .eur, 2000), ("12.50", .eur, 1250), ("7", .eur, 700), ("1,255", .eur, 126),
+        // Currencies without and with three decimals.
+        ("1694.5", .jpy, 1695), ("1694.49", .jpy, 1694), ("-0.5", .jpy, -1), ("300", .jpy, 300),
+        ("1.2345", .kwd, 1235), ("1.2344", .kwd, 1234), ("-1.0005", .kwd, -1001), ("1.250", .kwd, 1250),
+    ])
+    func roundsHalfAwayFromZeroWhenAsked(text: String, currency: Currency, minor: Int64) throws {
+        #expect(try Money.parse(text, currency: currency, field: "price", rounding: .halfAwayFromZero) == Money(minorUnits: minor))
+    }
+
+    @Test func roundingStillRefusesNonNumbersAndTheDefaultStillRefusesOverPrecision() {
+        for text in ["abc", "", "1e3", "1.2.3", "0x10", "99999999999999999.995", "-"] {
+            #expect(throws: InventoryError(.invalidValue, field: "price", "")) {
+                try Money.parse(text, currency: .eur, field: "price", rounding: .halfAwayFromZero)
+            }
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "price", "")) { try Money.parse("1694.91525424", currency: .eur, field: "price") }
+        #expect(throws: InventoryError(.invalidValue, field: "price", "")) { try Money.parse("1.5", currency: .jpy, field: "price", rounding: .refuse) }
+    }
+
     @Test func formatsWithTheCurrencyDecimals() {
         #expect(Money(minorUnits: 275).decimalString(.eur) == "2.75")
         #expect(Money(minorUnits: -5).decimalString(.eur) == "-0.05")

@@ -95,6 +95,33 @@ func multipart(fields: [(String, String)], files: [(name: String, filename: Stri
         }
     }
 
+    @Test func theIOSClientsOverPrecisePriceIsRoundedToTheCent() async throws {
+        let (app, store) = try makeApp(publicAPI: true)
+        let admin = try await token(store, role: .admin)
+        try await app.test(.router) { client in
+            // The client sends a Double's description (its own sample data: 2000 / 1.18).
+            let body = multipart(fields: [("product_name", "Espresso machine"), ("product_type", "Machines"), ("price", "1694.91525424"), ("tax", "18")],
+                                 files: [], boundary: self.boundary)
+            let reply = try await self.post(client, body)
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.object["success"] as? Bool == true)
+            let details = reply.object["product_details"] as? [String: Any] ?? [:]
+            #expect((details["price"] as? NSNumber)?.decimalValue == Decimal(string: "1694.92"))
+            let product = try #require(try await store.products(ProductQuery()).products.first)
+            #expect(product.details.salePrice == Money(minorUnits: 169_492))
+            // Half away from zero: …5 goes up.
+            let half = try await self.post(client, multipart(fields: [("product_name", "Tamper"), ("product_type", "Machines"), ("price", "12.345"), ("tax", "18")],
+                                                             files: [], boundary: self.boundary))
+            #expect(half.object["success"] as? Bool == true, "\(half.text)")
+            #expect(try await store.products(ProductQuery(search: "Tamper")).products.first?.details.salePrice == Money(minorUnits: 1235))
+            // The v1 API keeps refusing an over-precise amount, naming the field.
+            let v1 = try await client.call(.post, "/api/v1/products", #"{"name":"Grinder","salePrice":"1694.91525424"}"#, token: admin)
+            #expect(v1.status == 422 || v1.status == 400, "\(v1.text)")
+            #expect(v1.object["field"] as? String == "salePrice")
+            #expect(try await store.products(ProductQuery()).total == 2)
+        }
+    }
+
     @Test func thePublicAPIIsOffByDefault() async throws {
         let (app, _) = try makeApp()
         try await app.test(.router) { client in

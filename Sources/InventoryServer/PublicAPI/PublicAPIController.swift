@@ -7,7 +7,8 @@ import InventoryDomain
 ///
 /// `GET /api/public/get` answers a bare array of `{image, price, product_name, product_type, tax}`;
 /// `POST /api/public/add` takes `multipart/form-data` with `product_name`, `product_type`, `price`, `tax` and
-/// optional `files[]`, and answers `{message, product_details, product_id, success}`.
+/// optional `files[]`, and answers `{message, product_details, product_id, success}`. A price with more decimals than
+/// the currency has is rounded half away from zero to its minor unit (``Money/Rounding/halfAwayFromZero``).
 struct PublicAPIController<Repository: InventoryRepository> {
     let repository: Repository
     let images: ImageStore
@@ -69,7 +70,9 @@ struct PublicAPIController<Repository: InventoryRepository> {
         let type = form.field("product_type")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !type.isEmpty else { throw InventoryError(.missingValue, field: "product_type", "is required") }
         guard let priceText = form.field("price") else { throw InventoryError(.missingValue, field: "price", "is required") }
-        let price = try Money.parse(priceText, currency: settings.currency, field: "price")
+        // The client sends a Double's description (`1694.91525424`): rounded half away from zero to the minor unit,
+        // exactly on its digits (the v1 API refuses such amounts).
+        let price = try Money.parse(priceText, currency: settings.currency, field: "price", rounding: .halfAwayFromZero)
         guard let taxText = form.field("tax") else { throw InventoryError(.missingValue, field: "tax", "is required") }
         let tax = try Percent.parse(taxText, field: "tax")
         var details: ProductDetails
