@@ -117,11 +117,8 @@ enum TinyJPEG {
         // A small PNG declaring 16384 × 16384 (the finding): refused on the header, at once.
         let bomb = TinyPNG.gray(width: 16, height: 16).replacing(TinyPNG.ihdr(width: 16, height: 16), with: TinyPNG.ihdr(width: 16_384, height: 16_384))
         #expect(try ImageHeader.read(bomb).width == 16_384)
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            #expect(throws: ImageLoadError(.tooLarge, "")) { _ = try ImageLoader.decode(bomb) }
-        }
-        #expect(elapsed < .seconds(1))
+        // Refused as too large from the header (a decode would have failed differently, or taken gigabytes).
+        #expect(throws: ImageLoadError(.tooLarge, "")) { _ = try ImageLoader.decode(bomb) }
         do {
             _ = try ImageLoader.decode(bomb)
         } catch {
