@@ -23,8 +23,9 @@ public struct Product: Sendable, Hashable, Identifiable {
 
     /// The product's name.
     public var name: String { self.details.name }
-    /// Cost of one unit (weighted average), rounded to the minor unit.
-    public var costPrice: Money { self.stock.averageCost.rounded }
+    /// The average cost of one unit, value ÷ quantity rounded once (``LedgerBalance/roundedAverageCost``); the API
+    /// writes it as `averageCost` (and, for existing clients, `costPrice`).
+    public var costPrice: Money { self.stock.roundedAverageCost }
 
 }
 

@@ -93,7 +93,8 @@ public struct UnitCost: Sendable, Hashable, Comparable, Codable {
         return UnitCost(scaled: FixedPoint.clamp(FixedPoint.divideRounded(numerator, Int128(quantity.thousandths))))
     }
 
-    /// The cost rounded to the currency's minor unit.
+    /// The cost rounded to the currency's minor unit. To show a balance's average use
+    /// ``LedgerBalance/roundedAverageCost``: rounding this kept average again would round value ÷ quantity twice.
     public var rounded: Money {
         Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(Int128(self.scaled), Int128(Self.scale))))
     }
@@ -104,6 +105,8 @@ public struct UnitCost: Sendable, Hashable, Comparable, Codable {
         return Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(numerator, Int128(Self.scale) * Int128(Quantity.scaleFactor))))
     }
 
-    /// The cost rounded to the minor unit, as a decimal string.
-    public func decimalString(_ currency: Currency) -> String { self.rounded.decimalString(currency) }
+    /// The cost at full precision: the currency's decimals plus the four extra ones (`0.255000` in EUR).
+    public func exactDecimalString(_ currency: Currency) -> String {
+        FixedPoint.format(self.scaled, scale: currency.minorUnits + 4)
+    }
 }

@@ -1,17 +1,16 @@
 import Foundation
 
 /// Calendar days in the shop's time zone: a "day" in every report is a calendar day there.
+///
+/// Days and instants are computed with integer civil-date arithmetic (``Instant``); the time-zone database is only
+/// asked for the offset from UTC at a whole second, so no time passes through floating point.
 public struct ShopCalendar: Sendable, Hashable {
     /// The shop's time zone.
     public let timeZone: TimeZone
-    private let calendar: Calendar
 
     /// Creates a calendar for a time zone.
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
     }
 
     /// Creates a calendar for a time-zone identifier such as `Europe/Berlin`.
@@ -23,34 +22,79 @@ public struct ShopCalendar: Sendable, Hashable {
         self.init(timeZone: zone)
     }
 
+    /// The zone's offset from UTC at an instant, in seconds east (an integer count of seconds is exact as a `Date`).
+    public func offset(at instant: Instant) -> Int64 {
+        Int64(self.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant.seconds))))
+    }
+
     /// The day containing an instant, as `yyyymmdd` (20261122).
-    public func dayNumber(_ date: Date) -> Int {
-        let parts = self.calendar.dateComponents([.year, .month, .day], from: date)
-        return (parts.year ?? 0) * 10_000 + (parts.month ?? 0) * 100 + (parts.day ?? 0)
+    public func dayNumber(_ instant: Instant) -> Int {
+        let localSeconds = instant.seconds + self.offset(at: instant)
+        let (year, month, day) = Instant.civil(fromDays: Instant.floorDivide(localSeconds, 86_400))
+        return year * 10_000 + month * 100 + day
     }
 
     /// The day containing an instant given in ms since 1970.
     public func dayNumber(milliseconds: Int64) -> Int {
-        self.dayNumber(Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000))
+        self.dayNumber(Instant(milliseconds: milliseconds))
     }
 
     /// The first instant of a `yyyymmdd` day.
-    public func startOfDay(_ day: Int) -> Date {
-        let components = DateComponents(year: day / 10_000, month: day / 100 % 100, day: day % 100)
-        return self.calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
+    public func startOfDay(_ day: Int) -> Instant {
+        self.instant(civilMilliseconds: Self.days(of: day) * 86_400_000)
+    }
+
+    /// The last instant (millisecond) of a `yyyymmdd` day.
+    public func endOfDay(_ day: Int) -> Instant {
+        self.startOfDay(self.nextDay(day)).adding(milliseconds: -1)
+    }
+
+    /// An instant as ISO 8601 with milliseconds in the shop's local time and offset: `2026-01-20T11:00:00.100+01:00`
+    /// (`…Z` where the offset is zero; `±HH:MM:SS` for the local mean time of a zone's early years).
+    /// ``parseDateTime(_:field:endOfDay:)`` reads it back to the same millisecond.
+    public func localISO8601(_ instant: Instant) -> String {
+        let offset = self.offset(at: instant)
+        let local = Instant(milliseconds: instant.milliseconds + offset * 1000).iso8601.dropLast()
+        guard offset != 0 else { return local + "Z" }
+        func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : String(value) }
+        let magnitude = offset.magnitude
+        let seconds = magnitude % 60 == 0 ? "" : ":" + two(magnitude % 60)
+        return local + (offset < 0 ? "-" : "+") + two(magnitude / 3600) + ":" + two(magnitude / 60 % 60) + seconds
     }
 
     /// The day after a `yyyymmdd` day.
     public func nextDay(_ day: Int) -> Int {
-        let start = self.startOfDay(day)
-        let next = self.calendar.date(byAdding: .day, value: 1, to: start) ?? start
-        return self.dayNumber(next)
+        self.addingDays(1, to: day)
     }
 
     /// The day `offset` days from a `yyyymmdd` day.
     public func addingDays(_ offset: Int, to day: Int) -> Int {
-        let start = self.startOfDay(day)
-        return self.dayNumber(self.calendar.date(byAdding: .day, value: offset, to: start) ?? start)
+        let (year, month, dayOfMonth) = Instant.civil(fromDays: Self.days(of: day) + Int64(offset))
+        return year * 10_000 + month * 100 + dayOfMonth
+    }
+
+    /// The instant a wall-clock reading in the shop's zone names, given as the milliseconds since 1970 it would be in
+    /// UTC. A reading the clocks skip (spring forward) or pass twice (fall back) is read with the offset in force
+    /// before the change, as Foundation's calendar does: a skipped 02:30 is 03:30, a repeated 02:30 the first one.
+    public func instant(civilMilliseconds local: Int64) -> Instant {
+        let localInstant = Instant(milliseconds: local)
+        let before = self.offset(at: localInstant.adding(seconds: -86_400))
+        let after = self.offset(at: localInstant.adding(seconds: 86_400))
+        let early = localInstant.adding(seconds: -before)
+        guard before != after else { return early }
+        if self.offset(at: early) == before { return early }
+        let late = localInstant.adding(seconds: -after)
+        return self.offset(at: late) == after ? late : early
+    }
+
+    /// The weekday of a `yyyymmdd` day: 0 for Sunday through 6 for Saturday.
+    public static func weekday(_ day: Int) -> Int {
+        Int(Instant.floorDivide(Self.days(of: day) + 4, 7) * -7 + Self.days(of: day) + 4)
+    }
+
+    /// Days since 1970-01-01 of a `yyyymmdd` day.
+    private static func days(of day: Int) -> Int64 {
+        Instant.days(fromCivil: day / 10_000, day / 100 % 100, day % 100)
     }
 
     /// Every day from `from` through `to`, inclusive.
@@ -87,55 +131,27 @@ public struct ShopCalendar: Sendable, Hashable {
     }
 
     /// Parses a date-time the way users type it: ISO 8601 with a zone (`2026-11-22T10:30:00Z`,
-    /// `…+01:00`), a local date-time in the shop's zone (`2026-11-22T10:30`, `2026-11-22 10:30`), or a day
-    /// (`2026-11-22`, meaning `endOfDay` ? its last instant : its first).
+    /// `…:00.250+01:00`), a local date-time in the shop's zone (`2026-11-22T10:30`, `2026-11-22 10:30:00.250`), or a
+    /// day (`2026-11-22`, meaning `endOfDay` ? its last millisecond : its first). Exact to the millisecond; a finer
+    /// fraction is refused like a price with too many decimals.
     /// - Throws: ``InventoryError`` naming `field` when the text is none of these.
-    public func parseDateTime(_ text: String, field: String, endOfDay: Bool = false) throws -> Date {
+    public func parseDateTime(_ text: String, field: String, endOfDay: Bool = false) throws -> Instant {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let day = Self.dayNumber(isoDate: trimmed) {
-            if endOfDay { return self.startOfDay(self.nextDay(day)).addingTimeInterval(-0.001) }
-            return self.startOfDay(day)
+            return endOfDay ? self.endOfDay(day) : self.startOfDay(day)
         }
-        let withZone = ISO8601DateFormatter()
-        withZone.formatOptions = [.withInternetDateTime]
-        if let date = withZone.date(from: trimmed) { return date }
-        withZone.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = withZone.date(from: trimmed) { return date }
+        if let instant = Instant.parse(iso8601: trimmed) { return instant }
         // The "+" of a zone offset typed unencoded into a URL arrives as a space (form encoding).
-        if trimmed.contains("T"), trimmed.contains(" ") {
-            let plus = trimmed.replacingOccurrences(of: " ", with: "+")
-            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
-                withZone.formatOptions = options
-                if let date = withZone.date(from: plus) { return date }
-            }
+        if trimmed.contains("T"), trimmed.contains(" "),
+           let instant = Instant.parse(iso8601: trimmed.replacingOccurrences(of: " ", with: "+")) {
+            return instant
         }
-        let normalized = trimmed.replacingOccurrences(of: " ", with: "T")
-        let pieces = normalized.split(separator: "T")
-        if pieces.count == 2, let day = Self.dayNumber(isoDate: String(pieces[0])) {
-            let time = pieces[1].split(separator: ":")
-            if (2...3).contains(time.count), let hour = Int(time[0]), let minute = Int(time[1]),
-                (0..<24).contains(hour), (0..<60).contains(minute)
-            {
-                let second = time.count == 3 ? Int(time[2]) : 0
-                if let second, (0..<60).contains(second) {
-                    var components = DateComponents(year: day / 10_000, month: day / 100 % 100, day: day % 100)
-                    components.hour = hour
-                    components.minute = minute
-                    components.second = second
-                    if let date = self.calendar.date(from: components) { return date }
-                }
-            }
+        if let local = Instant.parse(localDateTime: trimmed) {
+            let instant = self.instant(civilMilliseconds: local)
+            if Instant.range.contains(instant) { return instant }
         }
         throw InventoryError(
             .invalidValue, field: field,
-            "'\(text)' is not a date (write 2026-11-22, 2026-11-22T14:30 or 2026-11-22T14:30:00Z)")
+            "'\(text)' is not a date (write 2026-11-22, 2026-11-22T14:30 or 2026-11-22T14:30:00.000Z; at most milliseconds, years 0001–9999)")
     }
-}
-
-extension Date {
-    /// Milliseconds since 1970, as stored.
-    public var milliseconds: Int64 { Int64((self.timeIntervalSince1970 * 1000).rounded()) }
-
-    /// The instant `milliseconds` after 1970.
-    public init(milliseconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
 }

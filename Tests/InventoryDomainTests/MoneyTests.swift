@@ -99,7 +99,8 @@ import Testing
     @Test func unitCostAverages() {
         #expect(UnitCost.average(value: Money(minorUnits: 11_000), quantity: Quantity(40))?.rounded == Money(minorUnits: 275))
         #expect(UnitCost.average(value: .zero, quantity: .zero) == nil)
-        #expect(UnitCost(scaled: 27_500 * 100).decimalString(.eur) == "2.75")
+        #expect(UnitCost(scaled: 27_500 * 100).exactDecimalString(.eur) == "2.750000")
+        #expect(UnitCost(scaled: 27_500 * 100).rounded.decimalString(.eur) == "2.75")
         #expect(UnitCost(Money(minorUnits: 3)).value(of: Quantity(thousandths: 500)) == Money(minorUnits: 2))
     }
 }

@@ -93,19 +93,19 @@ import Testing
     @Test func documentsRefuseAmountsAndQuantitiesBeyondTheBooksLimits() {
         let product = ProductID(1)
         #expect(throws: InventoryError(.invalidValue, field: "lines[0].quantity", "")) {
-            try PurchaseDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity.maximum + Quantity(thousandths: 1), unitCost: .zero)]).validated()
+            try PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity.maximum + Quantity(thousandths: 1), unitCost: .zero)]).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "lines[0].unitCost", "")) {
-            try PurchaseDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity(1), unitCost: Money.maximum + Money(minorUnits: 1))]).validated()
+            try PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity(1), unitCost: Money.maximum + Money(minorUnits: 1))]).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "lines[0].unitPrice", "")) {
-            try SaleDraft(effectiveAt: .init(), lines: [.init(productID: product, quantity: Quantity(1), unitPrice: Money(minorUnits: Int64.max))]).validated()
+            try SaleDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity(1), unitPrice: Money(minorUnits: Int64.max))]).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "quantityChange", "")) {
-            try AdjustmentDraft(effectiveAt: .init(), productID: product, quantityChange: Quantity(thousandths: -Int64.max), reason: .count).validated()
+            try AdjustmentDraft(effectiveAt: .now, productID: product, quantityChange: Quantity(thousandths: -Int64.max), reason: .count).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "lines", "")) {
-            try SupplierReturnDraft(effectiveAt: .init(), lines: Array(repeating: .init(productID: product, quantity: Quantity(1)), count: maximumDocumentLines + 1)).validated()
+            try SupplierReturnDraft(effectiveAt: .now, lines: Array(repeating: .init(productID: product, quantity: Quantity(1)), count: maximumDocumentLines + 1)).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "salePrice", "")) { try ProductDetails(name: "Gold", salePrice: Money(minorUnits: Int64.max)).validated() }
     }

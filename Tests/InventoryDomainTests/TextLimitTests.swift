@@ -48,14 +48,14 @@ import Testing
         #expect(throws: InventoryError(.invalidValue, field: "barcode", "")) { _ = try Barcode.normalize("A" + Self.zalgo) }
         let line = PurchaseDraft.Line(productID: ProductID(1), quantity: Quantity(1), unitCost: .zero, lotCode: Self.zalgo)
         #expect(throws: InventoryError(.invalidValue, field: "lines[0].lotCode", "")) {
-            _ = try PurchaseDraft(effectiveAt: Date(), lines: [line]).validated()
+            _ = try PurchaseDraft(effectiveAt: .now, lines: [line]).validated()
         }
         let ordinary = PurchaseDraft.Line(productID: ProductID(1), quantity: Quantity(1), unitCost: .zero)
         #expect(throws: InventoryError(.invalidValue, field: "note", "")) {
-            _ = try PurchaseDraft(effectiveAt: Date(), note: Self.zalgo, lines: [ordinary]).validated()
+            _ = try PurchaseDraft(effectiveAt: .now, note: Self.zalgo, lines: [ordinary]).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "note", "")) {
-            _ = try SupplierReturnDraft(effectiveAt: Date(), note: Self.zalgo, lines: [.init(productID: ProductID(1), quantity: Quantity(1))]).validated()
+            _ = try SupplierReturnDraft(effectiveAt: .now, note: Self.zalgo, lines: [.init(productID: ProductID(1), quantity: Quantity(1))]).validated()
         }
         // Ordinary text still passes.
         #expect(try ProductDetails(name: "Crème brûlée 🍮", sku: "CB-1", unit: "pcs").validated().name == "Crème brûlée 🍮")

@@ -125,7 +125,7 @@ func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, Inven
         let clerk = try await token(store, role: .staff, username: "clerk")
         let boss = try await token(store, role: .admin, username: "boss")
         let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 250)))
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100))]))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100))]))
         try await app.test(.router) { raw in
             let staff = Caller(client: raw, token: clerk), admin = Caller(client: raw, token: boss)
             let short = try await staff.call(.post, "/api/v1/sales", #"{"cashTendered":"4.99","lines":[{"productId":\#(product.id.rawValue),"quantity":"2"}]}"#)

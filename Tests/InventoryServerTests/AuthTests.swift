@@ -69,7 +69,7 @@ func sessionCookie(_ reply: Reply) -> String? {
             #expect(slowed.status == 429)
             #expect(slowed.object["code"] as? String == "slowDown")
             // Ten failures lock the account out, even with the right password.
-            try await store.saveThrottle(key: "password:user:sam", LoginThrottle(failures: LoginThrottle.lockoutFailures, lastFailureAt: Date().milliseconds))
+            try await store.saveThrottle(key: "password:user:sam", LoginThrottle(failures: LoginThrottle.lockoutFailures, lastFailureAt: Instant.now.milliseconds))
             try await store.saveThrottle(key: "password:ip:unknown", nil)
             let locked = try await client.call(.post, "/api/v1/auth/login", #"{"username":"sam","password":"password-sam"}"#)
             #expect(locked.object["code"] as? String == "lockedOut", "\(locked.text)")
@@ -83,7 +83,7 @@ func sessionCookie(_ reply: Reply) -> String? {
         let (app, store) = try makeApp()
         let staff = try await token(store, role: .staff), manager = try await token(store, role: .manager), admin = try await token(store, role: .admin)
         let product = try await store.createProduct(ProductDetails(name: "Cake", salePrice: Money(minorUnits: 300), minimumSalePrice: Money(minorUnits: 250)))
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100))]))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100))]))
         try await app.test(.router) { client in
             let checks: [(String, HTTPRequest.Method, String, String?, [Int])] = [
                 (staff, .get, "/api/v1/products", nil, [200]),
@@ -140,7 +140,7 @@ func sessionCookie(_ reply: Reply) -> String? {
             settings.lockMinutes = 1
             try await store.saveSettings(settings)
             let session = try #require(try await store.session(tokenHash: Secrets.hashToken(cookie)))
-            try await store.updateSession(id: session.0.id, userID: session.0.userID, lastSeenAt: Date().milliseconds - 120_000, isLocked: false)
+            try await store.updateSession(id: session.0.id, userID: session.0.userID, lastSeenAt: Instant.now.milliseconds - 120_000, isLocked: false)
             #expect(try await client.call(.get, "/api/v1/products", cookie: cookie).status == 423)
             #expect(try await client.call(.get, "/api/v1/auth/me", cookie: cookie).object["locked"] as? Bool == true)
         }
@@ -213,7 +213,7 @@ func sessionCookie(_ reply: Reply) -> String? {
         let app = try buildApplication(configuration, repository: store)
         let staff = try await token(store, role: .staff)
         let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 100), lowStockThreshold: Quantity(3)))
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(5), unitCost: Money(minorUnits: 40))]))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product.id, quantity: Quantity(5), unitCost: Money(minorUnits: 40))]))
         let stream = await configuration.events.subscribe()
         try await app.test(.router) { client in
             let sale = try await client.call(.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"3"}]}"#, token: staff)

@@ -87,7 +87,7 @@ func makeApp(_ configure: (inout ServerConfiguration) -> Void) throws -> (some A
             // The right password is slowed down too until the wait after the last failure is over (on a loaded machine
             // the wait may already have passed: then it signs in).
             let right = try await client.call(.post, "/api/v1/auth/login", #"{"username":"boss","password":"password-boss"}"#).status
-            let waited = Date().milliseconds - throttle.lastFailureAt
+            let waited = Instant.now.milliseconds - throttle.lastFailureAt
             #expect(right == 429 || (right == 200 && waited >= 2_000), "right password answered \(right) \(waited) ms after the last failure")
         }
     }
@@ -183,7 +183,7 @@ func makeApp(_ configure: (inout ServerConfiguration) -> Void) throws -> (some A
         let account = try #require(try await store.user(username: "root"))
         let expired = Secrets.newToken()
         _ = try await store.createSession(userID: account.id, kind: .api, name: "old", tokenHash: Secrets.hashToken(expired), csrfToken: "",
-                                          expiresAt: Date().milliseconds - 1)
+                                          expiresAt: Instant.now.milliseconds - 1)
         try await app.test(.router) { client in
             let reply = try await client.call(.get, "/api/v1/products", token: expired)
             #expect(reply.status == 401)

@@ -75,11 +75,11 @@ import Testing
         let settings = try await store.settings()
         let calendar = settings.calendar
         let product = try await store.createProduct(ProductDetails(name: "Flat white", salePrice: Money(minorUnits: 350)))
-        let today = calendar.dayNumber(Date())
+        let today = calendar.dayNumber(.now)
         let lastWeek = calendar.addingDays(-7, to: today)
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: calendar.startOfDay(lastWeek).addingTimeInterval(3600),
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: calendar.startOfDay(lastWeek).adding(seconds: 3600),
                                                        lines: [.init(productID: product.id, quantity: Quantity(10), unitCost: Money(minorUnits: 200))]))
-        _ = try await store.postSale(SaleDraft(effectiveAt: Date(), lines: [.init(productID: product.id, quantity: Quantity(2), unitPrice: Money(minorUnits: 350))]))
+        _ = try await store.postSale(SaleDraft(effectiveAt: .now, lines: [.init(productID: product.id, quantity: Quantity(2), unitPrice: Money(minorUnits: 350))]))
         try await app.test(.router) { client in
             let boss = try await self.signIn(client, "boss", "password-boss")
             let home = try await self.get(client, "/app/home", cookie: boss)

@@ -15,9 +15,9 @@ import Testing
         case sale(SaleDraft)
         case adjustment(AdjustmentDraft)
         case supplierReturn(SupplierReturnDraft)
-        case customerReturn(saleID: Int64, date: Date, lines: [(lineNo: Int, quantity: Quantity)])
+        case customerReturn(saleID: Int64, date: Instant, lines: [(lineNo: Int, quantity: Quantity)])
 
-        var effectiveAt: Date {
+        var effectiveAt: Instant {
             switch self {
             case .purchase(let draft): draft.effectiveAt
             case .sale(let draft): draft.effectiveAt
@@ -62,8 +62,8 @@ import Testing
         // Half the runs crowd 10 days (ties in effective date-time happen often), half spread over 4 months
         // (report ranges cross month ends).
         let step = seed % 2 == 0 ? 6 * 3600 : 3 * 86_400
-        func randomDate() -> Date {
-            base.addingTimeInterval(TimeInterval(Int.random(in: 0..<40, using: &random) * step))
+        func randomDate() -> Instant {
+            base.adding(seconds: Int64(Int.random(in: 0..<40, using: &random) * step))
         }
         func randomQuantity(_ max: Int64) -> Quantity {
             Bool.random(using: &random) ? Quantity(Int64.random(in: 1...max, using: &random))
@@ -108,7 +108,7 @@ import Testing
                     let sale = try await store.sale(SaleID(saleID))
                     let lineNo = Int.random(in: 0..<sale.lines.count, using: &random)
                     let quantity = Quantity(thousandths: Int64.random(in: 1...sale.lines[lineNo].quantity.thousandths, using: &random))
-                    let date = sale.effectiveAt.addingTimeInterval(TimeInterval(Int.random(in: 0..<10, using: &random) * 6 * 3600))
+                    let date = sale.effectiveAt.adding(seconds: Int64(Int.random(in: 0..<10, using: &random) * 6 * 3600))
                     let id = try await store.postCustomerReturn(CustomerReturnDraft(
                         effectiveAt: date, saleID: sale.id, lines: [.init(saleLineID: sale.lines[lineNo].movementID, quantity: quantity)]))
                     documents[id.rawValue] = .customerReturn(saleID: saleID, date: date, lines: [(lineNo, quantity)])
@@ -213,18 +213,18 @@ import Testing
         for product in try await store.products(ProductQuery(includeArchived: true)).products { names[product.id] = product.name }
         let base = at(20260101)
         for _ in 0..<3 {
-            let moment = base.addingTimeInterval(TimeInterval(Int.random(in: -1..<50, using: &random) * 3 * 3600))
+            let moment = base.adding(seconds: Int64(Int.random(in: -1..<50, using: &random) * 3 * 3600))
             #expect(try await store.snapshot(at: moment) == ReportFolds.snapshot(movements: movements, names: names, at: moment), "seed \(seed)")
         }
         let calendar = try await store.settings().calendar
-        let first = calendar.dayNumber(base.addingTimeInterval(-86_400)), last = calendar.dayNumber(base.addingTimeInterval(125 * 86_400))
+        let first = calendar.dayNumber(base.adding(seconds: -86_400)), last = calendar.dayNumber(base.adding(seconds: 125 * 86_400))
         let expected = ReportFolds.daily(movements: movements, sales: try await store.saleFacts(), calendar: calendar, from: first, to: last)
         #expect(try await store.daily(from: first, to: last) == expected, "seed \(seed)")
-        let from = [base.addingTimeInterval(TimeInterval(Int.random(in: -2..<40, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
+        let from = [base.adding(seconds: Int64(Int.random(in: -2..<40, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
                     calendar.startOfDay(Int.random(in: 20260101...20260131, using: &random)),
                     calendar.startOfDay(20260101)].randomElement(using: &random) ?? base
-        let to = [from.addingTimeInterval(TimeInterval(Int.random(in: 0..<130, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
-                  calendar.startOfDay(20260501).addingTimeInterval(-0.001), calendar.startOfDay(20260301)].randomElement(using: &random) ?? base
+        let to = [from.adding(seconds: Int64(Int.random(in: 0..<130, using: &random) * 86_400 + Int.random(in: 0..<86_400, using: &random))),
+                  calendar.startOfDay(20260501).adding(milliseconds: -1), calendar.startOfDay(20260301)].randomElement(using: &random) ?? base
         for metric in TopProductMetric.allCases {
             #expect(try await store.topProducts(from: from, to: to, by: metric, limit: 3)
                 == ReportFolds.top(movements: movements, names: names, from: from, to: to, by: metric, limit: 3), "seed \(seed)")

@@ -116,8 +116,8 @@ import Testing
         settings.timeZoneIdentifier = "Asia/Tokyo"
         try await store.saveSettings(settings)
         let calendar = try await store.settings().calendar
-        let january = try await store.topProducts(from: calendar.startOfDay(20260101), to: calendar.startOfDay(20260201).addingTimeInterval(-0.001), by: .quantity, limit: 5)
-        let february = try await store.topProducts(from: calendar.startOfDay(20260201), to: calendar.startOfDay(20260301).addingTimeInterval(-0.001), by: .quantity, limit: 5)
+        let january = try await store.topProducts(from: calendar.startOfDay(20260101), to: calendar.startOfDay(20260201).adding(milliseconds: -1), by: .quantity, limit: 5)
+        let february = try await store.topProducts(from: calendar.startOfDay(20260201), to: calendar.startOfDay(20260301).adding(milliseconds: -1), by: .quantity, limit: 5)
         #expect(january.first?.quantity == qty(1))
         #expect(february.first?.quantity == qty(2))
         settings.currency = .jpy

@@ -29,10 +29,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 /// Noon UTC of a `yyyymmdd` day plus minutes.
-func at(_ day: Int, minutes: Int = 0) -> Date {
-    var components = DateComponents(year: day / 10_000, month: day / 100 % 100, day: day % 100, hour: 12, minute: minutes)
-    components.timeZone = TimeZone(identifier: "UTC")
-    return Calendar(identifier: .gregorian).date(from: components) ?? Date(timeIntervalSince1970: 0)
+func at(_ day: Int, minutes: Int = 0) -> Instant {
+    ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .gmt).startOfDay(day).adding(seconds: Int64(12 * 3600 + minutes * 60))
 }
 
 func eur(_ text: String) -> Money {

@@ -122,9 +122,9 @@ func temporaryFolder() -> String {
         try await stockroom(["demo", "--data", first, "--today", "2026-06-30", "--days", "12", "--seed", "3"])
         try await stockroom(["demo", "--data", second, "--today", "2026-06-30", "--days", "12", "--seed", "3"])
         let a = try InventorySQLiteRepository.open(dataFolder: first), b = try InventorySQLiteRepository.open(dataFolder: second)
-        let snapshotA = try await a.snapshot(at: Date(timeIntervalSince1970: 1_800_000_000))
+        let snapshotA = try await a.snapshot(at: Instant(milliseconds: 1_800_000_000_000))
         #expect(snapshotA.lines.count == 60)
-        #expect(snapshotA == (try await b.snapshot(at: Date(timeIntervalSince1970: 1_800_000_000))))
+        #expect(snapshotA == (try await b.snapshot(at: Instant(milliseconds: 1_800_000_000_000))))
         #expect(try await a.daily(from: 20260619, to: 20260630) == (try await b.daily(from: 20260619, to: 20260630)))
         await #expect(throws: InventoryError(.conflict, field: "data", "")) {
             try await stockroom(["demo", "--data", first, "--days", "3"])

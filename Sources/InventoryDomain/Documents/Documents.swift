@@ -33,7 +33,7 @@ public enum ProductReference: Sendable, Hashable {
 
 /// A purchase to record: goods received from a supplier.
 public struct PurchaseDraft: Sendable, Hashable {
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var supplierID: SupplierID?
     public var note: String
     public var lines: [Line]
@@ -63,7 +63,7 @@ public struct PurchaseDraft: Sendable, Hashable {
     }
 
     /// Creates a purchase draft.
-    public init(effectiveAt: Date, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
+    public init(effectiveAt: Instant, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
         self.effectiveAt = effectiveAt
         self.supplierID = supplierID
         self.note = note
@@ -109,7 +109,7 @@ public struct PurchaseDraft: Sendable, Hashable {
 
 /// A sale to record.
 public struct SaleDraft: Sendable, Hashable {
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var customerID: CustomerID?
     public var note: String
     public var lines: [Line]
@@ -150,7 +150,7 @@ public struct SaleDraft: Sendable, Hashable {
 
     /// Creates a sale draft.
     public init(
-        effectiveAt: Date, customerID: CustomerID? = nil, note: String = "", lines: [Line], tip: Money = .zero,
+        effectiveAt: Instant, customerID: CustomerID? = nil, note: String = "", lines: [Line], tip: Money = .zero,
         paymentMethod: PaymentMethod = .cash, allowBelowMinimum: Bool = false, soldBy: String = "", cashTendered: Money? = nil
     ) {
         self.effectiveAt = effectiveAt
@@ -218,7 +218,7 @@ public struct SaleDraft: Sendable, Hashable {
 
 /// A stock adjustment to record: a count, write-off or correction of one product.
 public struct AdjustmentDraft: Sendable, Hashable {
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var productID: ProductID
     /// Signed change: positive adds stock, negative removes it.
     public var quantityChange: Quantity
@@ -228,7 +228,7 @@ public struct AdjustmentDraft: Sendable, Hashable {
     public var unitCost: Money?
 
     /// Creates an adjustment draft.
-    public init(effectiveAt: Date, productID: ProductID, quantityChange: Quantity, reason: AdjustmentReason, note: String = "", unitCost: Money? = nil) {
+    public init(effectiveAt: Instant, productID: ProductID, quantityChange: Quantity, reason: AdjustmentReason, note: String = "", unitCost: Money? = nil) {
         self.effectiveAt = effectiveAt
         self.productID = productID
         self.quantityChange = quantityChange
@@ -267,7 +267,7 @@ public struct AdjustmentDraft: Sendable, Hashable {
 
 /// Goods a customer brings back from an earlier sale.
 public struct CustomerReturnDraft: Sendable, Hashable {
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var saleID: SaleID
     public var note: String
     public var lines: [Line]
@@ -286,7 +286,7 @@ public struct CustomerReturnDraft: Sendable, Hashable {
     }
 
     /// Creates a return draft.
-    public init(effectiveAt: Date, saleID: SaleID, note: String = "", lines: [Line]) {
+    public init(effectiveAt: Instant, saleID: SaleID, note: String = "", lines: [Line]) {
         self.effectiveAt = effectiveAt
         self.saleID = saleID
         self.note = note
@@ -308,7 +308,7 @@ public struct CustomerReturnDraft: Sendable, Hashable {
 
 /// Goods sent back to a supplier.
 public struct SupplierReturnDraft: Sendable, Hashable {
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var supplierID: SupplierID?
     public var note: String
     public var lines: [Line]
@@ -326,7 +326,7 @@ public struct SupplierReturnDraft: Sendable, Hashable {
     }
 
     /// Creates a supplier-return draft.
-    public init(effectiveAt: Date, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
+    public init(effectiveAt: Instant, supplierID: SupplierID? = nil, note: String = "", lines: [Line]) {
         self.effectiveAt = effectiveAt
         self.supplierID = supplierID
         self.note = note
@@ -350,15 +350,15 @@ public struct SupplierReturnDraft: Sendable, Hashable {
 public struct PurchaseRecord: Sendable, Hashable, Identifiable {
     public var id: PurchaseID
     public var sequence: Int64
-    public var effectiveAt: Date
-    public var recordedAt: Date
+    public var effectiveAt: Instant
+    public var recordedAt: Instant
     public var supplierID: SupplierID?
     public var supplierName: String?
     public var note: String
     public var lines: [Line]
 
     /// Creates a value.
-    public init(id: PurchaseID, sequence: Int64, effectiveAt: Date, recordedAt: Date, supplierID: SupplierID?, supplierName: String?, note: String, lines: [Line]) {
+    public init(id: PurchaseID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, supplierID: SupplierID?, supplierName: String?, note: String, lines: [Line]) {
         self.id = id
         self.sequence = sequence
         self.effectiveAt = effectiveAt
@@ -380,11 +380,13 @@ public struct PurchaseRecord: Sendable, Hashable, Identifiable {
         public var expiryDate: String?
         /// Cost of the line: quantity × unit cost.
         public var amount: Money
-        /// The product's average cost after this line.
-        public var averageCostAfter: UnitCost
+        /// The product's balances after this line (its average cost: ``LedgerBalance/roundedAverageCost``).
+        public var balanceAfter: LedgerBalance
+        /// The product's kept average cost after this line, at full precision.
+        public var averageCostAfter: UnitCost { self.balanceAfter.averageCost }
 
         /// Creates a value.
-        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitCost: Money, lotCode: String?, expiryDate: String?, amount: Money, averageCostAfter: UnitCost) {
+        public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitCost: Money, lotCode: String?, expiryDate: String?, amount: Money, balanceAfter: LedgerBalance) {
             self.movementID = movementID
             self.productID = productID
             self.productName = productName
@@ -393,7 +395,7 @@ public struct PurchaseRecord: Sendable, Hashable, Identifiable {
             self.lotCode = lotCode
             self.expiryDate = expiryDate
             self.amount = amount
-            self.averageCostAfter = averageCostAfter
+            self.balanceAfter = balanceAfter
         }
     }
 
@@ -405,8 +407,8 @@ public struct PurchaseRecord: Sendable, Hashable, Identifiable {
 public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var id: SaleID
     public var sequence: Int64
-    public var effectiveAt: Date
-    public var recordedAt: Date
+    public var effectiveAt: Instant
+    public var recordedAt: Instant
     public var customerID: CustomerID?
     public var customerName: String?
     public var note: String
@@ -419,7 +421,7 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var cashTendered: Money?
 
     /// Creates a value.
-    public init(id: SaleID, sequence: Int64, effectiveAt: Date, recordedAt: Date, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
+    public init(id: SaleID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
                 paymentMethod: PaymentMethod, lines: [Line], soldBy: String = "", cashTendered: Money? = nil) {
         self.soldBy = soldBy
         self.cashTendered = cashTendered
@@ -484,14 +486,14 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
 /// A document as listed: id, date, party, total.
 public struct DocumentSummary: Sendable, Hashable {
     public var id: Int64
-    public var effectiveAt: Date
+    public var effectiveAt: Instant
     public var partyName: String?
     public var lineCount: Int
     public var total: Money
     public var note: String
 
     /// Creates a summary.
-    public init(id: Int64, effectiveAt: Date, partyName: String?, lineCount: Int, total: Money, note: String) {
+    public init(id: Int64, effectiveAt: Instant, partyName: String?, lineCount: Int, total: Money, note: String) {
         self.id = id
         self.effectiveAt = effectiveAt
         self.partyName = partyName

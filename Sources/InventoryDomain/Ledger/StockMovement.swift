@@ -85,6 +85,16 @@ public struct LedgerBalance: Sendable, Hashable, Codable {
 
     /// Nothing on hand, no history.
     public static let empty = LedgerBalance(quantity: .zero, value: .zero, averageCost: .zero)
+
+    /// The average cost to show: value ÷ quantity rounded ONCE to the minor unit — what one unit issued now books
+    /// (20 000 at 0.25 plus 1 at 100.25 is 0.25, not the 0.26 of rounding the kept ``averageCost`` of 0.255000 again).
+    /// With nothing (or less than nothing) on hand there is no value to divide: the kept average, which is what units
+    /// issued then cost, rounded.
+    public var roundedAverageCost: Money {
+        guard self.quantity.thousandths > 0 else { return self.averageCost.rounded }
+        let numerator = Int128(self.value.minorUnits) * Int128(Quantity.scaleFactor)
+        return Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(numerator, Int128(self.quantity.thousandths))))
+    }
 }
 
 /// The costed result of one movement.

@@ -3,7 +3,7 @@ import Foundation
 /// Stock on hand at a moment: exactly what the ledger held then.
 public struct InventorySnapshot: Sendable, Hashable {
     /// The moment.
-    public var at: Date
+    public var at: Instant
     /// Total stock quantity over all products (mixed units, as the seed app shows it).
     public var totalQuantity: Quantity
     /// Total stock value at cost.
@@ -19,6 +19,9 @@ public struct InventorySnapshot: Sendable, Hashable {
         public var value: Money
         public var averageCost: UnitCost
 
+        /// The product's balances at the moment (its average cost to show: ``LedgerBalance/roundedAverageCost``).
+        public var balance: LedgerBalance { LedgerBalance(quantity: self.quantity, value: self.value, averageCost: self.averageCost) }
+
         /// Creates a line.
         public init(productID: ProductID, name: String, quantity: Quantity, value: Money, averageCost: UnitCost) {
             self.productID = productID
@@ -30,7 +33,7 @@ public struct InventorySnapshot: Sendable, Hashable {
     }
 
     /// Creates a snapshot, totalling the lines.
-    public init(at: Date, lines: [Line]) {
+    public init(at: Instant, lines: [Line]) {
         self.at = at
         self.lines = lines
         self.totalQuantity = lines.reduce(.zero) { $0 + $1.quantity }
@@ -180,7 +183,7 @@ public struct SaleFact: Sendable, Hashable {
 /// They load everything and are slow on purpose-free simplicity: the store's SQL reports are tested against them.
 public enum ReportFolds {
     /// Stock of every product at `at`: the balance of its last movement at or before it.
-    public static func snapshot(movements: [StockMovement], names: [ProductID: String], at: Date) -> InventorySnapshot {
+    public static func snapshot(movements: [StockMovement], names: [ProductID: String], at: Instant) -> InventorySnapshot {
         let limit = at.milliseconds
         var last: [ProductID: StockMovement] = [:]
         for movement in movements where movement.position.effectiveAt <= limit {
@@ -226,7 +229,7 @@ public enum ReportFolds {
 
     /// The best-selling products between two instants (inclusive), net of returns, leaving out products whose sales
     /// net to nothing; ties as in ``rank(_:by:limit:)``.
-    public static func top(movements: [StockMovement], names: [ProductID: String], from: Date, to: Date, by metric: TopProductMetric, limit: Int) -> [TopProduct] {
+    public static func top(movements: [StockMovement], names: [ProductID: String], from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) -> [TopProduct] {
         var rows: [ProductID: TopProduct] = [:]
         let range = from.milliseconds...to.milliseconds
         for movement in movements where (movement.kind == .sale || movement.kind == .customerReturn) && range.contains(movement.position.effectiveAt) {

@@ -228,11 +228,11 @@ public protocol InventoryRepository: Sendable {
     // MARK: Reports
 
     /// Stock of every product at a moment.
-    func snapshot(at: Date) async throws -> InventorySnapshot
+    func snapshot(at: Instant) async throws -> InventorySnapshot
     /// Sales figures per day from `from` through `to` (`yyyymmdd`, shop time zone).
     func daily(from: Int, to: Int) async throws -> [DailyPerformance]
     /// Best sellers between two moments.
-    func topProducts(from: Date, to: Date, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
+    func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
     /// Products at or below their threshold (and out of stock).
     func lowStock() async throws -> [LowStockItem]
     /// Stock value by category.

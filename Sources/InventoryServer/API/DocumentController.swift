@@ -91,7 +91,10 @@ struct DocumentController<Repository: InventoryRepository> {
             var amount: String
             var lotCode: String?
             var expiryDate: String?
+            /// The product's average cost after the line, rounded once (``LedgerBalance/roundedAverageCost``).
             var averageCostAfter: String
+            /// The same at full precision.
+            var averageCostAfterExact: String
         }
 
         init(_ p: PurchaseRecord, _ f: Formats) {
@@ -105,7 +108,7 @@ struct DocumentController<Repository: InventoryRepository> {
             self.lines = p.lines.map {
                 Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                      unitCost: f.string($0.unitCost), amount: f.string($0.amount), lotCode: $0.lotCode, expiryDate: $0.expiryDate,
-                     averageCostAfter: f.string($0.averageCostAfter))
+                     averageCostAfter: f.string($0.balanceAfter.roundedAverageCost), averageCostAfterExact: f.exactString($0.averageCostAfter))
             }
         }
     }

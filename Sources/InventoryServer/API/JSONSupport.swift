@@ -63,10 +63,13 @@ struct Formats: Sendable {
         guard count <= Self.maxLines else { throw InventoryError(.invalidValue, field: "lines", "a document may have at most \(Self.maxLines) lines") }
     }
     func string(_ money: Money) -> String { money.decimalString(self.currency) }
-    func string(_ cost: UnitCost) -> String { cost.decimalString(self.currency) }
+    /// A kept average at full precision (`0.255000` in EUR); to show an average, write
+    /// ``LedgerBalance/roundedAverageCost`` with ``string(_:)-(Money)``.
+    func exactString(_ cost: UnitCost) -> String { cost.exactDecimalString(self.currency) }
 
-    func date(_ text: String?, field: String) throws -> Date {
-        guard let text else { return Date() }
+    /// A date-time a request gave (any form ``ShopCalendar/parseDateTime(_:field:endOfDay:)`` reads), or now.
+    func date(_ text: String?, field: String) throws -> Instant {
+        guard let text else { return .now }
         return try self.calendar.parseDateTime(text, field: field)
     }
 
@@ -77,9 +80,8 @@ struct Formats: Sendable {
         return day
     }
 
-    func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    /// An instant as the API writes every time: UTC with milliseconds (`2026-01-20T10:00:00.100Z`), exact.
+    func string(_ instant: Instant) -> String { instant.iso8601 }
 }
 
 extension InventoryRepository {

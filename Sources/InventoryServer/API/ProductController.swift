@@ -25,6 +25,11 @@ struct ProductController<Repository: InventoryRepository> {
         var tracksStock: Bool
         var allowsNegativeStock: Bool
         var archived: Bool
+        /// The average cost: stock value ÷ quantity rounded once to the minor unit (what one unit issued now books).
+        var averageCost: String
+        /// The average cost at full precision (four decimals beyond the currency's), as the ledger keeps it.
+        var averageCostExact: String
+        /// `averageCost` under its former name, for existing clients.
         var costPrice: String
         var quantity: String
         var stockValue: String
@@ -50,12 +55,14 @@ struct ProductController<Repository: InventoryRepository> {
             self.tracksStock = d.tracksStock
             self.allowsNegativeStock = d.allowsNegativeStock
             self.archived = d.isArchived
-            self.costPrice = formats.string(product.stock.averageCost)
+            self.averageCost = formats.string(product.stock.roundedAverageCost)
+            self.averageCostExact = formats.exactString(product.stock.averageCost)
+            self.costPrice = self.averageCost
             self.quantity = product.stock.quantity.decimalString
             self.stockValue = formats.string(product.stock.value)
             self.status = thresholds.status(of: product).rawValue
-            self.createdAt = formats.string(Date(milliseconds: product.createdAt))
-            self.updatedAt = formats.string(Date(milliseconds: product.updatedAt))
+            self.createdAt = formats.string(Instant(milliseconds: product.createdAt))
+            self.updatedAt = formats.string(Instant(milliseconds: product.updatedAt))
         }
     }
 
@@ -211,7 +218,10 @@ struct ProductController<Repository: InventoryRepository> {
         var costAdjustment: String
         var quantityAfter: String
         var valueAfter: String
+        /// The average cost after the movement, rounded once (``LedgerBalance/roundedAverageCost``).
         var averageCostAfter: String
+        /// The same at full precision.
+        var averageCostAfterExact: String
     }
 
     func addRoutes(to group: Routes) {
@@ -323,10 +333,10 @@ struct ProductController<Repository: InventoryRepository> {
         return JSON(movements.map { m in
             MovementResponse(
                 id: m.id.rawValue, kind: m.kind.rawValue, reason: m.reason?.rawValue, documentId: m.documentID,
-                effectiveAt: formats.string(Date(milliseconds: m.position.effectiveAt)), recordedAt: formats.string(Date(milliseconds: m.recordedAt)),
+                effectiveAt: formats.string(Instant(milliseconds: m.position.effectiveAt)), recordedAt: formats.string(Instant(milliseconds: m.recordedAt)),
                 quantity: m.quantity.decimalString, valueChange: formats.string(m.valueChange), costAdjustment: formats.string(m.costAdjustment),
                 quantityAfter: m.balance.quantity.decimalString, valueAfter: formats.string(m.balance.value),
-                averageCostAfter: formats.string(m.balance.averageCost))
+                averageCostAfter: formats.string(m.balance.roundedAverageCost), averageCostAfterExact: formats.exactString(m.balance.averageCost))
         })
     }
 }

@@ -19,7 +19,10 @@ struct ReportController<Repository: InventoryRepository> {
             var name: String
             var quantity: String
             var value: String
+            /// The average cost, value ÷ quantity rounded once (``LedgerBalance/roundedAverageCost``).
             var averageCost: String
+            /// The same at full precision.
+            var averageCostExact: String
         }
     }
 
@@ -123,7 +126,7 @@ struct ReportController<Repository: InventoryRepository> {
         reports.get("expiring", .permission(.viewCatalogue)) { request, _ in
             let (f, _) = try await self.formats()
             let days = try request.queryInt("days", default: 3, range: 0...3650)
-            let through = ShopCalendar.isoDate(f.calendar.addingDays(days, to: f.calendar.dayNumber(Date())))
+            let through = ShopCalendar.isoDate(f.calendar.addingDays(days, to: f.calendar.dayNumber(.now)))
             return JSON(try await self.repository.expiringLots(through: through).map {
                 ExpiringResponse(productId: $0.productID.rawValue, name: $0.name, lotCode: $0.lotCode, expiryDate: $0.expiryDate, stockQuantity: $0.stockQuantity.decimalString)
             })
@@ -235,17 +238,18 @@ struct ReportController<Repository: InventoryRepository> {
     /// `GET /reports/snapshot?at=`: stock at the end of a day or at an instant, now when `at` is nil.
     func snapshot(at text: String?) async throws -> SnapshotResponse {
         let (f, _) = try await self.formats()
-        let at = try text.map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
+        let at = try text.map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Instant.now
         let snapshot = try await self.repository.snapshot(at: at)
         return SnapshotResponse(
             at: f.string(at), totalQuantity: snapshot.totalQuantity.decimalString, totalValue: f.string(snapshot.totalValue),
-            lines: snapshot.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, value: f.string($0.value), averageCost: f.string($0.averageCost)) })
+            lines: snapshot.lines.map { .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, value: f.string($0.value),
+                                             averageCost: f.string($0.balance.roundedAverageCost), averageCostExact: f.exactString($0.averageCost)) })
     }
 
     /// `GET /reports/daily?date=|from=&to=`: one row a day, today when no day is given.
     func daily(date: String?, from: String?, to: String?) async throws -> [DailyResponse] {
         let (f, _) = try await self.formats()
-        let today = f.calendar.dayNumber(Date())
+        let today = f.calendar.dayNumber(.now)
         let single = try date.map { try f.day($0, field: "date") }
         let from = try single ?? from.map { try f.day($0, field: "from") } ?? today
         let to = try single ?? to.map { try f.day($0, field: "to") } ?? today
@@ -262,7 +266,7 @@ struct ReportController<Repository: InventoryRepository> {
     /// `GET /reports/top?from=&to=&limit=&by=`: best sellers, the last 30 days by default.
     func top(from: String?, to: String?, limit: Int, by: String?) async throws -> [TopResponse] {
         let (f, _) = try await self.formats()
-        let to = try to.map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Date()
+        let to = try to.map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Instant.now
         let from = try from.map { try f.calendar.parseDateTime($0, field: "from") }
             ?? f.calendar.startOfDay(f.calendar.addingDays(-29, to: f.calendar.dayNumber(to)))
         let metric = try by.map { text in

@@ -144,7 +144,7 @@ struct RouteGate: Sendable {
             throw Problem(.unauthorized, code: "unauthenticated", title: "Sign in", detail: "sign in or send an API token first")
         }
         if identity.session.kind == .web {
-            let now = Date().milliseconds
+            let now = Instant.now.milliseconds
             let idle = now - identity.session.lastSeenAt
             let minutes = Int64(clamping: max(1, try await self.lockMinutes()))
             let (lockAfter, overflow) = minutes.multipliedReportingOverflow(by: 60_000)

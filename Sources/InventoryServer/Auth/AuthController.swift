@@ -104,7 +104,7 @@ struct AuthController<Staff: StaffRepository> {
             self.username = shift.username
             self.startedAt = AuthController.iso(shift.startedAt)
             self.endedAt = shift.endedAt.map(AuthController.iso)
-            self.minutes = ((shift.endedAt ?? Date().milliseconds) - shift.startedAt) / 60_000
+            self.minutes = ((shift.endedAt ?? Instant.now.milliseconds) - shift.startedAt) / 60_000
         }
     }
 
@@ -164,7 +164,7 @@ struct AuthController<Staff: StaffRepository> {
             let body = try await request.decodeJSON(as: PINRequest.self, context: context)
             try StaffAccount.validatePIN(body.pin)
             let account = try await self.checkSecret(username: body.username, secret: body.pin, kind: "PIN", address: context.clientAddress) { $0.pinHash }
-            try await self.staff.updateSession(id: identity.session.id, userID: account.id, lastSeenAt: Date().milliseconds, isLocked: false)
+            try await self.staff.updateSession(id: identity.session.id, userID: account.id, lastSeenAt: Instant.now.milliseconds, isLocked: false)
             try await self.staff.recordAudit(userID: account.id, username: account.username, action: "unlock",
                                              detail: account.id == identity.account.id ? "unlocked the till" : "switched from \(identity.account.username)")
             return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
@@ -172,17 +172,17 @@ struct AuthController<Staff: StaffRepository> {
 
         auth.post("clock-in", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
-            return JSON(ShiftResponse(try await self.staff.clockIn(identity.account.id, at: Date().milliseconds)), status: .created)
+            return JSON(ShiftResponse(try await self.staff.clockIn(identity.account.id, at: Instant.now.milliseconds)), status: .created)
         }
         auth.post("clock-out", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
-            return JSON(ShiftResponse(try await self.staff.clockOut(identity.account.id, at: Date().milliseconds)))
+            return JSON(ShiftResponse(try await self.staff.clockOut(identity.account.id, at: Instant.now.milliseconds)))
         }
         api.get("shifts", .permission(.clockInOut)) { request, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             // Staff see their own shifts; managers and admins everyone's.
             let everyone = identity.allows(.viewReports)
-            let to = Date().milliseconds + 86_400_000
+            let to = Instant.now.milliseconds + 86_400_000
             let days = try request.queryInt("days", default: 31, range: 1...3660)
             return JSON(try await self.staff.shifts(userID: everyone ? nil : identity.account.id, from: to - Int64(days) * 86_400_000 * 2, to: to)
                 .map(ShiftResponse.init))
@@ -249,7 +249,7 @@ struct AuthController<Staff: StaffRepository> {
             guard let identity = context.identity else { throw Self.unauthenticated }
             let owner = try await self.staff.user(body.userId.map(UserID.init(rawValue:)) ?? identity.account.id)
             guard owner.isActive else { throw InventoryError(.conflict, field: "userId", "\(owner.username) is deactivated") }
-            let now = Date().milliseconds
+            let now = Instant.now.milliseconds
             var expiresAt: Int64?
             if let days = body.expiresInDays {
                 guard (1...3660).contains(days) else { throw InventoryError(.invalidValue, field: "expiresInDays", "must be between 1 and 3660") }
@@ -284,7 +284,7 @@ struct AuthController<Staff: StaffRepository> {
     static var unauthenticated: Problem { Problem(.unauthorized, code: "unauthenticated", title: "Sign in", detail: "sign in first") }
 
     static func iso(_ milliseconds: Int64) -> String {
-        Date(milliseconds: milliseconds).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Instant(milliseconds: milliseconds).iso8601
     }
 
     static func role(_ text: String) throws -> Role {
@@ -296,7 +296,7 @@ struct AuthController<Staff: StaffRepository> {
     /// after its absolute lifetime whatever its activity.
     func startSession(for account: StaffAccount, status: HTTPResponse.Status) async throws -> Response {
         let token = Secrets.newToken(), csrf = Secrets.newToken()
-        let expiresAt = Date().milliseconds + self.sessionLifetime
+        let expiresAt = Instant.now.milliseconds + self.sessionLifetime
         _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf,
                                                expiresAt: expiresAt)
         var response = try JSON(SignedIn(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
@@ -316,7 +316,7 @@ struct AuthController<Staff: StaffRepository> {
     /// whose earlier failures stay (a success on one account does not wipe an address's guessing at others).
     func checkSecret(username: String, secret: String, kind: String, address: String, hash: (StaffAccount) -> String?) async throws -> StaffAccount {
         let userKey = "\(kind):user:\(username.trimmingCharacters(in: .whitespaces).lowercased())", addressKey = "\(kind):ip:\(address)"
-        switch try await self.staff.reserveAttempt(keys: [userKey, addressKey], at: Date().milliseconds) {
+        switch try await self.staff.reserveAttempt(keys: [userKey, addressKey], at: Instant.now.milliseconds) {
         case .allow: break
         case .wait(let seconds):
             throw Problem(.tooManyRequests, code: "slowDown", title: "Too many tries", detail: "too many wrong tries; wait \(seconds) s and try again")

@@ -99,7 +99,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         // A cookie must come from a web session and a bearer token from an API token.
         let isBearer = request.headers[.authorization] != nil
         guard (session.kind == .api) == isBearer else { return nil }
-        let now = Date().milliseconds
+        let now = Instant.now.milliseconds
         if session.isExpired(at: now, webLifetime: self.sessionLifetime) {
             try? await self.staff.deleteSession(id: session.id)
             return nil

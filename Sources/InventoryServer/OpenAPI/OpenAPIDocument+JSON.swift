@@ -1289,10 +1289,10 @@ extension OpenAPIDocument {
         "description": "A percentage from 0 to 100000 with at most 2 decimals.",
         "examples": ["7.5"]
       },
-      "DateTime": {"type": "string", "format": "date-time"},
+      "DateTime": {"type": "string", "format": "date-time", "description": "UTC with milliseconds (`2026-01-20T10:00:00.100Z`), exact: sent back unchanged it is the same instant.", "examples": ["2026-01-20T10:00:00.100Z"]},
       "DateTimeInput": {
         "type": "string",
-        "description": "`2026-11-22`, `2026-11-22T14:30` (shop time) or `2026-11-22T14:30:00Z`.",
+        "description": "`2026-11-22`, `2026-11-22T14:30` (shop time) or `2026-11-22T14:30:00.000Z` (any offset). Exact to the millisecond; a finer fraction is refused. Years 0001–9999.",
         "examples": ["2026-11-22T14:30:00Z"]
       },
       "DayInput": {
@@ -1440,6 +1440,8 @@ extension OpenAPIDocument {
           "tracksStock",
           "allowsNegativeStock",
           "archived",
+          "averageCost",
+          "averageCostExact",
           "costPrice",
           "quantity",
           "stockValue",
@@ -1468,7 +1470,9 @@ extension OpenAPIDocument {
           "tracksStock": {"type": "boolean"},
           "allowsNegativeStock": {"type": "boolean"},
           "archived": {"type": "boolean"},
-          "costPrice": {"$ref": "#/components/schemas/Decimal", "description": "Moving average cost."},
+          "averageCost": {"$ref": "#/components/schemas/Decimal", "description": "The average cost: stock value ÷ quantity rounded once to the minor unit, which is what one unit issued now books. With nothing on hand, the last average."},
+          "averageCostExact": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$", "description": "The same average at full precision: value ÷ quantity with four decimals beyond the currency's, as the ledger keeps it (`0.255000` in EUR)."},
+          "costPrice": {"$ref": "#/components/schemas/Decimal", "description": "`averageCost` under its former name, kept for existing clients."},
           "quantity": {"$ref": "#/components/schemas/Decimal"},
           "stockValue": {"$ref": "#/components/schemas/Decimal"},
           "status": {"$ref": "#/components/schemas/StockStatus"},
@@ -1501,7 +1505,8 @@ extension OpenAPIDocument {
           "costAdjustment",
           "quantityAfter",
           "valueAfter",
-          "averageCostAfter"
+          "averageCostAfter",
+          "averageCostAfterExact"
         ],
         "properties": {
           "id": {"$ref": "#/components/schemas/Id"},
@@ -1515,7 +1520,8 @@ extension OpenAPIDocument {
           "costAdjustment": {"$ref": "#/components/schemas/Decimal"},
           "quantityAfter": {"$ref": "#/components/schemas/Decimal"},
           "valueAfter": {"$ref": "#/components/schemas/Decimal"},
-          "averageCostAfter": {"$ref": "#/components/schemas/Decimal"}
+          "averageCostAfter": {"$ref": "#/components/schemas/Decimal", "description": "The average cost after the movement, rounded once (see Product.averageCost)."},
+          "averageCostAfterExact": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$", "description": "The same average at full precision: value ÷ quantity with four decimals beyond the currency's, as the ledger keeps it (`0.255000` in EUR)."}
         }
       },
       "CategoryRequest": {
@@ -1612,7 +1618,7 @@ extension OpenAPIDocument {
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["id", "productId", "productName", "quantity", "unitCost", "amount", "averageCostAfter"],
+              "required": ["id", "productId", "productName", "quantity", "unitCost", "amount", "averageCostAfter", "averageCostAfterExact"],
               "properties": {
                 "id": {"$ref": "#/components/schemas/Id"},
                 "productId": {"$ref": "#/components/schemas/Id"},
@@ -1622,7 +1628,8 @@ extension OpenAPIDocument {
                 "amount": {"$ref": "#/components/schemas/Decimal"},
                 "lotCode": {"type": "string"},
                 "expiryDate": {"type": "string", "format": "date"},
-                "averageCostAfter": {"$ref": "#/components/schemas/Decimal"}
+                "averageCostAfter": {"$ref": "#/components/schemas/Decimal", "description": "The product's average cost after the line, rounded once (see Product.averageCost)."},
+                "averageCostAfterExact": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$", "description": "The same average at full precision: value ÷ quantity with four decimals beyond the currency's, as the ledger keeps it (`0.255000` in EUR)."}
               }
             }
           }
@@ -1826,14 +1833,15 @@ extension OpenAPIDocument {
             "type": "array",
             "items": {
               "type": "object",
-              "required": ["productId", "name", "quantity", "value", "averageCost"],
+              "required": ["productId", "name", "quantity", "value", "averageCost", "averageCostExact"],
               "additionalProperties": false,
               "properties": {
                 "productId": {"$ref": "#/components/schemas/Id"},
                 "name": {"type": "string"},
                 "quantity": {"$ref": "#/components/schemas/Decimal"},
                 "value": {"$ref": "#/components/schemas/Decimal"},
-                "averageCost": {"$ref": "#/components/schemas/Decimal"}
+                "averageCost": {"$ref": "#/components/schemas/Decimal", "description": "The average cost, rounded once (see Product.averageCost)."},
+                "averageCostExact": {"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$", "description": "The same average at full precision: value ÷ quantity with four decimals beyond the currency's, as the ledger keeps it (`0.255000` in EUR)."}
               }
             }
           }

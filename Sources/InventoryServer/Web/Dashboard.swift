@@ -11,7 +11,7 @@ struct Dashboard<Repository: InventoryRepository> {
     func context(_ request: Request) async throws -> [String: Any] {
         let settings = try await self.repository.settings()
         let f = Formats(currency: settings.currency, calendar: settings.calendar)
-        let today = f.calendar.dayNumber(Date())
+        let today = f.calendar.dayNumber(.now)
         var values: [String: Any] = [:]
         var errors: [String] = []
 
@@ -27,7 +27,7 @@ struct Dashboard<Repository: InventoryRepository> {
         values["date"] = ShopCalendar.isoDate(date)
         values["today"] = ShopCalendar.isoDate(today)
         values["isToday"] = date == today
-        let endOfDay = Date(timeIntervalSince1970: f.calendar.startOfDay(f.calendar.nextDay(date)).timeIntervalSince1970 - 0.001)
+        let endOfDay = f.calendar.endOfDay(date)
         let snapshot = try await self.repository.snapshot(at: endOfDay)
         values["stockQuantity"] = snapshot.totalQuantity.decimalString
         values["stockValue"] = f.string(snapshot.totalValue)

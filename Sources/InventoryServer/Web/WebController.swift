@@ -133,7 +133,7 @@ struct WebController<Repository: InventoryRepository & StaffRepository> {
 
     /// Whether the till is locked (by hand or after the idle time); page views count as activity otherwise.
     func isLocked(_ identity: Identity) async throws -> Bool {
-        let now = Date().milliseconds
+        let now = Instant.now.milliseconds
         let idle = now - identity.session.lastSeenAt
         let lockAfter = Int64(try await self.repository.settings().lockMinutes) * 60_000
         if identity.session.isLocked { return true }

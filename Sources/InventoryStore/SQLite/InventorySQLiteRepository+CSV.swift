@@ -48,11 +48,12 @@ extension InventorySQLiteRepository {
             let currency = settings.currency, calendar = settings.calendar
             func money(_ value: Int64?) -> String { value.map { Money(minorUnits: $0).decimalString(currency) } ?? "" }
             func quantity(_ value: Int64?) -> String { value.map { Quantity(thousandths: $0).decimalString } ?? "" }
-            func time(_ value: Int64) -> String {
-                let formatter = ISO8601DateFormatter()
-                formatter.timeZone = calendar.timeZone
-                return formatter.string(from: Date(milliseconds: value))
+            /// The average cost of a balance, rounded once (``LedgerBalance/roundedAverageCost``).
+            func average(_ quantity: Int64, _ value: Int64, _ kept: Int64) -> String {
+                LedgerBalance(quantity: Quantity(thousandths: quantity), value: Money(minorUnits: value), averageCost: UnitCost(scaled: kept))
+                    .roundedAverageCost.decimalString(currency)
             }
+            func time(_ value: Int64) -> String { calendar.localISO8601(Instant(milliseconds: value)) }
             var text = ""
             func emit(_ header: [String], _ sql: String, _ row: (Row) -> [String]) throws {
                 text += CSV.line(header)
@@ -73,7 +74,7 @@ extension InventorySQLiteRepository {
                     [String(r[0] as Int64), r[1], r[2] ?? "", r[3] ?? "", r[4] ?? "", r[5], money(r[6]), money(r[7]),
                      Percent(hundredths: r[8]).decimalString, quantity(r[9]), (r[10] as Bool) ? "true" : "false",
                      (r[11] as Bool) ? "true" : "false", r[12], (r[13] as Bool) ? "true" : "false",
-                     UnitCost(scaled: r[14]).decimalString(currency), quantity(r[15]), money(r[16])]
+                     average(r[15], r[16], r[14]), quantity(r[15]), money(r[16])]
                 }
             case .suppliers, .customers:
                 try emit(["id", "name", "location", "phone", "email", "note"],
@@ -121,7 +122,7 @@ extension InventorySQLiteRepository {
                     """
                 ) { r in
                     [String(r[0] as Int64), time(r[1]), time(r[2]), String(r[3] as Int64), r[4], r[5], r[6] ?? "", String(r[7] as Int64),
-                     quantity(r[8]), money(r[9]), money(r[10]), quantity(r[11]), money(r[12]), UnitCost(scaled: r[13]).decimalString(currency)]
+                     quantity(r[8]), money(r[9]), money(r[10]), quantity(r[11]), money(r[12]), average(r[11], r[12], r[13])]
                 }
             }
             return text

@@ -62,7 +62,7 @@ extension InventorySQLiteRepository {
     }
 
     static func summary(_ row: Row) -> DocumentSummary {
-        DocumentSummary(id: row[0], effectiveAt: Date(milliseconds: row[1]), partyName: row[2], lineCount: row[3],
+        DocumentSummary(id: row[0], effectiveAt: Instant(milliseconds: row[1]), partyName: row[2], lineCount: row[3],
                         total: Money(minorUnits: row[4]), note: row[5])
     }
 
@@ -125,7 +125,7 @@ extension InventorySQLiteRepository {
     }
 
     /// Writes a document header; an edit keeps the id (and so the entry sequence) and drops the old lines.
-    static func saveHeader(_ db: Database, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Date, replacing old: DocumentHeader?,
+    static func saveHeader(_ db: Database, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Instant, replacing old: DocumentHeader?,
                            writer: LedgerWriter, columns: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
         let milliseconds = effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: milliseconds)
@@ -187,7 +187,8 @@ extension InventorySQLiteRepository {
             throw InventoryError(.notFound, field: "id", "purchase \(id) does not exist")
         }
         let lines = try Row.fetchAll(db, sql: """
-            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate, m.averageCostAfter
+            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate, m.averageCostAfter,
+                   m.quantityAfter, m.valueAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
             """, arguments: [id.rawValue]).map { row in
             let quantity = Quantity(thousandths: row[3])
@@ -195,10 +196,10 @@ extension InventorySQLiteRepository {
             return PurchaseRecord.Line(
                 movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2], quantity: quantity,
                 unitCost: unitCost, lotCode: row[5], expiryDate: row[6], amount: Money.extended(unitCost, by: quantity),
-                averageCostAfter: UnitCost(scaled: row[7]))
+                balanceAfter: LedgerBalance(quantity: Quantity(thousandths: row[8]), value: Money(minorUnits: row[9]), averageCost: UnitCost(scaled: row[7])))
         }
         return PurchaseRecord(
-            id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),
+            id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),
             supplierID: (header[2] as Int64?).map(SupplierID.init(rawValue:)), supplierName: header[3], note: header[4], lines: lines)
     }
 
@@ -321,7 +322,7 @@ extension InventorySQLiteRepository {
                 returnedQuantity: Quantity(thousandths: row[10]).magnitude)
         }
         return SaleRecord(
-            id: id, sequence: id.rawValue, effectiveAt: Date(milliseconds: header[0]), recordedAt: Date(milliseconds: header[1]),
+            id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),
             customerID: (header[2] as Int64?).map(CustomerID.init(rawValue:)), customerName: header[3], note: header[4],
             tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)))

@@ -4,7 +4,7 @@ import InventoryDomain
 
 extension InventorySQLiteRepository {
     /// Stock at a moment: for each product, one indexed seek to its last movement at or before it.
-    public func snapshot(at: Date) async throws -> InventorySnapshot {
+    public func snapshot(at: Instant) async throws -> InventorySnapshot {
         try await self.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT p.id, p.name, m.quantityAfter, m.valueAfter, m.averageCostAfter
@@ -65,7 +65,7 @@ extension InventorySQLiteRepository {
         }
     }
 
-    public func topProducts(from: Date, to: Date, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct] {
+    public func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct] {
         guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
         guard (1...1000).contains(limit) else { throw InventoryError(.invalidValue, field: "limit", "must be between 1 and 1000") }
         return try await self.read { db in

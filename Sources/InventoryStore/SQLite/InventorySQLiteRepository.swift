@@ -109,7 +109,7 @@ public struct InventorySQLiteRepository: InventoryRepository {
         }
     }
 
-    static var now: Int64 { Date().milliseconds }
+    static var now: Int64 { Instant.now.milliseconds }
 
     // MARK: - Settings
 

@@ -84,7 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
                 }
             }
             for chunk in stride(from: 0, to: lines.count, by: 20) {
-                purchaseDrafts.append(PurchaseDraft(effectiveAt: opening.addingTimeInterval(6 * 3600), lines: Array(lines[chunk..<min(lines.count, chunk + 20)])))
+                purchaseDrafts.append(PurchaseDraft(effectiveAt: opening.adding(seconds: 6 * 3600), lines: Array(lines[chunk..<min(lines.count, chunk + 20)])))
             }
             var saleDrafts: [SaleDraft] = []
             var target = regularSaleLines * (offset + 1) / self.days - regularSaleLines * offset / self.days
@@ -108,7 +108,7 @@ struct BenchCommand: AsyncParsableCommand {
                 made += saleLines.count
                 guard !saleLines.isEmpty else { continue }
                 let minute = Double(saleDrafts.count) * (10 * 60 / Double(max(1, target)))
-                saleDrafts.append(SaleDraft(effectiveAt: opening.addingTimeInterval(8 * 3600 + minute * 60), lines: saleLines, allowBelowMinimum: true))
+                saleDrafts.append(SaleDraft(effectiveAt: opening.adding(seconds: Int64(8 * 3600 + minute * 60)), lines: saleLines, allowBelowMinimum: true))
             }
             let start = clock.now
             try await store.postPurchases(purchaseDrafts)
@@ -126,13 +126,13 @@ struct BenchCommand: AsyncParsableCommand {
         // One sale per transaction, synchronous=FULL.
         let singles = 300
         var singleTimes: [Duration] = []
-        let now = calendar.startOfDay(lastDay).addingTimeInterval(20 * 3600)
+        let now = calendar.startOfDay(lastDay).adding(seconds: 20 * 3600)
         for index in 0..<singles {
             let id = Int.random(in: 2...self.products, using: &random)
             guard stock[id] >= 1 else { continue }
             stock[id] -= 1
             let start = clock.now
-            _ = try await store.postSale(SaleDraft(effectiveAt: now.addingTimeInterval(Double(index)), lines: [
+            _ = try await store.postSale(SaleDraft(effectiveAt: now.adding(seconds: Int64(index)), lines: [
                 .init(productID: ProductID(Int64(id)), quantity: Quantity(1), unitPrice: Money(minorUnits: 500))
             ], allowBelowMinimum: true))
             singleTimes.append(clock.now - start)
@@ -156,7 +156,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         try await time("snapshot at a random past date-time (\(self.products) products)", runs: 20, target: 50) { random in
             let day = calendar.addingDays(Int.random(in: 0..<self.days, using: &random), to: firstDay)
-            _ = try await store.snapshot(at: calendar.startOfDay(day).addingTimeInterval(Double(Int.random(in: 0..<86_400, using: &random))))
+            _ = try await store.snapshot(at: calendar.startOfDay(day).adding(seconds: Int64.random(in: 0..<86_400, using: &random)))
         }
         try await time("daily performance for a random day", runs: 20, target: 50) { random in
             let day = calendar.addingDays(Int.random(in: 0..<self.days, using: &random), to: firstDay)
@@ -167,10 +167,10 @@ struct BenchCommand: AsyncParsableCommand {
             _ = try await store.daily(from: day, to: calendar.addingDays(29, to: day))
         }
         try await time("top 10 over one year, by quantity", runs: 5, target: 50) { _ in
-            _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.addingTimeInterval(86_400), by: .quantity, limit: 10)
+            _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.adding(seconds: 86_400), by: .quantity, limit: 10)
         }
         try await time("top 10 over one year, by revenue", runs: 5, target: 50) { _ in
-            _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.addingTimeInterval(86_400), by: .revenue, limit: 10)
+            _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.adding(seconds: 86_400), by: .revenue, limit: 10)
         }
         try await time("low-stock list", runs: 20, target: 50) { _ in _ = try await store.lowStock() }
         try await time("valuation by category", runs: 20, target: 50) { _ in _ = try await store.valuation() }
@@ -179,7 +179,7 @@ struct BenchCommand: AsyncParsableCommand {
         var recost: [Duration] = []
         var replayed = 0
         for attempt in 0..<5 {
-            let date = calendar.startOfDay(calendar.addingDays(-365 + attempt, to: lastDay)).addingTimeInterval(3600)
+            let date = calendar.startOfDay(calendar.addingDays(-365 + attempt, to: lastDay)).adding(seconds: 3600)
             replayed = try await store.movements(productID: busyID).filter { $0.position.effectiveAt > date.milliseconds }.count
             let start = clock.now
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: date, lines: [.init(productID: busyID, quantity: Quantity(10), unitCost: Money(minorUnits: 777))]))

@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw InventoryError(.invalidValue, field: "today", "'\($0)' is not a date (write YYYY-MM-DD)")
             }
             return day
-        } ?? utc.dayNumber(Date())
+        } ?? utc.dayNumber(.now)
         let store = try self.database.open()
         let started = Date()
         let summary = try await DemoShop(seed: self.seed, endDay: endDay, days: self.days).fill(store)
@@ -40,7 +40,7 @@ enum Dashboard {
         let settings = try await store.settings()
         let calendar = settings.calendar
         let c = settings.currency
-        let end = calendar.startOfDay(calendar.nextDay(day)).addingTimeInterval(-0.001)
+        let end = calendar.endOfDay(day)
         let snapshot = try await store.snapshot(at: end)
         let figures = try await store.daily(from: day, to: day).first ?? DailyPerformance(day: day)
         let from = calendar.startOfDay(calendar.addingDays(-29, to: day))

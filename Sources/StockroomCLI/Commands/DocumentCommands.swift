@@ -41,7 +41,7 @@ struct PurchaseCommand: AsyncParsableCommand {
             if self.format == .json { return printJSON(try await store.api.purchase(purchase.id)) }
             print("Recorded purchase \(purchase.id): \(purchase.lines.count) line(s), total \(purchase.total.decimalString(settings.currency))")
             for line in purchase.lines {
-                print("  \(line.productName): \(line.quantity.decimalString) @ \(line.unitCost.decimalString(settings.currency)) → average cost \(line.averageCostAfter.decimalString(settings.currency))")
+                print("  \(line.productName): \(line.quantity.decimalString) @ \(line.unitCost.decimalString(settings.currency)) → average cost \(line.balanceAfter.roundedAverageCost.decimalString(settings.currency)) (exact \(line.averageCostAfter.exactDecimalString(settings.currency)))")
             }
         }
     }

@@ -92,10 +92,10 @@ struct ProductCommand: AsyncParsableCommand {
             let result = try await store.products(query)
             let thresholds = try await store.stockThresholds()
             let table = Table(
-                columns: ["id", "icon", "name", "sku", "barcode", "unit", "cost", "price", "quantity", "value", "status"],
+                columns: ["id", "icon", "name", "sku", "barcode", "unit", "avg cost", "price", "quantity", "value", "status"],
                 rows: result.products.map { p in
                     [p.id.description, p.details.iconEmoji, p.name, p.details.sku ?? "", p.details.barcode ?? "", p.details.unit,
-                     p.costPrice.decimalString(currency), p.details.salePrice.decimalString(currency), p.stock.quantity.decimalString,
+                     p.stock.roundedAverageCost.decimalString(currency), p.details.salePrice.decimalString(currency), p.stock.quantity.decimalString,
                      p.stock.value.decimalString(currency), thresholds.status(of: p).rawValue]
                 },
                 numeric: [0, 6, 7, 8, 9])
@@ -120,15 +120,15 @@ struct ProductCommand: AsyncParsableCommand {
             print("\(d.iconEmoji) \(product.name)  (id \(product.id)\(d.isArchived ? ", archived" : ""))")
             print("SKU \(d.sku ?? "-")  barcode \(d.barcode ?? "-")  unit \(d.unit)")
             print("price \(d.salePrice.decimalString(currency))  min \(d.minimumSalePrice?.decimalString(currency) ?? "-")  tax \(d.taxRate.decimalString) %")
-            print("cost \(product.costPrice.decimalString(currency))  stock \(product.stock.quantity.decimalString)  value \(product.stock.value.decimalString(currency))")
+            print("average cost \(product.stock.roundedAverageCost.decimalString(currency)) (exact \(product.stock.averageCost.exactDecimalString(currency)))  stock \(product.stock.quantity.decimalString)  value \(product.stock.value.decimalString(currency))")
             let movements = try await store.movements(productID: product.id)
             let calendar = settings.calendar
             let table = Table(
                 columns: ["date", "kind", "reason", "doc", "quantity", "value", "cost adj.", "balance", "stock value", "avg cost"],
                 rows: movements.map { m in
-                    [calendar.display(Date(milliseconds: m.position.effectiveAt)), m.kind.rawValue, m.reason?.rawValue ?? "", String(m.documentID),
+                    [calendar.display(Instant(milliseconds: m.position.effectiveAt)), m.kind.rawValue, m.reason?.rawValue ?? "", String(m.documentID),
                      m.quantity.decimalString, m.valueChange.decimalString(currency), m.costAdjustment == .zero ? "" : m.costAdjustment.decimalString(currency),
-                     m.balance.quantity.decimalString, m.balance.value.decimalString(currency), m.balance.averageCost.decimalString(currency)]
+                     m.balance.quantity.decimalString, m.balance.value.decimalString(currency), m.balance.roundedAverageCost.decimalString(currency)]
                 },
                 numeric: [3, 4, 5, 6, 7, 8, 9])
             print("")

@@ -23,17 +23,17 @@ struct ReportCommand: AsyncParsableCommand {
             let store = try self.common.database.open()
             if self.common.format == .json { return printJSON(try await store.api.snapshot(at: self.at)) }
             let settings = try await store.settings()
-            let moment = try self.at.map { try settings.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Date()
+            let moment = try self.at.map { try settings.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Instant.now
             let snapshot = try await store.snapshot(at: moment)
             let currency = settings.currency
             var rows = snapshot.lines.filter { $0.quantity != .zero || $0.value != .zero }.map {
-                [$0.productID.description, $0.name, $0.quantity.decimalString, $0.averageCost.decimalString(currency), $0.value.decimalString(currency)]
+                [$0.productID.description, $0.name, $0.quantity.decimalString, $0.balance.roundedAverageCost.decimalString(currency), $0.value.decimalString(currency)]
             }
             if self.common.format == .table {
                 rows.append(["", "TOTAL", snapshot.totalQuantity.decimalString, "", snapshot.totalValue.decimalString(currency)])
                 print("Stock at \(settings.calendar.display(moment)) (\(settings.timeZoneIdentifier))")
             }
-            print(Table(columns: ["id", "product", "quantity", "cost", "value"], rows: rows, numeric: [0, 2, 3, 4]).render(self.common.format), terminator: "")
+            print(Table(columns: ["id", "product", "quantity", "avg cost", "value"], rows: rows, numeric: [0, 2, 3, 4]).render(self.common.format), terminator: "")
         }
     }
 
@@ -48,7 +48,7 @@ struct ReportCommand: AsyncParsableCommand {
             let store = try self.common.database.open()
             if self.common.format == .json { return printJSON(try await store.api.daily(date: self.date, from: self.from, to: self.to)) }
             let settings = try await store.settings()
-            let today = settings.calendar.dayNumber(Date())
+            let today = settings.calendar.dayNumber(.now)
             func day(_ text: String?, _ field: String) throws -> Int? {
                 try text.map {
                     guard let day = ShopCalendar.dayNumber(isoDate: $0) else {
@@ -90,7 +90,7 @@ struct ReportCommand: AsyncParsableCommand {
             guard let metric = TopProductMetric(rawValue: self.by) else {
                 throw InventoryError(.invalidValue, field: "by", "must be quantity or revenue")
             }
-            let to = try self.to.map { try calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Date()
+            let to = try self.to.map { try calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Instant.now
             let from = try self.from.map { try calendar.parseDateTime($0, field: "from") }
                 ?? calendar.startOfDay(calendar.addingDays(-29, to: calendar.dayNumber(to)))
             let rows = try await store.topProducts(from: from, to: to, by: metric, limit: self.limit)

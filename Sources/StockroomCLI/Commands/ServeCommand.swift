@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let store = try self.database.open()
         if self.demo, try await store.products(ProductQuery(includeArchived: true, limit: 1)).total == 0 {
-            let today = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current).dayNumber(Date())
+            let today = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current).dayNumber(.now)
             let summary = try await DemoShop(endDay: today).fill(store)
             logger.info("demo café created", metadata: ["products": "\(summary.products)", "sales": "\(summary.sales)"])
         }

@@ -89,18 +89,15 @@ struct LineSpec {
 }
 
 /// Parses a date option in the shop's calendar; now when absent.
-func parseDate(_ text: String?, calendar: ShopCalendar, field: String) throws -> Date {
-    guard let text else { return Date() }
+func parseDate(_ text: String?, calendar: ShopCalendar, field: String) throws -> Instant {
+    guard let text else { return .now }
     return try calendar.parseDateTime(text, field: field)
 }
 
 extension ShopCalendar {
-    /// An instant as the shop reads it: `2026-11-22 14:30`.
-    func display(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = self.timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
+    /// An instant as the shop reads it, in its own time with the offset and to the millisecond
+    /// (`2026-11-22T14:30:00.000+01:00`), so a time copied from the output into `--date` is the same instant.
+    func display(_ instant: Instant) -> String {
+        self.localISO8601(instant)
     }
 }

@@ -129,10 +129,10 @@ public struct DemoShop: Sendable {
                 stock[index] += quantity
             }
             for chunk in stride(from: 0, to: lines.count, by: 12) {
-                let draft = PurchaseDraft(effectiveAt: opening.addingTimeInterval(7 * 3600), supplierID: suppliers[(chunk / 12) % suppliers.count].id,
+                let draft = PurchaseDraft(effectiveAt: opening.adding(seconds: 7 * 3600), supplierID: suppliers[(chunk / 12) % suppliers.count].id,
                                           note: "morning delivery", lines: Array(lines[chunk..<min(lines.count, chunk + 12)]))
                 // Nothing is delivered in the future: before 07:00 today's delivery has not come yet.
-                guard draft.effectiveAt <= Date() else { continue }
+                guard draft.effectiveAt <= Instant.now else { continue }
                 // Now and then a delivery note is typed in days later: a back-dated purchase.
                 if offset > 2 && Int.random(in: 0..<12, using: &random) == 0 { late.append(draft) } else {
                     _ = try await store.postPurchase(draft)
@@ -149,7 +149,7 @@ public struct DemoShop: Sendable {
             }
             // Sales through the day.
             var drafts: [SaleDraft] = []
-            let weekend = [0, 6].contains(Calendar(identifier: .gregorian).component(.weekday, from: opening) - 1)
+            let weekend = [0, 6].contains(ShopCalendar.weekday(day))
             for _ in 0..<Int.random(in: weekend ? 45...70 : 25...45, using: &random) {
                 var saleLines: [SaleDraft.Line] = []
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -164,12 +164,12 @@ public struct DemoShop: Sendable {
                 }
                 guard !saleLines.isEmpty else { continue }
                 let minute = Int.random(in: 8 * 60...18 * 60, using: &random)
-                drafts.append(SaleDraft(effectiveAt: opening.addingTimeInterval(TimeInterval(minute * 60)),
+                drafts.append(SaleDraft(effectiveAt: opening.adding(seconds: Int64(minute * 60)),
                                         lines: saleLines, tip: Money(minorUnits: Bool.random(using: &random) ? 0 : Int64.random(in: 10...100, using: &random)),
                                         paymentMethod: [.cash, .card, .card, .other].randomElement(using: &random) ?? .card))
             }
             // Nothing is sold in the future: today's trade stops at the current time.
-            let now = Date()
+            let now = Instant.now
             drafts = drafts.filter { $0.effectiveAt <= now }
             drafts.sort { $0.effectiveAt < $1.effectiveAt }
             try await store.postSales(drafts)

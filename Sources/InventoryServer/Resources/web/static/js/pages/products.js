@@ -148,7 +148,7 @@ function showList() {
         el("a", { class: "pr-name", href: `/app/products/${product.id}` }, product.name),
         sub ? el("div", { class: "pr-sub" }, sub) : null),
       el("div", { class: "pr-figs" },
-        figure("Cost", product.tracksStock ? money(product.costPrice) : "—", "fig-cost"),
+        figure("Avg cost", product.tracksStock ? money(product.averageCost) : "—", "fig-cost"),
         figure("Price", money(product.salePrice), "fig-price"),
         figure("Stock", product.tracksStock ? quantity(product.quantity) + unit : "—", "fig-qty"),
         figure("Value", product.tracksStock ? money(product.stockValue) : "—", "fig-value")),
@@ -302,7 +302,7 @@ async function showForm(productId) {
   async function updateSuggestion() {
     suggest.hidden = true;
     if (!product || !product.tracksStock) return;
-    const cost = Decimal.parse(product.costPrice, 8);
+    const cost = Decimal.parse(product.averageCost, 8);
     if (cost === null || cost <= 0n) return;
     const categories = await loadCategories().catch(() => []);
     const category = categories.find((c) => String(c.id) === form.categoryId.value);
@@ -311,7 +311,7 @@ async function showForm(productId) {
     // price = cost × (1 + markup / 100), exact, then rounded to the currency's minor units
     const price = Decimal.rescale(Decimal.divide(cost * (1_000_000n + markup), 1_000_000n), 8, scale);
     const text = Decimal.format(price, scale);
-    suggest.replaceChildren(`Cost ${money(product.costPrice)} + ${quantity(category.markup)} % markup = ${money(text)} `,
+    suggest.replaceChildren(`Avg cost ${money(product.averageCost)} + ${quantity(category.markup)} % markup = ${money(text)} `,
       el("button", { type: "button", class: "btn-small link-button", onclick: () => { form.salePrice.value = text; form.salePrice.focus(); } }, "Use it"));
     suggest.hidden = false;
   }
@@ -508,7 +508,7 @@ function renderProduct(product) {
   const figures = [
     ["In stock", product.tracksStock ? `${quantity(product.quantity)} ${unit}` : "Not tracked"],
     ["Stock value", product.tracksStock ? money(product.stockValue) : "—"],
-    ["Cost price (average)", product.tracksStock ? money(product.costPrice) : "—"],
+    ["Average cost", product.tracksStock ? money(product.averageCost) : "—"],
     ["Sale price", money(product.salePrice)],
     ["Minimum sale price", product.minimumSalePrice ? money(product.minimumSalePrice) : "—"],
     ["Tax", `${quantity(product.taxRate)} %`],
