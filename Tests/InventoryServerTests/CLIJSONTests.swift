@@ -104,6 +104,15 @@ struct BuiltCLI {
             let edit = try cli.run(["product", "edit", "BEAN-1", "--price", "13.00", "--format", "json"])
             let after = try await api("/api/v1/products/1")
             #expect(edit == after && after.contains(#""salePrice":"13.00""#))
+            // An import, checked and (dry run) previewed: the same answer as POST /import/products.
+            let csv = folder + "/products.csv"
+            try "name,sku,sale_price,category\nEspresso beans,BEAN-1,13.50,Coffee\nOat milk,OAT-1,2.20,Milk\n".write(toFile: csv, atomically: true, encoding: .utf8)
+            let preview = try await client.call(.post, "/api/v1/import/products?dryRun=true", try String(contentsOfFile: csv, encoding: .utf8), token: admin)
+            #expect(preview.status == 200, "\(preview.text)")
+            #expect(try cli.run(["import", "products", csv, "--dry-run", "--format", "json"]) == preview.text + "\n")
+            let imported = try cli.run(["import", "products", csv, "--format", "json"])
+            #expect(imported == preview.text.replacingOccurrences(of: #""dryRun":true"#, with: #""dryRun":false"#) + "\n")
+            #expect(try await api("/api/v1/products/1").contains(#""salePrice":"13.50""#))
             // The product as it was added: the same members as the API's product.
             let keys = { (text: String) in Set((try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?.keys.map { $0 } ?? []) }
             #expect(keys(product) == keys(after) && !keys(product).isEmpty)

@@ -69,6 +69,12 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
         try APIJSON.encode(DocumentController<Repository>.Created(id: id))
     }
 
+    /// The answer of `POST /api/v1/import/products` for a checked `plan`: `imported` is what the import wrote, nil for
+    /// a dry run (`?dryRun=true`).
+    public func importAnswer(_ plan: ProductImport, imported: (created: Int, updated: Int)?) throws -> Data {
+        try APIJSON.encode(ReportController<Repository>.importResponse(plan, imported: imported))
+    }
+
     // MARK: Reports
 
     /// `GET /api/v1/reports/snapshot?at=`.

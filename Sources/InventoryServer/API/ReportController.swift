@@ -162,12 +162,8 @@ struct ReportController<Repository: InventoryRepository> {
             case .failure(let failure):
                 throw ImportProblem(failure: failure)
             case .success(let plan):
-                var created = plan.rows.filter { $0.productID == nil }.count, updated = plan.rows.count - created
-                if !dryRun { (created, updated) = try await self.repository.importProducts(plan) }
-                return JSON(ImportResponse(
-                    dryRun: dryRun, created: created, updated: updated, unchanged: plan.unchangedCount, newCategories: plan.newCategories,
-                    rows: plan.rows.map { .init(line: $0.line, action: $0.productID == nil ? "create" : "update", productId: $0.productID?.rawValue,
-                                                name: $0.details.name, changedFields: $0.changedFields) }))
+                let imported = dryRun ? nil : try await self.repository.importProducts(plan)
+                return JSON(Self.importResponse(plan, imported: imported))
             }
         }
 
@@ -293,6 +289,17 @@ struct ReportController<Repository: InventoryRepository> {
             ValuationResponse(categoryId: $0.categoryID?.rawValue, name: $0.name, productCount: $0.productCount,
                               quantity: $0.quantity.decimalString, value: f.string($0.value))
         }
+    }
+
+    /// `POST /import/products`'s answer (and the command line's `import products --format json`) for a checked plan:
+    /// what was imported, or with `imported` nil (a dry run) what would be.
+    static func importResponse(_ plan: ProductImport, imported: (created: Int, updated: Int)?) -> ImportResponse {
+        let wouldCreate = plan.rows.filter { $0.productID == nil }.count
+        let (created, updated) = imported ?? (wouldCreate, plan.rows.count - wouldCreate)
+        return ImportResponse(
+            dryRun: imported == nil, created: created, updated: updated, unchanged: plan.unchangedCount, newCategories: plan.newCategories,
+            rows: plan.rows.map { .init(line: $0.line, action: $0.productID == nil ? "create" : "update", productId: $0.productID?.rawValue,
+                                        name: $0.details.name, changedFields: $0.changedFields) })
     }
 
     /// A picture sent for decoding that is refused, on the `body` field.

@@ -39,6 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "CSV file with a header row; only 'name' is required.") var file: String
         @Flag(help: "Show what would change without writing.") var dryRun = false
+        @Option(help: "table, or json (what POST /api/v1/import/products answers).") var format: RecordFormat = .table
 
         func run() async throws {
             let text: String
@@ -63,6 +64,9 @@ struct ImportCommand: AsyncParsableCommand {
                 print("Import refused, nothing was written. \(failure.problems.count) problem(s):", to: &standardError)
                 for problem in failure.problems { print("  \(problem)", to: &standardError) }
                 throw ExitCode.failure
+            }
+            if self.format == .json {
+                return printJSON(try store.api.importAnswer(plan, imported: self.dryRun ? nil : try await store.importProducts(plan)))
             }
             let creates = plan.rows.filter { $0.productID == nil }
             let updates = plan.rows.filter { $0.productID != nil }
