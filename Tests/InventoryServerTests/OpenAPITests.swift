@@ -156,6 +156,8 @@ import Testing
                 {"effectiveAt":"2026-03-03T10:00:00Z","customerId":\(customerID),"tip":"1","lines":[{"productId":\(productID),"quantity":"2","discount":"0.50"}]}
                 """)
             let saleID = try #require(sale.object["id"] as? Int)
+            _ = try await check(.post, "/api/v1/sales?dryRun=true", "/api/v1/sales", #"{"lines":[{"productId":\#(productID),"quantity":"1"}]}"#)
+            _ = try await check(.post, "/api/v1/purchases?dryRun=true", "/api/v1/purchases", #"{"lines":[{"productId":\#(productID),"quantity":"1","unitCost":"1.50"}]}"#)
             let saleLine = try #require((sale.object["lines"] as? [[String: Any]])?.first?["id"] as? Int)
             _ = try await check(.post, "/api/v1/returns/customer", "/api/v1/returns/customer",
                                 #"{"saleId":\#(saleID),"lines":[{"saleLineId":\#(saleLine),"quantity":"1"}]}"#)

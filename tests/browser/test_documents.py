@@ -84,7 +84,7 @@ def test_purchases_cost_live_weighted_average_and_a_sale_reaches_the_dashboard(s
     type_into(driver, '[name="lines[0].quantity"]', "10")
     type_into(driver, '[name="lines[0].unitCost"]', "2.00")
     type_into(driver, '[name="lines[0].salePrice"]', "4.00")
-    assert "2.00" in driver.find_element(By.CSS_SELECTOR, "#doc-lines .line-cogs").text
+    wait(driver, lambda d: "2.00" in text_of(d, "#doc-lines .line-cogs"))
     press(driver, "#doc-save")
     wait(driver, lambda d: d.current_url.rstrip("/").split("/")[-1].isdigit())
     assert name in wait_for(driver, "#doc-detail").text
@@ -361,7 +361,7 @@ def test_scanned_barcodes_add_lines_then_the_purchase_is_edited_and_deleted(shop
     type_into(driver, '[name="lines[1].newProduct.name"]', new_name)
     type_into(driver, '[name="lines[1].quantity"]', "2")
     type_into(driver, '[name="lines[1].unitCost"]', "1.00")
-    assert text_of(driver, "#doc-total") == "€6.50"
+    wait(driver, lambda d: text_of(d, "#doc-total") == "€6.50")
     press(driver, "#doc-save")
     wait_for(driver, "#doc-detail")
     purchase_id = driver.current_url.rstrip("/").split("/")[-1]
@@ -431,6 +431,34 @@ def test_a_sale_price_typed_on_a_purchase_line_changes_only_the_price(shop, sign
         assert field.is_displayed() and field.get_attribute("value") == value, field_id
     assert driver.find_element(By.ID, "pf-category").get_attribute("value") == str(category["id"])
     screenshot(driver, "purchase-price-keeps-product-fields")
+
+
+def test_the_purchase_preview_is_what_the_server_books(shop, signed_in):
+    """Issue 10, defect 5: 7 units worth 1.00, receive 1 at 0.00 — the form's own arithmetic previewed 0.12 while the
+    books say 1.00 / 8 = 0.125 → 0.13. The preview is now the server's dry run of the purchase."""
+    name = unique("Sticker")
+    product = shop.api("POST", "/api/v1/products", {"name": name, "salePrice": "0.50"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "1", "unitCost": "1.00"}]})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "6", "unitCost": "0.00"}]})
+    before = shop.api("GET", f"/api/v1/products/{product['id']}")
+    assert (before["quantity"], before["stockValue"]) == ("7", "1.00")
+    driver = signed_in(shop, "manager", width=375, height=812)
+    driver.get(shop.url(f"/app/purchases/new?product={product['id']}"))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#doc-lines [name="lines[0].quantity"]'))
+    type_into(driver, '[name="lines[0].quantity"]', "1")
+    type_into(driver, '[name="lines[0].unitCost"]', "0.00")
+    # What the manager sees: the final cost 0.13 on the line, on screen.
+    wait(driver, lambda d: text_of(d, "#doc-lines .line-cogs") == "€0.13")
+    cogs = driver.find_element(By.CSS_SELECTOR, "#doc-lines .line-cogs")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", cogs)
+    assert cogs.is_displayed()
+    assert driver.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", cogs)
+    assert shop.api("GET", f"/api/v1/products/{product['id']}")["quantity"] == "7"   # the preview booked nothing
+    press(driver, "#doc-save")
+    wait_for(driver, "#doc-detail")
+    purchase = shop.api("GET", "/api/v1/purchases/" + driver.current_url.rstrip("/").split("/")[-1])
+    assert purchase["lines"][0]["averageCostAfter"] == "0.13"
+    screenshot(driver, "purchase-preview-is-the-books")
 
 
 def test_a_supplier_return_from_the_purchase_sheet(shop, signed_in):

@@ -183,6 +183,10 @@ public protocol InventoryRepository: Sendable {
     func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord
     /// Replaces a purchase's date, supplier, note and lines, re-costing every affected product.
     func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord
+    /// What ``postPurchase(_:)`` (or, given `replacing`, ``updatePurchase(_:_:)``) would book now: the same posting
+    /// code runs in a transaction of its own that is then rolled back, so nothing is stored and no other write is
+    /// touched. The record's ids are the ones the purchase (and its new products) would get.
+    func previewPurchase(_ draft: PurchaseDraft, replacing id: PurchaseID?) async throws -> PurchaseRecord
     /// Deletes a purchase, re-costing every affected product.
     func deletePurchase(_ id: PurchaseID) async throws
     /// One purchase with its lines.
@@ -198,6 +202,9 @@ public protocol InventoryRepository: Sendable {
     func postPurchases(_ drafts: [PurchaseDraft]) async throws
     /// Replaces a sale, re-costing every affected product.
     func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord
+    /// What ``postSale(_:)`` (or, given `replacing`, ``updateSale(_:_:)``) would book now (prices, tax, cost of goods
+    /// sold), computed like ``previewPurchase(_:replacing:)``: posted and rolled back, nothing stored.
+    func previewSale(_ draft: SaleDraft, replacing id: SaleID?) async throws -> SaleRecord
     /// Deletes a sale without returns, re-costing every affected product.
     func deleteSale(_ id: SaleID) async throws
     /// One sale with its lines.

@@ -304,18 +304,24 @@ struct DocumentController<Repository: InventoryRepository> {
             return JSON(try await self.summaries(try await self.repository.purchases(limit: limit, offset: offset)))
         }
         purchases.post(.permission(.purchase)) { request, context in
+            let dryRun = try request.dryRunFlag()
             let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
             let (formats, settings) = try await self.formats()
-            return JSON(PurchaseResponse(try await self.repository.postPurchase(try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats), status: .created)
+            let draft = try body.draft(formats, defaultTax: settings.defaultTaxRate)
+            if dryRun { return JSON(PurchaseResponse(try await self.repository.previewPurchase(draft, replacing: nil), formats)) }
+            return JSON(PurchaseResponse(try await self.repository.postPurchase(draft), formats), status: .created)
         }
         purchases.get(":id", .permission(.purchase)) { request, context in
             JSON(PurchaseResponse(try await self.repository.purchase(PurchaseID(try request.id(context))), try await self.formats().0))
         }
         purchases.put(":id", .permission(.purchase)) { request, context in
             let id = PurchaseID(try request.id(context))
+            let dryRun = try request.dryRunFlag()
             let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
             let (formats, settings) = try await self.formats()
-            return JSON(PurchaseResponse(try await self.repository.updatePurchase(id, try body.draft(formats, defaultTax: settings.defaultTaxRate)), formats))
+            let draft = try body.draft(formats, defaultTax: settings.defaultTaxRate)
+            if dryRun { return JSON(PurchaseResponse(try await self.repository.previewPurchase(draft, replacing: id), formats)) }
+            return JSON(PurchaseResponse(try await self.repository.updatePurchase(id, draft), formats))
         }
         purchases.delete(":id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deletePurchase(PurchaseID(try request.id(context)))
@@ -327,10 +333,12 @@ struct DocumentController<Repository: InventoryRepository> {
             return JSON(try await self.summaries(try await self.repository.sales(limit: limit, offset: offset)))
         }
         sales.post(.permission(.sell)) { request, context in
+            let dryRun = try request.dryRunFlag()
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
             let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
                                              soldBy: context.identity?.account.username ?? "")
+            if dryRun { return JSON(SaleResponse(try await self.repository.previewSale(draft, replacing: nil), formats)) }
             return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
         }
         sales.get(":id", .permission(.sell)) { request, context in
@@ -339,12 +347,14 @@ struct DocumentController<Repository: InventoryRepository> {
         // Editing a sale after the fact is a refund-level change.
         sales.put(":id", .permission(.refund)) { request, context in
             let id = SaleID(try request.id(context))
+            let dryRun = try request.dryRunFlag()
             let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
             // An edit keeps who rang the sale up.
             let seller = try await self.repository.sale(id).soldBy
             let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
                                              soldBy: seller)
+            if dryRun { return JSON(SaleResponse(try await self.repository.previewSale(draft, replacing: id), formats)) }
             return JSON(SaleResponse(try await self.repository.updateSale(id, draft), formats))
         }
         sales.delete(":id", .permission(.deleteTransactions)) { request, context in

@@ -178,7 +178,8 @@ struct RouteGate: Sendable {
     }
 
     func audit(_ request: Request, context: AppRequestContext, response: Response) async {
-        guard let identity = context.identity, Self.unsafeMethods.contains(request.method), response.status.code < 400 else { return }
+        // A dry run changed nothing, so there is nothing to audit.
+        guard let identity = context.identity, Self.unsafeMethods.contains(request.method), response.status.code < 400, !request.isDryRun else { return }
         try? await self.staff.recordAudit(userID: identity.account.id, username: identity.account.username,
                                           action: "\(request.method.rawValue) \(request.uri.path)", detail: "status \(response.status.code)")
     }

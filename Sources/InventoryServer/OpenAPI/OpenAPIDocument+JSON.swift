@@ -373,8 +373,14 @@ extension OpenAPIDocument {
         "tags": ["purchases"],
         "operationId": "createPurchase",
         "summary": "Receive stock; a line may create a new product inline",
+        "description": "With `dryRun=true`: 200 and the purchase exactly as it would be booked now (each line's `averageCostAfter`, the total), computed by the same posting code and rolled back — nothing is stored, no live event, no audit entry. The ids in it are the ones it would get.",
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
         "requestBody": {"$ref": "#/components/requestBodies/Purchase"},
         "responses": {
+          "200": {
+            "description": "With dryRun=true: what would be booked; nothing is stored.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purchase"}}}
+          },
           "201": {
             "description": "The purchase.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purchase"}}},
@@ -401,6 +407,8 @@ extension OpenAPIDocument {
         "tags": ["purchases"],
         "operationId": "updatePurchase",
         "summary": "Edit a purchase; later costs are recomputed",
+        "description": "With `dryRun=true`: the purchase as the edit would book it, and nothing is stored.",
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
         "requestBody": {"$ref": "#/components/requestBodies/Purchase"},
         "responses": {"200": {"$ref": "#/components/responses/Purchase"}, "4XX": {"$ref": "#/components/responses/Problem"}}
       },
@@ -426,8 +434,14 @@ extension OpenAPIDocument {
         "tags": ["sales"],
         "operationId": "createSale",
         "summary": "Sell; a line without unitPrice sells at the product's sale price",
+        "description": "With `dryRun=true`: 200 and the sale exactly as it would be booked now (each line's revenue, tax and costOfGoodsSold, the totals), computed by the same posting code and rolled back — nothing is stored, no live event, no audit entry. The ids in it are the ones it would get.",
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
         "requestBody": {"$ref": "#/components/requestBodies/Sale"},
         "responses": {
+          "200": {
+            "description": "With dryRun=true: what would be booked; nothing is stored.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sale"}}}
+          },
           "201": {
             "description": "The sale.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sale"}}},
@@ -453,6 +467,8 @@ extension OpenAPIDocument {
         "tags": ["sales"],
         "operationId": "updateSale",
         "summary": "Edit a sale (manager)",
+        "description": "With `dryRun=true`: the sale as the edit would book it, and nothing is stored.",
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
         "requestBody": {"$ref": "#/components/requestBodies/Sale"},
         "responses": {"200": {"$ref": "#/components/responses/Sale"}, "4XX": {"$ref": "#/components/responses/Problem"}}
       },
@@ -1192,6 +1208,12 @@ extension OpenAPIDocument {
       }
     },
     "parameters": {
+      "DryRun": {
+        "name": "dryRun",
+        "in": "query",
+        "description": "true: answer what the change would book, store nothing.",
+        "schema": {"type": "boolean", "default": false}
+      },
       "Id": {"name": "id", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/Id"}},
       "Limit500": {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}},
       "Offset": {

@@ -7,12 +7,21 @@ extension InventorySQLiteRepository {
 
     public func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord {
         let draft = try draft.validated()
-        return try await self.write { db, settings in
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            let id = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: nil)
-            try writer.flush()
-            return try Self.fetchPurchase(db, PurchaseID(id))
-        }
+        return try await self.write { db, settings in try Self.bookPurchase(db, settings, draft, replacing: nil) }
+    }
+
+    public func previewPurchase(_ draft: PurchaseDraft, replacing id: PurchaseID? = nil) async throws -> PurchaseRecord {
+        let draft = try draft.validated()
+        return try await self.dryRun { db, settings in try Self.bookPurchase(db, settings, draft, replacing: id) }
+    }
+
+    /// Books a purchase (new, or replacing `id`) and reads it back: the one write path of posting, editing and previewing.
+    static func bookPurchase(_ db: Database, _ settings: ShopSettings, _ draft: PurchaseDraft, replacing id: PurchaseID?) throws -> PurchaseRecord {
+        let old = try id.map { try Self.requireDocument(db, $0.rawValue, kind: .purchase) }
+        let writer = LedgerWriter(db, calendar: settings.calendar)
+        let documentID = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: old)
+        try writer.flush()
+        return try Self.fetchPurchase(db, PurchaseID(documentID))
     }
 
     public func postPurchases(_ drafts: [PurchaseDraft]) async throws {
@@ -34,13 +43,7 @@ extension InventorySQLiteRepository {
 
     public func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord {
         let draft = try draft.validated()
-        return try await self.write { db, settings in
-            let old = try Self.requireDocument(db, id.rawValue, kind: .purchase)
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            _ = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: old)
-            try writer.flush()
-            return try Self.fetchPurchase(db, id)
-        }
+        return try await self.write { db, settings in try Self.bookPurchase(db, settings, draft, replacing: id) }
     }
 
     public func deletePurchase(_ id: PurchaseID) async throws {
@@ -206,12 +209,21 @@ extension InventorySQLiteRepository {
     // MARK: - Sales
 
     public func postSale(_ draft: SaleDraft) async throws -> SaleRecord {
-        try await self.write { db, settings in
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            let id = try Self.insertSale(db, settings, draft, writer: writer, replacing: nil)
-            try writer.flush()
-            return try Self.fetchSale(db, SaleID(id))
-        }
+        try await self.write { db, settings in try Self.bookSale(db, settings, draft, replacing: nil) }
+    }
+
+    public func previewSale(_ draft: SaleDraft, replacing id: SaleID? = nil) async throws -> SaleRecord {
+        try await self.dryRun { db, settings in try Self.bookSale(db, settings, draft, replacing: id) }
+    }
+
+    /// Books a sale (new, or replacing `id`) and reads it back: the one write path of posting, editing and previewing.
+    static func bookSale(_ db: Database, _ settings: ShopSettings, _ draft: SaleDraft, replacing id: SaleID?) throws -> SaleRecord {
+        let old = try id.map { try Self.requireDocument(db, $0.rawValue, kind: .sale) }
+        if let id { try Self.requireNoReturns(db, id) }
+        let writer = LedgerWriter(db, calendar: settings.calendar)
+        let documentID = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
+        try writer.flush()
+        return try Self.fetchSale(db, SaleID(documentID))
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
@@ -229,14 +241,7 @@ extension InventorySQLiteRepository {
     }
 
     public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
-        try await self.write { db, settings in
-            let old = try Self.requireDocument(db, id.rawValue, kind: .sale)
-            try Self.requireNoReturns(db, id)
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            _ = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
-            try writer.flush()
-            return try Self.fetchSale(db, id)
-        }
+        try await self.write { db, settings in try Self.bookSale(db, settings, draft, replacing: id) }
     }
 
     public func deleteSale(_ id: SaleID) async throws {

@@ -87,6 +87,27 @@ public struct InventorySQLiteRepository: InventoryRepository {
         }
     }
 
+    /// Runs `body` exactly as ``write(_:)`` would and answers what it returned, then rolls everything back: a dry run.
+    /// It runs in a transaction of its own, outside the group commit, so no other caller's write shares (or waits on)
+    /// its fate; it holds the write lock only while `body` runs and never commits, so it costs no disk flush.
+    func dryRun<T: Sendable>(_ body: @escaping @Sendable (Database, ShopSettings) throws -> T) async throws -> T {
+        do {
+            return try await self.dbWriter.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db, try Self.loadSettings(db))
+                    return .rollback
+                }
+                guard let result else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the dry run did not run its block") }
+                return result
+            }
+        } catch let error as InventoryError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Self.translate(error)
+        }
+    }
+
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await self.dbWriter.read(body)

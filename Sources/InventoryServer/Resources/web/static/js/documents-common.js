@@ -1,5 +1,5 @@
 // Shared by purchases, sales and the stock count: dates in the shop's time zone, exact decimal helpers, the
-// product picture, a sheet (<dialog class="sheet">) builder and the weighted-average cost preview.
+// product picture and a sheet (<dialog class="sheet">) builder. (Costs and totals come from the server's dry run.)
 import { el, icon, Decimal, page } from "/static/js/app.js";
 
 /** The screen's root element and its data attributes (permissions, the shop's time zone). */
@@ -8,7 +8,6 @@ export const flag = (name) => root()?.dataset[name] === "1";
 export const timeZone = () => root()?.dataset.timeZone || "UTC";
 
 const QTY = 3;      // quantities travel with at most 3 decimals
-const COST = 8;     // average costs are parsed generously
 
 /** "2026-11-22T07:00:00.000Z" → "22 Nov 2026, 07:00" in the shop's time zone. */
 export function formatDateTime(iso) {
@@ -44,41 +43,6 @@ export const formatQuantity = (value) => {
   const text = Decimal.format(value, QTY);
   return text.replace(/\.?0+$/, "") || "0";
 };
-
-/**
- * The moving average cost after receiving q at unit cost h, when the product holds Q at average cost C:
- * (Q·C + q·h) / (Q + q), exact, rounded half away from zero to the currency's minor units. With nothing (or less
- * than nothing) in stock the new average is h. Strings in, string out; null when an input is not a number.
- * `base` may instead give the stock as {quantity: BigInt scale 3, value: BigInt scale 3+8}.
- */
-export function averageCost({ stockQuantity, averageCost: current, base }, quantity, unitCost) {
-  const q = parseQuantity(quantity);
-  const h = parseMoney(unitCost);
-  if (q === null || h === null || q <= 0n) return null;
-  const m = page.minorUnits;
-  let Q, V;
-  if (base) { Q = base.quantity; V = base.value; }
-  else {
-    Q = parseQuantity(stockQuantity ?? "0") ?? 0n;
-    const C = Decimal.parse(current ?? "0", COST) ?? 0n;
-    V = Q * C;                                       // scale 3 + 8
-  }
-  if (Q <= 0n) return { text: formatMoneyValue(h), quantity: q, value: q * Decimal.rescale(h, m, COST) };
-  const added = q * Decimal.rescale(h, m, COST);     // scale 3 + 8
-  const numerator = V + added;
-  const denominator = Q + q;                         // scale 3
-  // numerator / denominator is at scale 8; one rounding straight to the minor units:
-  const result = Decimal.divide(numerator * 10n ** BigInt(m), denominator * 10n ** BigInt(COST));
-  return { text: formatMoneyValue(result), quantity: denominator, value: numerator };
-}
-
-/** The stock a product holds as a `base` for averageCost (quantity scale 3, value scale 11). */
-export function stockBase(product) {
-  const Q = parseQuantity(product?.quantity ?? "0") ?? 0n;
-  const C = Decimal.parse(product?.costPrice ?? "0", COST) ?? 0n;
-  return { quantity: Q, value: Q * C };
-}
-export const COST_SCALE = COST;
 
 /** The product's picture, or its emoji icon. */
 export function thumb(product, size = "") {

@@ -1,10 +1,12 @@
 // The document form shared by purchases and sales: a contact (supplier or customer) from a sheet, lines picked by
 // search or scan, live line totals and — on purchases — the final cost price (moving average) per line, the
 // effective date (default now, may be back-dated), a note; sales add discount, tip and payment method.
-// Everything is checked in the browser first (exact decimals), then the API's refusal lands on the named field.
-import { api, el, icon, money, announce, toast, clearErrors, fieldError, showProblem, ApiError, Decimal, page, goToLock } from "/static/js/app.js";
+// Every figure shown (line totals, the average cost after each purchase line, tax and totals) is the server's own:
+// a dry run of the document (`?dryRun=true`) books it and rolls back, so the preview is what saving will book.
+// Inputs are checked in the browser first (exact decimals), then the API's refusal lands on the named field.
+import { api, el, icon, money, announce, toast, clearErrors, fieldError, showProblem, ApiError, Decimal, page, goToLock, debounce } from "/static/js/app.js";
 import {
-  flag, toLocalInput, parseQuantity, parseMoney, formatMoneyValue, formatQuantity, averageCost, stockBase, thumb, query, COST_SCALE,
+  flag, toLocalInput, parseQuantity, parseMoney, formatMoneyValue, formatQuantity, thumb, query,
 } from "/static/js/documents-common.js";
 import { productSearch, pickContact } from "/static/js/documents-pickers.js";
 
@@ -168,7 +170,7 @@ export async function documentForm(kind, container, id) {
           { hint: product.minimumSalePrice ? `Minimum ${money(product.minimumSalePrice)}` : null }),
         field(line, "discount", "Line discount", { inputmode: "decimal", value: values.discount && values.discount !== "0.00" ? values.discount : "", placeholder: "0.00" }));
     }
-    const lineTotal = el("output", { class: "line-total num", id: `line-${line.key}-total` });
+    const lineTotal = el("output", { class: "line-total num", id: `line-${line.key}-total` }, "—");
     node.append(grid, el("div", { class: "line-foot" }, el("span", { class: "muted" }, "Line total"), lineTotal));
     line.node = node;
     line.sub = sub;
@@ -216,86 +218,111 @@ export async function documentForm(kind, container, id) {
 
   /** Stock a product holds before this document (when editing, this document's own lines are taken back out). */
   function baseFor(product) {
-    const base = stockBase(product);
+    const base = { quantity: parseQuantity(product?.quantity ?? "0") ?? 0n };
     if (editing && original) {
       for (const old of original.lines) {
         if (old.productId !== product.id) continue;
         const q = parseQuantity(old.quantity) ?? 0n;
-        if (isPurchase) {
-          base.quantity -= q;
-          base.value -= q * Decimal.rescale(parseMoney(old.unitCost) ?? 0n, page.minorUnits, COST_SCALE);
-        } else {
-          base.quantity += q;
-        }
+        base.quantity += isPurchase ? -q : q;
       }
     }
     return base;
   }
 
-  // ---------- live figures ----------
+  // ---------- live figures: the server's dry run ----------
+  /** Shows what can be known without the server (stock notes), then asks the server for the figures. */
   function recompute() {
-    const m = page.minorUnits;
-    let total = 0n, tax = 0n;
-    const running = new Map();   // product id → stock as the lines so far leave it
+    const running = new Map();   // product id → stock the sale lines so far leave
     for (const line of lines) {
-      const q = parseQuantity(value(line, "quantity"));
+      if (line.isNew) continue;
+      const base = baseFor(line.product);
       if (isPurchase) {
-        const h = parseMoney(value(line, "unitCost"));
-        const amount = q !== null && h !== null ? Decimal.divide(q * h, 1000n) : null;
-        line.lineTotal.textContent = amount !== null ? money(formatMoneyValue(amount)) : "—";
-        if (amount !== null) total += amount;
-        const output = line.node.querySelector(".line-cogs");
-        let result = null;
-        if (line.isNew) {
-          result = h !== null && q !== null && q > 0n ? { text: formatMoneyValue(h) } : null;
-        } else {
-          const base = running.get(line.product.id) ?? baseFor(line.product);
-          result = averageCost({ base }, value(line, "quantity"), value(line, "unitCost"));
-          if (result) running.set(line.product.id, { quantity: result.quantity, value: result.value });
-        }
-        output.textContent = result ? money(result.text) : "—";
-        output.dataset.value = result ? result.text : "";
-        if (!line.isNew) {
-          const stock = baseFor(line.product);
-          line.sub.textContent = line.product.tracksStock
-            ? `In stock ${formatQuantity(stock.quantity)} ${line.product.unit} · average cost ${money(line.product.costPrice)}`
-            : `Stock not tracked · average cost ${money(line.product.costPrice)}`;
-        }
-      } else {
-        const p = parseMoney(value(line, "unitPrice"));
-        const d = parseMoney(value(line, "discount") || "0");
-        const gross = q !== null && p !== null ? Decimal.divide(q * p, 1000n) : null;
-        const net = gross !== null && d !== null ? gross - d : null;
-        line.lineTotal.textContent = net !== null ? money(formatMoneyValue(net)) : "—";
-        if (net !== null) {
-          total += net;
-          const rate = Decimal.parse(line.product.taxRate ?? "0", 4) ?? 0n;   // percent at scale 4
-          tax += Decimal.divide(net * rate, 1000000n);
-        }
-        const base = baseFor(line.product);
-        const left = running.has(line.product.id) ? running.get(line.product.id) : base.quantity;
-        running.set(line.product.id, left - (q ?? 0n));
-        line.available = left;
         line.sub.textContent = line.product.tracksStock
-          ? `In stock ${formatQuantity(base.quantity)} ${line.product.unit}${line.product.allowsNegativeStock ? " · may go below zero" : ""}`
-          : "Stock not tracked";
-        line.sub.classList.toggle("line-stock-low", line.product.tracksStock && q !== null && q > left && !line.product.allowsNegativeStock);
+          ? `In stock ${formatQuantity(base.quantity)} ${line.product.unit} · average cost ${money(line.product.costPrice)}`
+          : `Stock not tracked · average cost ${money(line.product.costPrice)}`;
+        continue;
+      }
+      const q = parseQuantity(value(line, "quantity"));
+      const left = running.has(line.product.id) ? running.get(line.product.id) : base.quantity;
+      running.set(line.product.id, left - (q ?? 0n));
+      line.available = left;
+      line.sub.textContent = line.product.tracksStock
+        ? `In stock ${formatQuantity(base.quantity)} ${line.product.unit}${line.product.allowsNegativeStock ? " · may go below zero" : ""}`
+        : "Stock not tracked";
+      line.sub.classList.toggle("line-stock-low", line.product.tracksStock && q !== null && q > left && !line.product.allowsNegativeStock);
+    }
+    totals.setAttribute("aria-busy", "true");
+    schedulePreview();
+    saveDraft();
+  }
+
+  /** The lines whose inputs are complete, as a dry-run body, with the form line each stands for. */
+  function previewRequest() {
+    const request = body();
+    const sent = [], entries = [];
+    request.lines.forEach((entry, index) => {
+      const line = lines[index];
+      const q = parseQuantity(entry.quantity);
+      const amount = parseMoney(isPurchase ? entry.unitCost : entry.unitPrice);
+      const discount = parseMoney(entry.discount ?? "0");
+      if (q === null || q <= 0n || amount === null || amount < 0n || discount === null || discount < 0n) return;
+      if (entry.newProduct) {
+        // Only the figures matter here: a name still being typed, or a barcode, must not refuse the preview.
+        entry.newProduct = { name: entry.newProduct.name || "New product", unit: entry.newProduct.unit };
+      }
+      sent.push(line);
+      entries.push(entry);
+    });
+    request.lines = entries;
+    if (!isPurchase && request.tip !== undefined && (parseMoney(request.tip) ?? -1n) < 0n) delete request.tip;
+    return { request, sent };
+  }
+
+  let previewSequence = 0;
+  const schedulePreview = debounce(runPreview, 200);
+
+  async function runPreview() {
+    const sequence = ++previewSequence;
+    const { request, sent } = previewRequest();
+    let figures = null;
+    if (sent.length) {
+      try {
+        figures = await api(editing ? "PUT" : "POST", `/api/v1/${k.path}${editing ? `/${id}` : ""}?dryRun=true`, request, { quiet: true });
+      } catch {
+        figures = null;   // a refusal is shown when saving; the preview just has no figures
+      }
+    }
+    if (sequence !== previewSequence) return;   // an older answer arriving late
+    showFigures(figures, sent);
+  }
+
+  /** Puts the server's figures on the lines and in the totals ("—" where there are none). */
+  function showFigures(figures, sent) {
+    for (const line of lines) {
+      const index = figures ? sent.indexOf(line) : -1;
+      const booked = index >= 0 ? figures.lines[index] : null;
+      const amount = booked ? (isPurchase ? booked.amount : booked.revenue) : null;
+      line.lineTotal.textContent = amount !== null ? money(amount) : "—";
+      if (isPurchase) {
+        const output = line.node.querySelector(".line-cogs");
+        output.textContent = booked ? money(booked.averageCostAfter) : "—";
+        output.dataset.value = booked ? booked.averageCostAfter : "";
       }
     }
     const rows = [];
+    const dash = (text) => (figures ? money(text) : "—");
     if (isPurchase) {
-      rows.push(["Total", money(formatMoneyValue(total)), "doc-total"]);
+      rows.push(["Total", dash(figures?.total), "doc-total"]);
     } else {
-      const tip = parseMoney(form.elements.tip?.value.trim() || "0") ?? 0n;
-      rows.push(["Subtotal", money(formatMoneyValue(total)), "doc-subtotal"], ["Tax (estimate)", money(formatMoneyValue(tax)), "doc-tax"]);
-      if (tip) rows.push(["Tip", money(formatMoneyValue(tip)), "doc-tip"]);
-      rows.push(["Total", money(formatMoneyValue(total + tax + tip)), "doc-total"]);
+      rows.push(["Subtotal", dash(figures?.revenue), "doc-subtotal"], ["Tax", dash(figures?.tax), "doc-tax"]);
+      if (figures && (parseMoney(figures.tip) ?? 0n) > 0n) rows.push(["Tip", money(figures.tip), "doc-tip"]);
+      rows.push(["Total", dash(figures?.total), "doc-total"]);
     }
     totals.replaceChildren(...rows.flatMap(([label, amount, id]) => {
       const grand = id === "doc-total" ? "grand" : "";
       return [el("dt", { class: grand }, label), el("dd", { class: `num ${grand}`, id }, amount)];
     }));
-    saveDraft();
+    totals.removeAttribute("aria-busy");
   }
   form.elements.tip?.addEventListener("input", recompute);
 

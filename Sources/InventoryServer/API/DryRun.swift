@@ -1,0 +1,18 @@
+import Hummingbird
+
+extension Request {
+    /// Whether the request asks for a dry run (`?dryRun=true`): the answer says what the change would do, and nothing
+    /// is stored — so no live event is published and no audit entry written for it.
+    var isDryRun: Bool { self.query("dryRun") == "true" }
+
+    /// ``isDryRun``, refusing a `dryRun` value other than `true` or `false` (a misspelt value must not book for real).
+    func dryRunFlag() throws -> Bool {
+        switch self.query("dryRun") {
+        case nil, "false": return false
+        case "true": return true
+        case let other?:
+            throw Problem(.badRequest, code: "invalidValue", title: "Invalid value", detail: "dryRun must be true or false, not '\(other.prefix(20))'",
+                          field: "dryRun")
+        }
+    }
+}
