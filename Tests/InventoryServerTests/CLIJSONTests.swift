@@ -76,6 +76,7 @@ struct BuiltCLI {
             let pairs: [([String], String)] = [
                 (["product", "show", "BEAN-1", "--format", "json"], "/api/v1/products/1"),
                 (["product", "show", "4006381333931", "--format", "json"], "/api/v1/products/barcode/4006381333931"),
+                (["product", "movements", "BEAN-1", "--format", "json"], "/api/v1/products/1/movements"),
                 (["product", "list", "--limit", "50", "--format", "json"], "/api/v1/products?limit=50"),
                 (["product", "list", "--search", "espresso", "--status", "low", "--limit", "20", "--format", "json"],
                  "/api/v1/products?search=espresso&status=low&limit=20"),

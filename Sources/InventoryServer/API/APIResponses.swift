@@ -30,6 +30,11 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
         return try APIJSON.encode(ProductController<Repository>.Page(items: items, total: result.total, limit: query.limit, offset: query.offset))
     }
 
+    /// `GET /api/v1/products/{id}/movements`: the product's ledger.
+    public func movements(_ id: ProductID) async throws -> Data {
+        try APIJSON.encode(try await self.products.movements(id))
+    }
+
     /// `GET /api/v1/suppliers?search=`.
     public func suppliers(_ list: [Contact<Supplier>]) throws -> Data {
         try APIJSON.encode(list.map(ContactController<Repository, Supplier>.ContactResponse.init))

@@ -328,15 +328,20 @@ struct ProductController<Repository: InventoryRepository> {
     }
 
     @Sendable func movements(_ request: Request, context: some RequestContext) async throws -> JSON<[MovementResponse]> {
+        JSON(try await self.movements(ProductID(try request.id(context))))
+    }
+
+    /// A product's ledger as `GET /products/{id}/movements` answers it (and the command line's `product movements --format json`).
+    func movements(_ id: ProductID) async throws -> [MovementResponse] {
         let formats = try await self.formats()
-        let movements = try await self.repository.movements(productID: ProductID(try request.id(context)))
-        return JSON(movements.map { m in
+        let movements = try await self.repository.movements(productID: id)
+        return movements.map { m in
             MovementResponse(
                 id: m.id.rawValue, kind: m.kind.rawValue, reason: m.reason?.rawValue, documentId: m.documentID,
                 effectiveAt: formats.string(Instant(milliseconds: m.position.effectiveAt)), recordedAt: formats.string(Instant(milliseconds: m.recordedAt)),
                 quantity: m.quantity.decimalString, valueChange: formats.string(m.valueChange), costAdjustment: formats.string(m.costAdjustment),
                 quantityAfter: m.balance.quantity.decimalString, valueAfter: formats.string(m.balance.value),
                 averageCostAfter: formats.string(m.balance.roundedAverageCost), averageCostAfterExact: formats.exactString(m.balance.averageCost))
-        })
+        }
     }
 }

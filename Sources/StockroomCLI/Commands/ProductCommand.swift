@@ -7,7 +7,7 @@ import InventoryStore
 struct ProductCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "product", abstract: "Add, list, show, edit and archive products.",
-        subcommands: [Add.self, List.self, Show.self, Edit.self, Archive.self])
+        subcommands: [Add.self, List.self, Show.self, Movements.self, Edit.self, Archive.self])
 
     /// Product fields shared by `add` and `edit`; each is optional so `edit` changes only what is given.
     struct Fields: ParsableArguments {
@@ -121,9 +121,28 @@ struct ProductCommand: AsyncParsableCommand {
             print("SKU \(d.sku ?? "-")  barcode \(d.barcode ?? "-")  unit \(d.unit)")
             print("price \(d.salePrice.decimalString(currency))  min \(d.minimumSalePrice?.decimalString(currency) ?? "-")  tax \(d.taxRate.decimalString) %")
             print("average cost \(product.stock.roundedAverageCost.decimalString(currency)) (exact \(product.stock.averageCost.exactDecimalString(currency)))  stock \(product.stock.quantity.decimalString)  value \(product.stock.value.decimalString(currency))")
-            let movements = try await store.movements(productID: product.id)
-            let calendar = settings.calendar
-            let table = Table(
+            print("")
+            print(try await Movements.ledger(product.id, store: store, settings: settings).render(.table), terminator: "")
+        }
+    }
+
+    struct Movements: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A product's ledger: every movement with its balances.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Product id, SKU, barcode or name.") var product: String
+        @Option(help: "table, csv, or json (what GET /api/v1/products/{id}/movements answers).") var format: OutputFormat = .table
+
+        func run() async throws {
+            let store = try self.database.open()
+            let product = try await Lookup(store: store).product(self.product, field: "product")
+            if self.format == .json { return printJSON(try await store.api.movements(product.id)) }
+            print(try await Self.ledger(product.id, store: store, settings: try await store.settings()).render(self.format), terminator: "")
+        }
+
+        static func ledger(_ id: ProductID, store: InventorySQLiteRepository, settings: ShopSettings) async throws -> Table {
+            let movements = try await store.movements(productID: id)
+            let calendar = settings.calendar, currency = settings.currency
+            return Table(
                 columns: ["date", "kind", "reason", "doc", "quantity", "value", "cost adj.", "balance", "stock value", "avg cost"],
                 rows: movements.map { m in
                     [calendar.display(Instant(milliseconds: m.position.effectiveAt)), m.kind.rawValue, m.reason?.rawValue ?? "", String(m.documentID),
@@ -131,8 +150,6 @@ struct ProductCommand: AsyncParsableCommand {
                      m.balance.quantity.decimalString, m.balance.value.decimalString(currency), m.balance.roundedAverageCost.decimalString(currency)]
                 },
                 numeric: [3, 4, 5, 6, 7, 8, 9])
-            print("")
-            print(table.render(.table), terminator: "")
         }
     }
 
