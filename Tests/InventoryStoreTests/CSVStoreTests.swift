@@ -4,6 +4,30 @@ import InventoryStore
 import Testing
 
 @Suite struct CSVStoreTests {
+    /// An import that changes a product's stock rule is the same write as an edit: the ledger is replayed, so turning
+    /// off negative stock under a history that went below zero is refused whole, as `updateProduct` refuses it.
+    @Test(arguments: Backend.allCases)
+    func importOfAStockRuleChangeReplaysTheLedgerLikeAnEdit(backend: Backend) async throws {
+        let store = try backend.make()
+        let cups = try await store.createProduct(ProductDetails(name: "Cups", sku: "C1", salePrice: eur("1.00"), allowsNegativeStock: true))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: cups.id, quantity: qty(2), unitCost: eur("0.40"))]))
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: cups.id, quantity: qty(3), unitPrice: eur("1.00"))]))
+        var edited = try await store.product(cups.id).details
+        edited.allowsNegativeStock = false
+        let viaEdit: InventoryError.Code?
+        do {
+            _ = try await store.updateProduct(cups.id, edited)
+            viaEdit = nil
+        } catch let error as InventoryError {
+            viaEdit = error.code
+        }
+        #expect(viaEdit == .insufficientStock)
+        let plan = try ProductImport.plan(csv: "name,sku,allow_negative_stock\nCups,C1,false\n", currency: .eur,
+                                          existing: try await store.products(ProductQuery(limit: 10)).products, categories: []).get()
+        try await expectRefusal(store, .insufficientStock) { _ = try await store.importProducts(plan) }
+        #expect(try await store.product(cups.id).details.allowsNegativeStock)
+    }
+
     @Test(arguments: Backend.allCases)
     func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
         let store = try backend.make()

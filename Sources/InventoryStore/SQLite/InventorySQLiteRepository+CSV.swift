@@ -4,7 +4,7 @@ import InventoryDomain
 
 extension InventorySQLiteRepository {
     public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) {
-        try await self.write { db, _ in
+        try await self.write { db, settings in
             var categoryIDs: [String: Int64] = [:]
             for name in plan.newCategories {
                 let category = try Category(id: CategoryID(0), name: name).validated()
@@ -21,14 +21,8 @@ extension InventorySQLiteRepository {
                 if let name = row.categoryName { details.categoryID = categoryIDs[name.lowercased()].map(CategoryID.init(rawValue:)) }
                 do {
                     if let id = row.productID {
-                        _ = try Self.fetchProduct(db, id)
-                        try Self.requireUnique(db, details, except: id)
-                        try db.execute(sql: """
-                            UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
-                                salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
-                                allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
-                            WHERE id = ?
-                            """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
+                        // The same write as an edit through the API: a changed stock rule replays the ledger.
+                        _ = try Self.replaceProduct(db, settings, id, details, old: try Self.fetchProduct(db, id))
                         updated += 1
                     } else {
                         _ = try Self.insertProduct(db, details)
