@@ -9,22 +9,7 @@ import Testing
                         "Australia/Lord_Howe", "Asia/Tokyo"]
 
     /// Random instants over the whole range (before 1970 and far in the future included) with every millisecond value.
-    static func randomInstants(count: Int, seed: UInt64) -> [Instant] {
-        var random = SeededRandom(seed: seed)
-        let range = Instant.range
-        var result = [range.lowerBound, range.upperBound, Instant(milliseconds: 0), Instant(milliseconds: -1), Instant(milliseconds: 1)]
-        for index in 0..<count {
-            let second: Int64
-            switch index % 3 {
-            case 0: second = Int64.random(in: range.lowerBound.seconds...range.upperBound.seconds, using: &random)
-            case 1: second = Int64.random(in: -2_208_988_800...0, using: &random)            // 1900 to 1970
-            default: second = Int64.random(in: 1_700_000_000...1_900_000_000, using: &random)  // a shop's own years
-            }
-            // Every millisecond value .000–.999, not only a random sample of them.
-            result.append(Instant(milliseconds: second * 1000 + Int64(index % 1000)))
-        }
-        return result
-    }
+    static func randomInstants(count: Int, seed: UInt64) -> [Instant] { Instant.samples(count: count, seed: seed) }
 
     @Test func writesUTCWithMilliseconds() {
         #expect(Instant(milliseconds: 0).iso8601 == "1970-01-01T00:00:00.000Z")
@@ -122,18 +107,5 @@ import Testing
         #expect(ShopCalendar.weekday(19700101) == 4)  // a Thursday
         #expect(ShopCalendar.weekday(20260120) == 2)  // a Tuesday
         #expect(ShopCalendar.weekday(19691228) == 0)  // a Sunday
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

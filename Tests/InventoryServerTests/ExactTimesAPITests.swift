@@ -54,15 +54,7 @@ import Testing
         settings.timeZoneIdentifier = "America/St_Johns"  // −03:30 / −02:30: an offset in half hours and summer time
         try await store.saveSettings(settings)
         let calendar = try await store.settings().calendar
-        var random = SeededRandom(seed: 2026)
-        let range = Instant.range
-        var instants = [range.lowerBound, range.upperBound, Instant(milliseconds: -1), Instant(milliseconds: 1_768_903_200_100)]
-        for index in 0..<120 {
-            let second = index % 2 == 0
-                ? Int64.random(in: range.lowerBound.seconds...range.upperBound.seconds, using: &random)
-                : Int64.random(in: -2_208_988_800...4_102_444_800, using: &random)
-            instants.append(Instant(milliseconds: second * 1000 + Int64.random(in: 0...999, using: &random)))
-        }
+        let instants = Instant.samples(count: 120, seed: 2026) + [Instant(milliseconds: 1_768_903_200_100)]
         let written = instants
         try await app.test(.router) { raw in
             let instants = written
@@ -100,18 +92,5 @@ import Testing
             ["productId": line["productId"] ?? 0, "quantity": line["quantity"] ?? "", "unitCost": line["unitCost"] ?? ""]
         }
         return String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -29,15 +29,7 @@ import Testing
         try await stockroom(["product", "add", "--data", data, "--name", "Nut", "--sku", "NUT", "--price", "1.00"])
         let store = try InventorySQLiteRepository.open(dataFolder: data)
         let calendar = try await store.settings().calendar
-        var random = SplitMix(seed: 42)
-        let range = Instant.range
-        var instants = [range.lowerBound, range.upperBound, Instant(milliseconds: -1), Instant(milliseconds: 1_768_903_200_100)]
-        for index in 0..<36 {
-            let second = index % 2 == 0
-                ? Int64.random(in: range.lowerBound.seconds...range.upperBound.seconds, using: &random)
-                : Int64.random(in: -2_208_988_800...4_102_444_800, using: &random)
-            instants.append(Instant(milliseconds: second * 1000 + Int64.random(in: 0...999, using: &random)))
-        }
+        let instants = Instant.samples(count: 36, seed: 42) + [Instant(milliseconds: 1_768_903_200_100)]
         for (index, instant) in instants.enumerated() {
             // What a user types: UTC, the shop's local time with its offset, or what the CLI itself printed.
             let forms = [instant.iso8601, calendar.localISO8601(instant), calendar.display(instant)]
@@ -74,18 +66,5 @@ import Testing
         try await stockroom(["sale", "add", "--data", data, "--date", "2026-01-20T11:00", "--line", "SCREW:1", "--payment", "cash"])
         let store = try InventorySQLiteRepository.open(dataFolder: data)
         #expect(try await store.daily(from: 20260120, to: 20260120).first?.costOfGoodsSold == Money(minorUnits: 25))
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
