@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System libraries: SQLite for the store, libpng and libjpeg for reading barcode images; Debian's chromium, its
-# matching chromium-driver and fonts for the browser tests.
-packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji)
+# matching chromium-driver and fonts for the browser tests; zint for the barcode test images (scripts/barcode-gen.py).
+packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji zint)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -15,6 +15,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Python for scripts/barcode-gen.py, which GeneratedCorpusTests runs to render its test images.
+if ! .venv-barcode/bin/python -c 'import PIL, numpy, segno' >/dev/null 2>&1; then
+  echo "== barcode generator venv (.venv-barcode: pillow, numpy, segno)"
+  [ -x .venv-barcode/bin/python ] || python3 -m venv .venv-barcode
+  .venv-barcode/bin/pip install -q pillow numpy segno
 fi
 
 echo "== building"

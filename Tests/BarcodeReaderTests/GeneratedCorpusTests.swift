@@ -1,0 +1,88 @@
+import BarcodeImage
+import BarcodeReader
+import Foundation
+import Testing
+
+/// The false-positive discipline: images rendered at test time by `scripts/barcode-gen.py` (zint, segno and
+/// camera effects; a fixed seed so that a failure reproduces with `scripts/barcode-gen.py --seed 20261125
+/// --count 8`). Zero reads on the `negative-*` sets, zero wrong reads on every rendering, including the
+/// symbol-inside-a-symbol sets (`nested-*`, `ean13-addon*`, `itf-bearer`).
+///
+/// Needs `zint` and a Python with pillow, numpy and segno (`.venv-barcode`); `scripts/test.sh` installs both.
+@Suite(.enabled(if: GeneratedCorpus.folder != nil, "scripts/barcode-gen.py could not run: zint or .venv-barcode (pillow, numpy, segno) missing"))
+struct GeneratedCorpusTests {
+    static let positiveSets = [
+        "ean13-gen", "ean8-gen", "upca-gen", "upce-gen", "ean13-addon2", "ean13-addon5", "itf-bearer", "code128-gen",
+        "code39-gen", "qrcode-gen", "datamatrix-gen", "nested-ean13", "nested-addon", "nested-itf14",
+    ]
+    static let negativeSets = [
+        "negative-text", "negative-stripes", "negative-fence", "negative-woven", "negative-product", "negative-noise",
+        "negative-cut",
+    ]
+
+    @Test(arguments: GeneratedCorpusTests.negativeSets)
+    func noReadOnImagesWithoutACode(_ set: String) throws {
+        let folder = try #require(GeneratedCorpus.folder).appendingPathComponent(set)
+        let images = Corpus.images(in: folder)
+        #expect(images.count == GeneratedCorpus.count, "\(set): generator wrote \(images.count) images")
+        let reader = BarcodeReader()
+        for (path, expected) in images {
+            #expect(expected.isEmpty, "a negative's expected text is empty")
+            let results = reader.decode(try ImageLoader.load(path: path))
+            #expect(results.isEmpty, "\(set)/\((path as NSString).lastPathComponent): read \(results.map { "\($0.format) \($0.text)" })")
+        }
+    }
+
+    @Test(arguments: GeneratedCorpusTests.positiveSets)
+    func noWrongRead(_ set: String) throws {
+        let folder = try #require(GeneratedCorpus.folder).appendingPathComponent(set)
+        let images = Corpus.images(in: folder)
+        #expect(images.count == GeneratedCorpus.count, "\(set): generator wrote \(images.count) images")
+        let reader = BarcodeReader()
+        let family = GeneratedCorpus.family(of: set)
+        var correct = 0
+        for (path, expected) in images {
+            let results = reader.decode(try ImageLoader.load(path: path))
+            let right = results.filter { Corpus.matches($0, expected: expected, family: family) }
+            if !right.isEmpty { correct += 1 }
+            // Every symbol reported must be the one in the image: a second, different read is wrong too.
+            let wrong = results.filter { !Corpus.matches($0, expected: expected, family: family) }
+            #expect(wrong.isEmpty, "\(set)/\((path as NSString).lastPathComponent): expected \(expected), read \(wrong.map { "\($0.format) \($0.text)" })")
+        }
+        // Not a recall benchmark (that is BENCHMARKS.md), but a reader that reads nothing must not pass.
+        #expect(correct >= 1, "\(set): no image read at all")
+    }
+}
+
+enum GeneratedCorpus {
+    static let seed = 20_261_125
+    static let count = 8
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The set's symbology for scoring (the nested sets hold a longer symbol of a known family).
+    static func family(of set: String) -> String {
+        ["nested-ean13": "ean13", "nested-addon": "ean13", "nested-itf14": "itf"][set] ?? Corpus.family(of: set)
+    }
+
+    /// The generated folder, made once per test process; nil when the generator cannot run here.
+    static let folder: URL? = {
+        let python = repository.appendingPathComponent(".venv-barcode/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("barcode-gen-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            repository.appendingPathComponent("scripts/barcode-gen.py").path, "--seed", String(seed), "--count",
+            String(count), "--out", out.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch { return nil }
+        return process.terminationStatus == 0 ? out : nil
+    }()
+}
