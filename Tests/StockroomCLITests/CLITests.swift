@@ -16,6 +16,38 @@ func stockroom(_ arguments: [String]) async throws {
     }
 }
 
+/// Runs a program to its end and answers its exit status and everything it printed (standard output and error).
+func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                environment: [String: String]? = nil) throws -> (status: Int32, printed: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, printed)
+}
+
+/// Runs each command line against the data folder and expects it refused naming its field, the database unchanged.
+func expectRefusals(_ cases: [([String], String?)], data: String, store: InventorySQLiteRepository,
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let before = try await store.testOnly_dump()
+    for (arguments, field) in cases {
+        do {
+            try await stockroom(arguments + ["--data", data])
+            Issue.record("accepted \(arguments)", sourceLocation: sourceLocation)
+        } catch let error as InventoryError {
+            #expect(error.field == field, "\(arguments): \(error)", sourceLocation: sourceLocation)
+        }
+        #expect(try await store.testOnly_dump() == before, "\(arguments) changed the database", sourceLocation: sourceLocation)
+    }
+}
+
 func temporaryFolder() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-cli-\(UUID().uuidString)").path
 }
@@ -57,7 +89,6 @@ func temporaryFolder() -> String {
         let data = temporaryFolder()
         try await stockroom(["product", "add", "--data", data, "--name", "Milk", "--price", "1.50"])
         let store = try InventorySQLiteRepository.open(dataFolder: data)
-        let before = try await store.testOnly_dump()
         let cases: [([String], String?)] = [
             (["purchase", "add", "--line", "Milk:0@1.00"], "line[0].quantity"),
             (["purchase", "add", "--line", "Milk:abc@1.00"], "line[0].quantity"),
@@ -77,15 +108,7 @@ func temporaryFolder() -> String {
             (["report", "top", "--by", "profit"], "by"),
             (["export", "everything"], "kind"),
         ]
-        for (arguments, field) in cases {
-            do {
-                try await stockroom(arguments + ["--data", data])
-                Issue.record("accepted \(arguments)")
-            } catch let error as InventoryError {
-                #expect(error.field == field, "\(arguments): \(error)")
-            }
-            #expect(try await store.testOnly_dump() == before, "\(arguments) changed the database")
-        }
+        try await expectRefusals(cases, data: data, store: store)
     }
 
     @Test func parsingAndValidationErrors() {

@@ -35,8 +35,7 @@ import Testing
         try await stockroom(["supplier", "add", "--data", data, "--name", "Roastery Nord"])
         try await stockroom(["customer", "add", "--data", data, "--name", "Ada Lovelace"])
         let store = try InventorySQLiteRepository.open(dataFolder: data)
-        let before = try await store.testOnly_dump()
-        let cases: [([String], String)] = [
+        let cases: [([String], String?)] = [
             (["supplier", "add"], "name"),
             (["supplier", "add", "--name", "   "], "name"),
             (["supplier", "add", "--name", "Mill", "--email", "not-an-address"], "email"),
@@ -47,14 +46,6 @@ import Testing
             (["customer", "edit", "1", "--email", "a@b"], "email"),
             (["customer", "show", "42"], "customer"),
         ]
-        for (arguments, field) in cases {
-            do {
-                try await stockroom(arguments + ["--data", data])
-                Issue.record("accepted \(arguments)")
-            } catch let error as InventoryError {
-                #expect(error.field == field, "\(arguments): \(error)")
-            }
-            #expect(try await store.testOnly_dump() == before, "\(arguments) changed the database")
-        }
+        try await expectRefusals(cases, data: data, store: store)
     }
 }

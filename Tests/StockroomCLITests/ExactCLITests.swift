@@ -10,16 +10,8 @@ import Testing
     /// Runs the built `stockroom` binary and answers what it printed.
     static func run(_ arguments: [String]) throws -> String {
         let binary = try #require(ServeProcessTests.executable, "build the stockroom executable first (swift build --build-tests)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments): \(printed)")
+        let (status, printed) = try runProcess(binary, arguments)
+        #expect(status == 0, "\(arguments): \(printed)")
         return printed
     }
 

@@ -81,18 +81,7 @@ import Testing
             environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
             environment["STOCKROOM_DATA"] = folder.appendingPathComponent("data").path
             for line in lines {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", line.command]
-                process.currentDirectoryURL = folder
-                process.environment = environment
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = output
-                try process.run()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                let status = process.terminationStatus
+                let (status, printed) = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", line.command], in: folder, environment: environment)
                 #expect(status == 0, "README.md:\(line.number): `\(line.command)` failed (\(status)):\n\(printed)")
                 guard status == 0 else { return }  // later lines build on this one
                 if let expected = line.expected {
