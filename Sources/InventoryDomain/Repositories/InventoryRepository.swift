@@ -179,8 +179,9 @@ public protocol InventoryRepository: Sendable {
 
     // MARK: Documents
 
-    /// Records a purchase (creating inline products) and re-costs each product from the purchase's date.
-    func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord
+    /// Records a purchase (creating inline products) and re-costs each product from the purchase's date. With a key
+    /// already used for the same request, books nothing and answers the purchase booked then (``IdempotencyKey``).
+    func postPurchase(_ draft: PurchaseDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<PurchaseRecord>
     /// Replaces a purchase's date, supplier, note and lines, re-costing every affected product.
     func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord
     /// What ``postPurchase(_:)`` (or, given `replacing`, ``updatePurchase(_:_:)``) would book now: the same posting
@@ -194,8 +195,8 @@ public protocol InventoryRepository: Sendable {
     /// Purchases, newest first.
     func purchases(limit: Int, offset: Int) async throws -> [DocumentSummary]
 
-    /// Records a sale.
-    func postSale(_ draft: SaleDraft) async throws -> SaleRecord
+    /// Records a sale; with a key already used for the same request, books nothing and answers the sale booked then.
+    func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord>
     /// Records many sales in one transaction (imports, benchmarks).
     func postSales(_ drafts: [SaleDraft]) async throws
     /// Records many purchases in one transaction (imports, benchmarks).
@@ -212,16 +213,16 @@ public protocol InventoryRepository: Sendable {
     /// Sales, newest first.
     func sales(limit: Int, offset: Int) async throws -> [DocumentSummary]
 
-    /// Records a stock adjustment; returns its id.
-    func postAdjustment(_ draft: AdjustmentDraft) async throws -> AdjustmentID
+    /// Records a stock adjustment; returns its id (the earlier one for a key already used for the same request).
+    func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID>
     /// Deletes an adjustment, re-costing the product.
     func deleteAdjustment(_ id: AdjustmentID) async throws
-    /// Records a customer return against a sale.
-    func postCustomerReturn(_ draft: CustomerReturnDraft) async throws -> CustomerReturnID
+    /// Records a customer return against a sale (the earlier one for a key already used for the same request).
+    func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID>
     /// Deletes a customer return.
     func deleteCustomerReturn(_ id: CustomerReturnID) async throws
-    /// Records goods sent back to a supplier.
-    func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID
+    /// Records goods sent back to a supplier (the earlier return for a key already used for the same request).
+    func postSupplierReturn(_ draft: SupplierReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SupplierReturnID>
     /// Deletes a supplier return.
     func deleteSupplierReturn(_ id: SupplierReturnID) async throws
 
@@ -250,4 +251,21 @@ public protocol InventoryRepository: Sendable {
     func allMovements() async throws -> [StockMovement]
     /// Every sale header's facts (oracles).
     func saleFacts() async throws -> [SaleFact]
+}
+
+extension InventoryRepository {
+    /// Records a purchase (no idempotency key).
+    public func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord { try await self.postPurchase(draft, idempotency: nil).record }
+    /// Records a sale (no idempotency key).
+    public func postSale(_ draft: SaleDraft) async throws -> SaleRecord { try await self.postSale(draft, idempotency: nil).record }
+    /// Records a stock adjustment (no idempotency key).
+    public func postAdjustment(_ draft: AdjustmentDraft) async throws -> AdjustmentID { try await self.postAdjustment(draft, idempotency: nil).record }
+    /// Records a customer return (no idempotency key).
+    public func postCustomerReturn(_ draft: CustomerReturnDraft) async throws -> CustomerReturnID {
+        try await self.postCustomerReturn(draft, idempotency: nil).record
+    }
+    /// Records a supplier return (no idempotency key).
+    public func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID {
+        try await self.postSupplierReturn(draft, idempotency: nil).record
+    }
 }

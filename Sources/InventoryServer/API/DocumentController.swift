@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import InventoryDomain
 
@@ -305,11 +307,12 @@ struct DocumentController<Repository: InventoryRepository> {
         }
         purchases.post(.permission(.purchase)) { request, context in
             let dryRun = try request.dryRunFlag()
-            let body = try await request.decodeJSON(as: PurchaseRequest.self, context: context)
+            let (body, bytes) = try await request.decodeJSONBody(as: PurchaseRequest.self, context: context)
             let (formats, settings) = try await self.formats()
             let draft = try body.draft(formats, defaultTax: settings.defaultTaxRate)
             if dryRun { return JSON(PurchaseResponse(try await self.repository.previewPurchase(draft, replacing: nil), formats)) }
-            return JSON(PurchaseResponse(try await self.repository.postPurchase(draft), formats), status: .created)
+            let booked = try await self.repository.postPurchase(draft, idempotency: try Self.idempotencyKey(request, context, bytes))
+            return Self.created(PurchaseResponse(booked.record, formats), booked)
         }
         purchases.get(":id", .permission(.purchase)) { request, context in
             JSON(PurchaseResponse(try await self.repository.purchase(PurchaseID(try request.id(context))), try await self.formats().0))
@@ -334,12 +337,13 @@ struct DocumentController<Repository: InventoryRepository> {
         }
         sales.post(.permission(.sell)) { request, context in
             let dryRun = try request.dryRunFlag()
-            let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
+            let (body, bytes) = try await request.decodeJSONBody(as: SaleRequest.self, context: context)
             let formats = try await self.formats().0
             let draft = try await body.draft(formats, repository: self.repository, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
                                              soldBy: context.identity?.account.username ?? "")
             if dryRun { return JSON(SaleResponse(try await self.repository.previewSale(draft, replacing: nil), formats)) }
-            return JSON(SaleResponse(try await self.repository.postSale(draft), formats), status: .created)
+            let booked = try await self.repository.postSale(draft, idempotency: try Self.idempotencyKey(request, context, bytes))
+            return Self.created(SaleResponse(booked.record, formats), booked)
         }
         sales.get(":id", .permission(.sell)) { request, context in
             JSON(SaleResponse(try await self.repository.sale(SaleID(try request.id(context))), try await self.formats().0))
@@ -363,31 +367,32 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         returns.post("customer", .permission(.refund)) { request, context in
-            let body = try await request.decodeJSON(as: CustomerReturnRequest.self, context: context)
+            let (body, bytes) = try await request.decodeJSONBody(as: CustomerReturnRequest.self, context: context)
             let formats = try await self.formats().0
             try formats.checkLineCount(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
                 CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }
-            let id = try await self.repository.postCustomerReturn(CustomerReturnDraft(
-                effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines))
-            return JSON(Created(id: id.rawValue), status: .created)
+            let booked = try await self.repository.postCustomerReturn(CustomerReturnDraft(
+                effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines),
+                idempotency: try Self.idempotencyKey(request, context, bytes))
+            return Self.created(Created(id: booked.record.rawValue), booked)
         }
         returns.delete("customer/:id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteCustomerReturn(CustomerReturnID(try request.id(context)))
             return Response(status: .noContent)
         }
         returns.post("supplier", .permission(.purchase)) { request, context in
-            let body = try await request.decodeJSON(as: SupplierReturnRequest.self, context: context)
+            let (body, bytes) = try await request.decodeJSONBody(as: SupplierReturnRequest.self, context: context)
             let formats = try await self.formats().0
             try formats.checkLineCount(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
                 SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }
-            let id = try await self.repository.postSupplierReturn(SupplierReturnDraft(
+            let booked = try await self.repository.postSupplierReturn(SupplierReturnDraft(
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), supplierID: body.supplierId.map(SupplierID.init(rawValue:)),
-                note: body.note ?? "", lines: lines))
-            return JSON(Created(id: id.rawValue), status: .created)
+                note: body.note ?? "", lines: lines), idempotency: try Self.idempotencyKey(request, context, bytes))
+            return Self.created(Created(id: booked.record.rawValue), booked)
         }
         returns.delete("supplier/:id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteSupplierReturn(SupplierReturnID(try request.id(context)))
@@ -395,16 +400,16 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         adjustments.post(.permission(.adjustStock)) { request, context in
-            let body = try await request.decodeJSON(as: AdjustmentRequest.self, context: context)
+            let (body, bytes) = try await request.decodeJSONBody(as: AdjustmentRequest.self, context: context)
             let formats = try await self.formats().0
             guard let reason = AdjustmentReason(rawValue: body.reason) else {
                 throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let id = try await self.repository.postAdjustment(AdjustmentDraft(
+            let booked = try await self.repository.postAdjustment(AdjustmentDraft(
                 effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), productID: ProductID(body.productId),
                 quantityChange: try formats.quantity(body.quantityChange, field: "quantityChange"), reason: reason, note: body.note ?? "",
-                unitCost: try formats.money(body.unitCost, field: "unitCost")))
-            return JSON(Created(id: id.rawValue), status: .created)
+                unitCost: try formats.money(body.unitCost, field: "unitCost")), idempotency: try Self.idempotencyKey(request, context, bytes))
+            return Self.created(Created(id: booked.record.rawValue), booked)
         }
         adjustments.delete(":id", .permission(.deleteTransactions)) { request, context in
             try await self.repository.deleteAdjustment(AdjustmentID(try request.id(context)))
@@ -413,6 +418,25 @@ struct DocumentController<Repository: InventoryRepository> {
     }
 
     func formats() async throws -> (Formats, ShopSettings) { try await self.repository.formats() }
+
+    /// The `Idempotency-Key` header, if sent, as the domain's key: the caller's, fingerprinted with the method, the
+    /// path and the body's bytes (so the same key with another request is refused).
+    static func idempotencyKey(_ request: Request, _ context: AppRequestContext, _ body: Data) throws -> IdempotencyKey? {
+        guard let name = HTTPField.Name("Idempotency-Key"), let key = request.headers[name] else { return nil }
+        guard let user = context.identity?.account.id else { return nil }
+        var hash = SHA256()
+        hash.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
+        hash.update(data: body)
+        let fingerprint = hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return try IdempotencyKey(userID: user, key: key, fingerprint: fingerprint)
+    }
+
+    /// 201 with the record; a replay of an earlier request with the same key says so in `Idempotent-Replayed: true`.
+    static func created<Body: Encodable & Sendable, Record>(_ body: Body, _ booked: Idempotent<Record>) -> JSON<Body> {
+        var headers: HTTPFields = [:]
+        if booked.replayed, let name = HTTPField.Name("Idempotent-Replayed") { headers[name] = "true" }
+        return JSON(body, status: .created, headers: headers)
+    }
 
     func summaries(_ list: [DocumentSummary]) async throws -> [SummaryResponse] {
         let formats = try await self.formats().0

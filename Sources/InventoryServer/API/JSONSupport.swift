@@ -107,10 +107,13 @@ public enum APIJSON {
 struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     var status: HTTPResponse.Status = .ok
     var value: Value
+    /// Extra header fields.
+    var headers: HTTPFields = [:]
 
-    init(_ value: Value, status: HTTPResponse.Status = .ok) {
+    init(_ value: Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) {
         self.value = value
         self.status = status
+        self.headers = headers
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -120,8 +123,9 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     /// The response, without a request at hand.
     func makeResponse() throws -> Response {
         let data = try APIJSON.encode(self.value)
-        return Response(status: self.status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: self.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
@@ -161,6 +165,11 @@ extension KnownFields {
 extension Request {
     /// Decodes a JSON body as `T`; malformed bodies become 400 problems naming the field.
     func decodeJSON<T: Decodable>(as type: T.Type, context: some RequestContext, limit: Int = 1 << 20) async throws -> T {
+        try await self.decodeJSONBody(as: type, context: context, limit: limit).value
+    }
+
+    /// Decodes a JSON body as `T` (as ``decodeJSON(as:context:limit:)``) and answers the body's bytes too.
+    func decodeJSONBody<T: Decodable>(as type: T.Type, context: some RequestContext, limit: Int = 1 << 20) async throws -> (value: T, bytes: Data) {
         // Only JSON is read as JSON: a cross-site form can send `text/plain` without asking, never `application/json`.
         let mediaType = self.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
@@ -183,7 +192,7 @@ extension Request {
             }
             try known.check(data)
         }
-        return try JSONDecoder().decode(T.self, from: data)
+        return (try JSONDecoder().decode(T.self, from: data), data)
     }
 
     /// An integer path parameter; a malformed id is a 400 naming it.

@@ -374,7 +374,7 @@ extension OpenAPIDocument {
         "operationId": "createPurchase",
         "summary": "Receive stock; a line may create a new product inline",
         "description": "With `dryRun=true`: 200 and the purchase exactly as it would be booked now (each line's `averageCostAfter`, the total), computed by the same posting code and rolled back — nothing is stored, no live event, no audit entry. The ids in it are the ones it would get.",
-        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}, {"$ref": "#/components/parameters/IdempotencyKey"}],
         "requestBody": {"$ref": "#/components/requestBodies/Purchase"},
         "responses": {
           "200": {
@@ -382,6 +382,7 @@ extension OpenAPIDocument {
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purchase"}}}
           },
           "201": {
+            "headers": {"Idempotent-Replayed": {"description": "true when this answers an earlier request with the same Idempotency-Key (nothing was booked now).", "schema": {"type": "string", "enum": ["true"]}}},
             "description": "The purchase.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Purchase"}}},
             "links": {
@@ -435,7 +436,7 @@ extension OpenAPIDocument {
         "operationId": "createSale",
         "summary": "Sell; a line without unitPrice sells at the product's sale price",
         "description": "With `dryRun=true`: 200 and the sale exactly as it would be booked now (each line's revenue, tax and costOfGoodsSold, the totals), computed by the same posting code and rolled back — nothing is stored, no live event, no audit entry. The ids in it are the ones it would get.",
-        "parameters": [{"$ref": "#/components/parameters/DryRun"}],
+        "parameters": [{"$ref": "#/components/parameters/DryRun"}, {"$ref": "#/components/parameters/IdempotencyKey"}],
         "requestBody": {"$ref": "#/components/requestBodies/Sale"},
         "responses": {
           "200": {
@@ -443,6 +444,7 @@ extension OpenAPIDocument {
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sale"}}}
           },
           "201": {
+            "headers": {"Idempotent-Replayed": {"description": "true when this answers an earlier request with the same Idempotency-Key (nothing was booked now).", "schema": {"type": "string", "enum": ["true"]}}},
             "description": "The sale.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sale"}}},
             "links": {
@@ -484,12 +486,14 @@ extension OpenAPIDocument {
         "tags": ["returns"],
         "operationId": "createCustomerReturn",
         "summary": "Take goods back from a customer (refund)",
+        "parameters": [{"$ref": "#/components/parameters/IdempotencyKey"}],
         "requestBody": {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CustomerReturnRequest"}}}
         },
         "responses": {
           "201": {
+            "headers": {"Idempotent-Replayed": {"description": "true when this answers an earlier request with the same Idempotency-Key (nothing was booked now).", "schema": {"type": "string", "enum": ["true"]}}},
             "description": "Recorded.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
             "links": {"DeleteCustomerReturn": {"operationId": "deleteCustomerReturn", "parameters": {"id": "$response.body#/id"}}}
@@ -512,12 +516,14 @@ extension OpenAPIDocument {
         "tags": ["returns"],
         "operationId": "createSupplierReturn",
         "summary": "Send goods back to a supplier",
+        "parameters": [{"$ref": "#/components/parameters/IdempotencyKey"}],
         "requestBody": {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SupplierReturnRequest"}}}
         },
         "responses": {
           "201": {
+            "headers": {"Idempotent-Replayed": {"description": "true when this answers an earlier request with the same Idempotency-Key (nothing was booked now).", "schema": {"type": "string", "enum": ["true"]}}},
             "description": "Recorded.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
             "links": {"DeleteSupplierReturn": {"operationId": "deleteSupplierReturn", "parameters": {"id": "$response.body#/id"}}}
@@ -540,12 +546,14 @@ extension OpenAPIDocument {
         "tags": ["adjustments"],
         "operationId": "createAdjustment",
         "summary": "Correct stock (count, damage, expiry …)",
+        "parameters": [{"$ref": "#/components/parameters/IdempotencyKey"}],
         "requestBody": {
           "required": true,
           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AdjustmentRequest"}}}
         },
         "responses": {
           "201": {
+            "headers": {"Idempotent-Replayed": {"description": "true when this answers an earlier request with the same Idempotency-Key (nothing was booked now).", "schema": {"type": "string", "enum": ["true"]}}},
             "description": "Recorded.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}},
             "links": {"DeleteAdjustment": {"operationId": "deleteAdjustment", "parameters": {"id": "$response.body#/id"}}}
@@ -1208,6 +1216,12 @@ extension OpenAPIDocument {
       }
     },
     "parameters": {
+      "IdempotencyKey": {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "description": "A key of the client's choosing (a UUID is a good one) that makes the POST safe to retry: the same key from the same user with the same request answers the document booked the first time (201, `Idempotent-Replayed: true`) and books nothing; with a different request it is refused (409). Keys are kept 48 hours.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"}
+      },
       "DryRun": {
         "name": "dryRun",
         "in": "query",

@@ -5,9 +5,12 @@ import InventoryDomain
 extension InventorySQLiteRepository {
     // MARK: - Purchases
 
-    public func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord {
+    public func postPurchase(_ draft: PurchaseDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<PurchaseRecord> {
         let draft = try draft.validated()
-        return try await self.write { db, settings in try Self.bookPurchase(db, settings, draft, replacing: nil) }
+        return try await self.writeOnce(idempotency, kind: .purchase, book: { db, settings in
+            let record = try Self.bookPurchase(db, settings, draft, replacing: nil)
+            return (record.id.rawValue, record)
+        }, replay: { db, id in try Self.fetchPurchase(db, PurchaseID(id)) })
     }
 
     public func previewPurchase(_ draft: PurchaseDraft, replacing id: PurchaseID? = nil) async throws -> PurchaseRecord {
@@ -208,8 +211,11 @@ extension InventorySQLiteRepository {
 
     // MARK: - Sales
 
-    public func postSale(_ draft: SaleDraft) async throws -> SaleRecord {
-        try await self.write { db, settings in try Self.bookSale(db, settings, draft, replacing: nil) }
+    public func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord> {
+        try await self.writeOnce(idempotency, kind: .sale, book: { db, settings in
+            let record = try Self.bookSale(db, settings, draft, replacing: nil)
+            return (record.id.rawValue, record)
+        }, replay: { db, id in try Self.fetchSale(db, SaleID(id)) })
     }
 
     public func previewSale(_ draft: SaleDraft, replacing id: SaleID? = nil) async throws -> SaleRecord {
@@ -335,9 +341,9 @@ extension InventorySQLiteRepository {
 
     // MARK: - Adjustments and returns
 
-    public func postAdjustment(_ draft: AdjustmentDraft) async throws -> AdjustmentID {
+    public func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID> {
         let draft = try draft.validated()
-        return try await self.write { db, settings in
+        return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings in
             try Self.requireActiveProduct(db, draft.productID, field: "productId", allowArchived: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
@@ -351,17 +357,17 @@ extension InventorySQLiteRepository {
                     unitAmount: draft.unitCost ?? .zero, field: "quantityChange")
             ])
             try writer.flush()
-            return AdjustmentID(documentID)
-        }
+            return (documentID, AdjustmentID(documentID))
+        }, replay: { _, id in AdjustmentID(id) })
     }
 
     public func deleteAdjustment(_ id: AdjustmentID) async throws {
         try await self.deleteDocument(id.rawValue, kind: .adjustment)
     }
 
-    public func postCustomerReturn(_ draft: CustomerReturnDraft) async throws -> CustomerReturnID {
+    public func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID> {
         let draft = try draft.validated()
-        return try await self.write { db, settings in
+        return try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings in
             let sale = try Self.fetchSale(db, draft.saleID)
             guard draft.effectiveAt >= sale.effectiveAt else {
                 throw InventoryError(.invalidValue, field: "effectiveAt", "a return cannot be dated before its sale")
@@ -399,17 +405,17 @@ extension InventorySQLiteRepository {
             }
             try writer.write(pending)
             try writer.flush()
-            return CustomerReturnID(documentID)
-        }
+            return (documentID, CustomerReturnID(documentID))
+        }, replay: { _, id in CustomerReturnID(id) })
     }
 
     public func deleteCustomerReturn(_ id: CustomerReturnID) async throws {
         try await self.deleteDocument(id.rawValue, kind: .customerReturn)
     }
 
-    public func postSupplierReturn(_ draft: SupplierReturnDraft) async throws -> SupplierReturnID {
+    public func postSupplierReturn(_ draft: SupplierReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SupplierReturnID> {
         let draft = try draft.validated()
-        return try await self.write { db, settings in
+        return try await self.writeOnce(idempotency, kind: .supplierReturn, book: { db, settings in
             if let supplier = draft.supplierID {
                 try Self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
             }
@@ -428,8 +434,8 @@ extension InventorySQLiteRepository {
                     effect: .issue(quantity: line.quantity), field: "lines[\(index)].quantity")
             })
             try writer.flush()
-            return SupplierReturnID(documentID)
-        }
+            return (documentID, SupplierReturnID(documentID))
+        }, replay: { _, id in SupplierReturnID(id) })
     }
 
     public func deleteSupplierReturn(_ id: SupplierReturnID) async throws {

@@ -3,7 +3,7 @@ import GRDB
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
-    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry"]
+    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -181,6 +181,21 @@ enum SQLiteMigrations {
         // Sessions and API tokens can expire (a browser session after its absolute lifetime, a token when its owner chose).
         migrator.registerMigration("v2-session-expiry") { db in
             try db.execute(sql: "ALTER TABLE session ADD COLUMN expiresAt INTEGER")
+        }
+        // Idempotency keys: a document POST retried with the same key answers the document booked the first time.
+        migrator.registerMigration("v3-idempotency") { db in
+            try db.execute(sql: """
+                CREATE TABLE idempotencyKey (
+                    userId INTEGER NOT NULL,
+                    key TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    documentId INTEGER NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    PRIMARY KEY (userId, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX idempotency_created ON idempotencyKey(createdAt);
+                """)
         }
         return migrator
     }
