@@ -1,40 +1,10 @@
-// Shared by the till screens (pos, receipt, scan): the sale arithmetic exactly as the server books it, GTIN
-// check digits, barcode look-up and the product picture/emoji.
+// Shared by the till screens (pos, receipt, scan): display helpers, GTIN check digits, barcode look-up and the
+// product picture/emoji. (The till's figures are the server's own, from a dry run of the sale: no sale arithmetic here.)
 import { api, ApiError, Decimal, el, page } from "/static/js/app.js";
 
 /** Quantities carry three decimals, tax rates two (hundredths of a percent), money the currency's minor units. */
 export const QTY_SCALE = 3;
 export const RATE_SCALE = 2;
-
-/**
- * One sale line as the server computes it (Documents.swift / Money.swift): prices are before tax;
- * gross = round(price × quantity), net = gross − discount, tax = round(net × rate / 100), each rounded half away
- * from zero to the minor unit. All values are BigInt in minor units.
- */
-export function lineFigures({ unitPrice, quantity, taxRate, discount = "0" }) {
-  const scale = page.minorUnits;
-  const price = Decimal.parse(unitPrice, scale) ?? 0n;
-  const qty = Decimal.parse(quantity, QTY_SCALE) ?? 0n;
-  const rate = Decimal.parse(taxRate, RATE_SCALE) ?? 0n;
-  const off = Decimal.parse(discount, scale) ?? 0n;
-  const gross = Decimal.divide(price * qty, 10n ** BigInt(QTY_SCALE));
-  const net = gross - off;
-  const tax = Decimal.divide(net * rate, 100n * 10n ** BigInt(RATE_SCALE));
-  return { gross, discount: off, net, tax, total: net + tax };
-}
-
-/** Totals of a cart: subtotal (before tax), tax, tip, total — BigInt minor units. */
-export function saleFigures(lines, tip = "0") {
-  const scale = page.minorUnits;
-  let net = 0n, tax = 0n;
-  for (const line of lines) {
-    const f = lineFigures(line);
-    net += f.net;
-    tax += f.tax;
-  }
-  const tipValue = Decimal.parse(tip || "0", scale) ?? 0n;
-  return { subtotal: net, tax, tip: tipValue, total: net + tax + tipValue };
-}
 
 /** BigInt minor units → decimal string ("12.50"). */
 export function minor(value) { return Decimal.format(value, page.minorUnits); }

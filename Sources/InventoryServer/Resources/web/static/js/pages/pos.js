@@ -1,8 +1,10 @@
 // The till: a product grid with category tabs and search, a scan field for USB/Bluetooth scanners (they type the
-// digits and press Enter), a cart with exact totals as the server books them, tip and payment, "Charge".
-// The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses the sale.
+// digits and press Enter), a cart, tip and payment, "Charge". Every figure on the cart (line amounts, tax, total, the
+// Charge amount, change due) is the server's: a dry run of the sale Charge would post (`?dryRun=true`), re-run ~200 ms
+// after each change; while one is outstanding the figures are marked busy and Charge waits for it. No sale
+// arithmetic here. The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
 import { api, ApiError, announce, confirmDialog, debounce, Decimal, el, fieldError, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
-import { codeProblem, lineFigures, minor, productByBarcode, productThumb, qtyText, QTY_SCALE, saleFigures, soldOut } from "/static/js/till-core.js";
+import { codeProblem, productByBarcode, productThumb, qtyText, QTY_SCALE, soldOut } from "/static/js/till-core.js";
 
 const STORE = "stockroom.till.cart";
 const $ = (id) => document.getElementById(id);
@@ -60,7 +62,6 @@ async function loadProducts({ quiet = false } = {}) {
       const p = products.get(line.productId);
       if (p && (p.salePrice !== line.unitPrice || p.taxRate !== line.taxRate || p.name !== line.name)) {
         Object.assign(line, { unitPrice: p.salePrice, taxRate: p.taxRate, name: p.name });
-        clampDiscount(line);
         changed = true;
       }
     }
@@ -270,8 +271,7 @@ function addProduct(p, quantity = "1") {
   }
   saveCart();
   render();
-  const figures = saleFigures(cart, tipValueText());
-  announce(`${p.name} added, ${qtyText(line.quantity)} in the cart. Total ${money(minor(figures.total))}`);
+  afterFigures = `${p.name} added, ${qtyText(line.quantity)} in the cart.`;
   const row = linesBox.querySelector(`[data-line="${p.id}"]`);
   row?.classList.remove("till-flash");
   void row?.offsetWidth;
@@ -287,7 +287,6 @@ function setQuantity(productId, text) {
   const value = Decimal.parse(text, QTY_SCALE);
   if (value === null || value <= 0n) return false;
   line.quantity = Decimal.format(value, QTY_SCALE);
-  clampDiscount(line);
   saveCart();
   render();
   return true;
@@ -332,18 +331,8 @@ linesBox.addEventListener("change", (event) => {
   }
 });
 
-function stockNote(line) {
-  const p = products.get(line.productId);
-  if (!p || !p.tracksStock || p.allowsNegativeStock) return null;
-  const have = Decimal.parse(p.quantity, QTY_SCALE) ?? 0n;
-  const want = Decimal.parse(line.quantity, QTY_SCALE) ?? 0n;
-  return want > have ? `Only ${qtyText(p.quantity)} in stock` : null;
-}
-
 function render() {
   linesBox.replaceChildren(...cart.map((line, index) => {
-    const f = lineFigures(line);
-    const warn = stockNote(line);
     const qid = `qty-${line.productId}`;
     return el("li", { class: "till-line", "data-line": line.productId, "data-index": index },
       productThumb(line, "till-line-thumb"),
@@ -352,7 +341,6 @@ function render() {
         el("div", { class: "till-line-sub muted num" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
         (Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n
           ? el("div", { class: "till-line-discount num" }, `Discount −${money(line.discount)}`) : null,
-        warn ? el("div", { class: "till-line-warn" }, warn) : null,
         el("div", { class: "field-error", id: `line-${line.productId}-error` })),
       el("div", { class: "till-stepper" },
         el("button", { type: "button", class: "btn-icon", "data-act": "minus", "aria-label": `One less ${line.name}` }, icon("minus")),
@@ -360,7 +348,7 @@ function render() {
         el("input", { id: qid, "data-qty": "", name: `lines[${index}].quantity`, value: qtyText(line.quantity), inputmode: "decimal", autocomplete: "off",
                       class: "num", "aria-describedby": `line-${line.productId}-error` }),
         el("button", { type: "button", class: "btn-icon", "data-act": "plus", "aria-label": `One more ${line.name}` }, icon("plus"))),
-      el("div", { class: "till-line-total num" }, money(minor(f.net))),
+      el("div", { class: "till-line-total num" }, lineAmount(index)),
       el("div", { class: "till-line-actions" },
         el("button", { type: "button", class: "btn-icon till-discount-btn", "data-act": "discount", "aria-label": `Discount on ${line.name}`,
                        "aria-pressed": String((Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n) }, "%"),
@@ -368,7 +356,7 @@ function render() {
   }));
   $("cart-empty").hidden = cart.length > 0;
   $("cart-clear").disabled = cart.length === 0;
-  renderTotals();
+  schedulePreview();
   // Keep the grid's "in cart" counters right (and the focus on the tile that had it).
   const focused = document.activeElement?.closest?.("[data-product]")?.dataset.product;
   for (const button of grid.querySelectorAll("[data-product]")) {
@@ -381,35 +369,149 @@ function render() {
   }
 }
 
-function tipValueText() {
-  const text = tipInput.value.trim();
-  return Decimal.parse(text || "0", page.minorUnits) === null ? "0" : (text || "0");
+// ---------- the server's figures: a dry run of the sale Charge would post ----------
+const minorUnits = () => page.minorUnits;
+let figures = null;          // the last dry run's answer (the sale the server would book), or null
+let previewState = "empty";  // "empty" | "pending" | "ok" | "short" (too little cash) | "refused" | "offline"
+let refusal = null;          // what the server refused ({message, index, detail}), for "refused" and "short"
+let afterFigures = "";       // an announcement that waits for the server's total
+let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = "";
+
+/** The body Charge posts; `problem` names the field ("tip", "tendered") that is not an amount. */
+function saleBody() {
+  const scale = minorUnits();
+  const body = {
+    paymentMethod: method(),
+    lines: cart.map((l) => {
+      const line = { productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice };
+      if ((Decimal.parse(l.discount ?? "0", scale) ?? 0n) > 0n) line.discount = l.discount;
+      return line;
+    }),
+  };
+  let problem = null;
+  const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
+  if (tip === null || tip < 0n) problem = "tip";
+  else if (tip > 0n) body.tip = Decimal.format(tip, scale);
+  // The books keep the cash handed over, so a reprinted receipt shows the change too.
+  const text = tenderedInput.value.trim();
+  if (method() === "cash" && text) {
+    const tendered = Decimal.parse(text, scale);
+    if (tendered === null || tendered < 0n) problem ??= "tendered";
+    else body.cashTendered = Decimal.format(tendered, scale);
+  }
+  return { body, problem };
 }
 
-function renderTotals() {
-  const figures = saleFigures(cart, tipValueText());
+const dryRun = (body) => api("POST", "/api/v1/sales?dryRun=true", body, { quiet: true });
+
+/** The cart changed: its figures are stale until the dry run ~200 ms after the last change answers. */
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  previewTimer = null;
+  if (!cart.length) {
+    previewSequence++;
+    figures = null;
+    refusal = null;
+    previewState = "empty";
+  } else {
+    previewState = "pending";
+    previewTimer = setTimeout(() => { previewTimer = null; previewRun = runPreview(); }, 200);
+  }
+  showFigures();
+}
+
+/** Asks the server what it would book; a tip or cash amount still being typed (not an amount yet) is left out. */
+async function runPreview() {
+  const sequence = ++previewSequence;
+  const outcome = await ask(saleBody().body);
+  if (sequence !== previewSequence) return;   // an older answer arriving late
+  ({ figures, state: previewState, refusal } = outcome);
+  showFigures();
+}
+
+async function ask(body) {
+  try {
+    return { figures: await dryRun(body), state: "ok", refusal: null };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500 || error.status === 401 || error.status === 423) {
+      return { figures: null, state: "offline", refusal: null };
+    }
+    if (error.field === "cashTendered" && body.cashTendered !== undefined) {
+      // Too little cash: the figures of the same sale without it, and the server's words on the change line.
+      const { cashTendered, ...rest } = body;
+      const without = await ask(rest);
+      return without.state === "ok" ? { figures: without.figures, state: "short", refusal: refusalOf(error) } : without;
+    }
+    return { figures: null, state: "refused", refusal: refusalOf(error) };
+  }
+}
+
+/** Waits until the figures on the screen are those of the cart as it is now. */
+async function settle() {
+  while (previewTimer || previewState === "pending") {
+    if (previewTimer) {
+      clearTimeout(previewTimer);
+      previewTimer = null;
+      previewRun = runPreview();
+    }
+    const run = previewRun;
+    if (!run) break;
+    await run;
+    if (run === previewRun && !previewTimer) break;
+  }
+}
+
+/** The server's amount of cart line `index` (before tax), "…" while it is being asked, else "—". */
+function lineAmount(index) {
+  const booked = figures?.lines?.[index];
+  if (booked && booked.productId === cart[index]?.productId) return money(booked.revenue);
+  return previewState === "pending" ? "…" : "—";
+}
+
+/** Puts the server's figures (or "—") on the cart, the Charge button and the change line; shows a refusal. */
+function showFigures() {
+  const busy = previewState === "pending";
+  const known = figures !== null && ["ok", "short", "pending"].includes(previewState);
+  const amount = (text) => (known ? money(text) : "—");
+  linesBox.querySelectorAll("[data-index]").forEach((row) => {
+    row.querySelector(".till-line-total").textContent = lineAmount(Number(row.dataset.index));
+  });
+  $("total-subtotal").textContent = amount(figures?.revenue);
+  $("total-tax").textContent = amount(figures?.tax);
+  $("total-total").textContent = amount(figures?.total);
+  $("cart-bar-total").textContent = cart.length ? amount(figures?.total) : money("0");
+  $("totals").setAttribute("aria-busy", String(busy));
+  linesBox.setAttribute("aria-busy", String(busy));
   const count = cart.reduce((sum, l) => sum + (Decimal.parse(l.quantity, QTY_SCALE) ?? 0n), 0n);
   const countText = qtyText(Decimal.format(count, QTY_SCALE));
-  $("total-subtotal").textContent = money(minor(figures.subtotal));
-  $("total-tax").textContent = money(minor(figures.tax));
-  $("total-total").textContent = money(minor(figures.total));
   $("cart-count").textContent = `${countText} item${countText === "1" ? "" : "s"}`;
-  $("cart-bar-total").textContent = money(minor(figures.total));
   $("cart-bar-cta").textContent = cartPanel.dataset.open === "true" ? "Hide" : cart.length ? "Charge" : "Cart";
-  chargeButton.disabled = cart.length === 0 || charging;
-  chargeButton.textContent = charging ? "Charging…" : cart.length ? `Charge ${money(minor(figures.total))}` : "Charge";
-  renderCash(figures.total);
+  // Not while the figures are being asked (the amount on the button would be stale); when the server cannot be
+  // reached, Charge still posts — the server decides.
+  chargeButton.disabled = cart.length === 0 || charging || busy;
+  chargeButton.setAttribute("aria-busy", String(busy || charging));
+  chargeButton.textContent = charging ? "Charging…" : cart.length && known ? `Charge ${money(figures.total)}` : "Charge";
+  renderCash(known ? figures : null);
+  if (busy) return;
+  if (previewState === "refused") {
+    showSaleError(refusal.message, refusal.index, refusal.detail, { preview: true });
+  } else if (shownRefusal) {
+    clearSaleError();
+  }
+  if (afterFigures) {
+    announce(`${afterFigures} ${known ? `Total ${money(figures.total)}` : ""}`.trim());
+    afterFigures = "";
+  }
 }
 
-function renderCash(total) {
+function renderCash(known) {
   const cash = method() === "cash";
   $("cash-box").hidden = !cash;
-  const line = $("change-line");
-  line.className = "till-change";
-  const quick = $("quick-cash");
-  const unit = 10n ** BigInt(page.minorUnits);
+  const total = known ? Decimal.parse(known.total, minorUnits()) : null;
+  // Quick amounts: the exact total and the next round notes above it.
+  const unit = 10n ** BigInt(minorUnits());
   const amounts = [];
-  if (total > 0n) {
+  if (total !== null && total > 0n) {
     amounts.push(total);
     for (const step of [1n, 5n, 10n, 20n, 50n, 100n]) {
       const s = step * unit;
@@ -418,22 +520,21 @@ function renderCash(total) {
       if (amounts.length >= 4) break;
     }
   }
-  quick.replaceChildren(...amounts.map((a, i) => el("button", { type: "button", class: "btn-small chip", "data-amount": minor(a) },
-    i === 0 ? `Exact ${money(minor(a))}` : money(minor(a)))));
-  if (!cash) { line.textContent = ""; return; }
+  const format = (value) => Decimal.format(value, minorUnits());
+  $("quick-cash").replaceChildren(...amounts.map((a, i) => el("button", { type: "button", class: "btn-small chip", "data-amount": format(a) },
+    i === 0 ? `Exact ${money(format(a))}` : money(format(a)))));
+  const line = $("change-line");
   const text = tenderedInput.value.trim();
-  if (!text) { line.textContent = ""; return; }
-  const tendered = Decimal.parse(text, page.minorUnits);
-  if (tendered === null) {
-    line.textContent = `Write the amount like 20 or 20.50 (at most ${page.minorUnits} decimals).`;
-    line.classList.add("till-change-bad");
-  } else if (tendered < total) {
-    line.textContent = `Not enough: ${money(minor(total - tendered))} short.`;
-    line.classList.add("till-change-bad");
-  } else {
-    line.replaceChildren("Change due ", el("strong", { id: "change-due", class: "num" }, money(minor(tendered - total))));
-    line.classList.add("till-change-ok");
+  const say = (kind, ...content) => { line.className = `till-change${kind ? ` till-change-${kind}` : ""}`; line.replaceChildren(...content); };
+  if (!cash || !text) return say("");
+  if (Decimal.parse(text, minorUnits()) === null) return say("bad", `Write the amount like 20 or 20.50 (at most ${minorUnits()} decimals).`);
+  if (previewState === "pending") { line.setAttribute("aria-busy", "true"); return; }
+  line.removeAttribute("aria-busy");
+  if (previewState === "short") return say("bad", known ? `Not enough: short of the total ${money(known.total)}.` : refusal.detail);
+  if (known?.change !== undefined && known?.change !== null) {
+    return say("ok", "Change due ", el("strong", { id: "change-due", class: "num" }, money(known.change)));
   }
+  say("", "Change due —");
 }
 
 $("quick-cash").addEventListener("click", (event) => {
@@ -441,19 +542,18 @@ $("quick-cash").addEventListener("click", (event) => {
   if (!button) return;
   tenderedInput.value = button.dataset.amount;
   saveCart();
-  renderTotals();
-  announce($("change-line").textContent);
+  schedulePreview();
 });
 tipInput.addEventListener("input", () => {
-  const ok = Decimal.parse(tipInput.value.trim() || "0", page.minorUnits);
-  $("tip-error").textContent = ok === null || ok < 0n ? `Write the tip like 1.50 (at most ${page.minorUnits} decimals)` : "";
+  const ok = Decimal.parse(tipInput.value.trim() || "0", minorUnits());
+  $("tip-error").textContent = ok === null || ok < 0n ? `Write the tip like 1.50 (at most ${minorUnits()} decimals)` : "";
   tipInput.toggleAttribute("aria-invalid", ok === null || ok < 0n);
   saveCart();
-  renderTotals();
+  schedulePreview();
 });
-tenderedInput.addEventListener("input", () => { saveCart(); renderTotals(); });
+tenderedInput.addEventListener("input", () => { tenderedInput.removeAttribute("aria-invalid"); saveCart(); schedulePreview(); });
 saleForm.addEventListener("change", (event) => {
-  if (event.target.name === "paymentMethod") { saveCart(); renderTotals(); }
+  if (event.target.name === "paymentMethod") { saveCart(); schedulePreview(); }
 });
 $("cart-clear").addEventListener("click", async () => {
   if (!cart.length) return;
@@ -469,35 +569,55 @@ $("cart-clear").addEventListener("click", async () => {
 });
 
 // ---------- line discount (an amount or a percentage of the line, kept as an amount) ----------
+// The line's amount and what is left after the discount are the server's: dry runs of a sale of that line alone.
 const discountDialog = $("discount-dialog"), discountForm = $("discount-form"), discountInput = $("discount-value");
-let discountLine = null, discountOpener = null;
+let discountLine = null, discountOpener = null, discountGross = null, discountSequence = 0;
 
-function clampDiscount(line) {
-  const gross = lineFigures({ ...line, discount: "0" }).gross;
-  const off = Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n;
-  if (off > gross) line.discount = minor(gross);
+function lineSale(line, discount) {
+  const entry = { productId: line.productId, quantity: qtyText(line.quantity), unitPrice: line.unitPrice };
+  if (discount > 0n) entry.discount = Decimal.format(discount, minorUnits());
+  return { paymentMethod: "card", lines: [entry] };
 }
 
+/** The discount typed, in minor units ({value}), or {error}. A percentage is taken of the server's line amount. */
 function discountAmount() {
-  const line = discountLine;
-  const gross = lineFigures({ ...line, discount: "0" }).gross;
+  const scale = minorUnits();
+  const gross = discountGross === null ? null : Decimal.parse(discountGross, scale);
   const text = discountInput.value.trim() || "0";
   if (discountForm.elements.kind.value === "percent") {
     const percent = Decimal.parse(text.replace("%", ""), 2);
     if (percent === null || percent < 0n || percent > 10000n) return { error: "Enter a percentage from 0 to 100 (at most 2 decimals)" };
-    return { value: Decimal.divide(gross * percent, 10000n), gross };
+    if (gross === null) return { error: "The line's amount is not known yet: enter the discount as an amount" };
+    return { value: Decimal.divide(gross * percent, 10000n) };
   }
-  const value = Decimal.parse(text, page.minorUnits);
-  if (value === null || value < 0n) return { error: `Enter an amount like 0.50 (at most ${page.minorUnits} decimals)` };
-  if (value > gross) return { error: `At most the line's ${money(minor(gross))}` };
-  return { value, gross };
+  const value = Decimal.parse(text, scale);
+  if (value === null || value < 0n) return { error: `Enter an amount like 0.50 (at most ${scale} decimals)` };
+  if (gross !== null && value > gross) return { error: `At most the line's ${money(discountGross)}` };
+  return { value };
 }
+
+const askDiscount = debounce(async (line, value, sequence) => {
+  let text;
+  try {
+    const sale = await dryRun(lineSale(line, value));
+    text = `${money(discountGross ?? "")} − ${money(Decimal.format(value, minorUnits()))} = ${money(sale.lines[0].revenue)} before tax`;
+  } catch (error) {
+    text = error instanceof ApiError && error.status > 0 && error.status < 500 ? refusalOf(error, [line]).detail : "—";
+  }
+  if (sequence === discountSequence && discountLine === line) {
+    $("discount-preview").textContent = text;
+    $("discount-preview").removeAttribute("aria-busy");
+  }
+}, 200);
 
 function previewDiscount() {
   clearDiscountError();
+  const sequence = ++discountSequence;
   const result = discountAmount();
-  $("discount-preview").textContent = result.error ? ""
-    : `${money(minor(result.gross))} − ${money(minor(result.value))} = ${money(minor(result.gross - result.value))} before tax`;
+  const preview = $("discount-preview");
+  if (result.error || discountGross === null) { preview.textContent = ""; return; }
+  preview.setAttribute("aria-busy", "true");
+  askDiscount(discountLine, result.value, sequence);
 }
 function clearDiscountError() {
   discountInput.removeAttribute("aria-invalid");
@@ -505,17 +625,30 @@ function clearDiscountError() {
   if (box) box.textContent = "";
 }
 
-function openDiscount(line, opener) {
+async function openDiscount(line, opener) {
   discountLine = line;
   discountOpener = opener;
-  const gross = lineFigures({ ...line, discount: "0" }).gross;
-  $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = ${money(minor(gross))}`;
+  discountGross = null;
+  const head = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)}`;
+  $("discount-line").textContent = `${head} = …`;
   discountForm.elements.kind.value = "amount";
-  const off = Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n;
-  discountInput.value = off > 0n ? minor(off) : "";
-  previewDiscount();
+  const off = Decimal.parse(line.discount ?? "0", minorUnits()) ?? 0n;
+  discountInput.value = off > 0n ? line.discount : "";
+  $("discount-preview").textContent = "";
   discountDialog.showModal();
   discountInput.focus();
+  const sequence = ++discountSequence;
+  let gross = null, note;
+  try {
+    gross = (await dryRun(lineSale(line, 0n))).lines[0].revenue;
+    note = `${head} = ${money(gross)}`;
+  } catch (error) {
+    note = `${head} (the line's amount is not known: ${error.message})`;
+  }
+  if (discountLine !== line) return;
+  discountGross = gross;
+  $("discount-line").textContent = note;
+  if (sequence === discountSequence) previewDiscount();
 }
 
 function closeDiscount() {
@@ -530,23 +663,49 @@ discountForm.addEventListener("change", previewDiscount);
 for (const button of discountForm.querySelectorAll("[data-close]")) button.addEventListener("click", closeDiscount);
 discountDialog.addEventListener("cancel", (event) => { event.preventDefault(); closeDiscount(); });
 $("discount-remove").addEventListener("click", () => {
-  if (discountLine) { delete discountLine.discount; saveCart(); render(); announce(`No discount on ${discountLine.name}`); }
+  if (discountLine) { delete discountLine.discount; saveCart(); render(); afterFigures = `No discount on ${discountLine.name}.`; }
   closeDiscount();
 });
 discountForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const result = discountAmount();
   if (result.error) { fieldError(discountForm, "discount", result.error); discountInput.focus(); return; }
-  if (result.value > 0n) discountLine.discount = minor(result.value);
+  const text = Decimal.format(result.value, minorUnits());
+  if (result.value > 0n) discountLine.discount = text;
   else delete discountLine.discount;
   saveCart();
   render();
-  announce(`Discount of ${money(minor(result.value))} on ${discountLine.name}. Total ${money(minor(saleFigures(cart, tipValueText()).total))}`);
+  afterFigures = `Discount of ${money(text)} on ${discountLine.name}.`;
   closeDiscount();
 });
 
 // ---------- charge ----------
-function showSaleError(message, index = null, lineMessage = message) {
+/** A refusal in the cashier's words: {message naming the product, index of the line, detail for the line}. */
+function refusalOf(error, lines = cart) {
+  const field = error instanceof ApiError ? error.field ?? "" : "";
+  const match = /^lines\[(\d+)\](?:\.(\w+))?/.exec(field);
+  const index = match ? Number(match[1]) : null;
+  const name = index !== null ? lines[index]?.name : null;
+  let detail = (error.message || "the sale was refused").trim();
+  const subject = { unitPrice: "the price", discount: "the discount", quantity: "the quantity" }[match?.[2]]
+    ?? { cashTendered: "the cash tendered", tip: "the tip" }[field];
+  if (subject && /^(is|must) /.test(detail)) detail = `${subject} ${detail}`;
+  detail = detail.charAt(0).toUpperCase() + detail.slice(1);
+  if (!/[.!?]$/.test(detail)) detail += ".";
+  const message = name && !detail.includes(name) ? `${name}: ${detail}` : detail;
+  return { message, index: lines === cart ? index : null, detail };
+}
+
+function clearSaleError() {
+  saleForm.querySelector(".form-error").textContent = "";
+  for (const box of linesBox.querySelectorAll(".field-error")) box.textContent = "";
+  for (const input of linesBox.querySelectorAll("input[aria-invalid]")) input.removeAttribute("aria-invalid");
+  shownRefusal = "";
+}
+
+/** Shows a refusal on the cart (the banner, and on the line it names). A dry run's refusal neither scrolls nor opens the sheet. */
+function showSaleError(message, index = null, lineMessage = message, { preview = false } = {}) {
+  clearSaleError();
   const banner = saleForm.querySelector(".form-error");
   banner.textContent = message;
   if (index !== null) {
@@ -555,6 +714,13 @@ function showSaleError(message, index = null, lineMessage = message) {
     if (box) box.textContent = lineMessage;
     row?.querySelector("input[data-qty]")?.setAttribute("aria-invalid", "true");
   }
+  if (preview) {
+    // The banner is role=alert; say a refusal once, not again on every dry run that repeats it.
+    if (shownRefusal === message) return;
+    shownRefusal = message;
+    return;
+  }
+  shownRefusal = message;
   announce(message, { assertive: true });
   openCart(true);
   banner.scrollIntoView({ block: "nearest" });
@@ -563,56 +729,32 @@ function showSaleError(message, index = null, lineMessage = message) {
 saleForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   if (charging || !cart.length) return;
-  saleForm.querySelector(".form-error").textContent = "";
-  const scale = page.minorUnits;
-  const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
-  if (tip === null || tip < 0n) { tipInput.focus(); return showSaleError("The tip is not an amount."); }
-  const figures = saleFigures(cart, Decimal.format(tip, scale));
-  let tendered = null;
-  if (method() === "cash" && tenderedInput.value.trim()) {
-    tendered = Decimal.parse(tenderedInput.value.trim(), scale);
-    if (tendered === null) { tenderedInput.focus(); return showSaleError("The cash tendered is not an amount."); }
-    if (tendered < figures.total) {
-      tenderedInput.setAttribute("aria-invalid", "true");
-      tenderedInput.focus();
-      return showSaleError(`The cash tendered (${money(minor(tendered))}) is less than the total (${money(minor(figures.total))}).`);
-    }
-  }
-  tenderedInput.removeAttribute("aria-invalid");
-  const body = {
-    paymentMethod: method(),
-    lines: cart.map((l) => {
-      const line = { productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice };
-      if ((Decimal.parse(l.discount ?? "0", scale) ?? 0n) > 0n) line.discount = l.discount;
-      return line;
-    }),
-  };
-  if (tip > 0n) body.tip = Decimal.format(tip, scale);
-  // The books keep the cash handed over, so a reprinted receipt shows the change too.
-  if (tendered !== null) body.cashTendered = Decimal.format(tendered, scale);
   charging = true;
-  renderTotals();
+  showFigures();
+  await settle();   // what the screen shows is the dry run of this very cart
+  const { body, problem } = saleBody();
+  if (problem) {
+    charging = false;
+    showFigures();
+    const input = problem === "tip" ? tipInput : tenderedInput;
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+    return showSaleError(problem === "tip" ? "The tip is not an amount." : "The cash tendered is not an amount.");
+  }
   try {
     const sale = await api("POST", "/api/v1/sales", body);
-    const query = new URLSearchParams({ done: "1" });
     cart = [];
     tipInput.value = "";
     tenderedInput.value = "";
     sessionStorage.removeItem(STORE);
-    location.assign(`/app/receipt/${sale.id}?${query}`);
+    location.assign(`/app/receipt/${sale.id}?${new URLSearchParams({ done: "1" })}`);
   } catch (error) {
     charging = false;
-    renderTotals();
+    showFigures();
     if (error instanceof ApiError && error.status === 0) return showSaleError("The server cannot be reached. The cart is kept — charge again when it is back.");
-    const field = error instanceof ApiError ? error.field ?? "" : "";
-    const match = /^lines\[(\d+)\]/.exec(field);
-    const index = match ? Number(match[1]) : null;
-    const name = index !== null ? cart[index]?.name : null;
-    let detail = (error.message || "the sale was refused").trim();
-    detail = detail.charAt(0).toUpperCase() + detail.slice(1);
-    if (!/[.!?]$/.test(detail)) detail += ".";
-    const named = name && !detail.includes(name) ? `${name}: ${detail}` : detail;
-    showSaleError(`${named} Nothing was charged; the cart is kept.`, index, detail);
+    const { message, index, detail } = refusalOf(error);
+    if (error instanceof ApiError && error.field === "cashTendered") tenderedInput.setAttribute("aria-invalid", "true");
+    showSaleError(`${message} Nothing was charged; the cart is kept.`, index, detail);
     loadProducts({ quiet: true });
   }
 });
@@ -652,6 +794,7 @@ if (wanted) {
   else addProduct(p);
   history.replaceState(null, "", location.pathname);
 }
-const refresh = debounce(() => loadProducts({ quiet: true }), 800);
+// Stock or prices changed elsewhere: the catalogue, and the server's figures for this cart, again.
+const refresh = debounce(() => loadProducts({ quiet: true }).finally(() => { if (cart.length && !charging) schedulePreview(); }), 800);
 onLiveEvents(() => refresh(), ["sale", "product"]);
 if (!matchMedia("(pointer: coarse)").matches) scanInput.focus({ preventScroll: true });
