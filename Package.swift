@@ -57,8 +57,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            // The web app: templates and static files, served as they are (no build step).
-            resources: [.copy("Resources/web")],
+            // The web app (templates and static files, served as they are: no build step) and the API's OpenAPI document.
+            resources: [.copy("Resources/web"), .copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .target(
