@@ -405,3 +405,43 @@ def test_till_without_the_servers_figures_still_charges(shop, signed_in):
     sale = shop.api("GET", f"/api/v1/sales/{int(path_of(driver).rsplit('/', 1)[1])}")
     assert sale["total"] == "2.80"      # 2.35 + 19 % (0.4465 → 0.45)
     assert "2.80" in wait_for(driver, "#receipt-total").text
+
+
+def test_a_charge_sent_again_after_a_lost_answer_is_booked_once(shop, signed_in):
+    """The till's network drops the server's answer to Charge after the sale was booked; the cashier presses Charge
+    again. The till sends the same Idempotency-Key with the same sale, so the server answers the sale it booked the
+    first time: one sale in the books, and the receipt shows it."""
+    cups = shop.api("POST", "/api/v1/products", {"name": unique("Cup"), "salePrice": "3.10", "taxRate": "0", "tracksStock": False})
+    sales_before = len(shop.api("GET", "/api/v1/sales?limit=500"))
+    driver = signed_in(shop, width=1024, height=768)
+    driver.get(shop.url("/app/pos"))
+    wait_idle(driver)
+    # The first real POST of a sale reaches the server, then its answer is lost (as when Wi-Fi drops mid-reply).
+    driver.execute_script("""
+        const realFetch = window.fetch;
+        window.__lost = 0;
+        window.fetch = async (input, init = {}) => {
+          const url = typeof input === "string" ? input : input.url;
+          if (url.endsWith("/api/v1/sales") && init.method === "POST") {
+            if (!init.headers["Idempotency-Key"]) throw new Error("a sale was posted without an Idempotency-Key");
+            const reply = await realFetch(input, init);
+            if (window.__lost === 0) { window.__lost = 1; throw new TypeError("Failed to fetch"); }
+            return reply;
+          }
+          return realFetch(input, init);
+        };""")
+    tile(driver, cups["id"]).click()
+    charge = driver.find_element(By.ID, "charge")
+    wait(driver, lambda d: charge.is_enabled() and "3.10" in charge.text)
+    charge.click()
+    banner = wait_for(driver, "#sale-form .form-error")
+    wait(driver, lambda d: "cannot be reached" in banner.text)
+    assert path_of(driver) == "/app/pos", "the till left the cart although it never got an answer"
+    assert len(shop.api("GET", "/api/v1/sales?limit=500")) == sales_before + 1, "the first Charge was booked by the server"
+    wait(driver, lambda d: charge.is_enabled())
+    charge.click()
+    wait(driver, lambda d: path_of(d).startswith("/app/receipt/"))
+    sales = shop.api("GET", "/api/v1/sales?limit=500")
+    assert len(sales) == sales_before + 1, "the second Charge booked the sale again"
+    assert int(path_of(driver).rsplit("/", 1)[1]) == max(sale["id"] for sale in sales), "the receipt is not the sale booked first"
+    assert "3.10" in wait_for(driver, "#receipt-total").text

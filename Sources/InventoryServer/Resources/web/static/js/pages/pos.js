@@ -404,6 +404,19 @@ function saleBody() {
 
 const dryRun = (body) => api("POST", "/api/v1/sales?dryRun=true", body, { quiet: true });
 
+// One Idempotency-Key per sale being charged: a Charge sent again after a lost answer (the server booked it, the
+// network dropped the reply) is answered with the sale booked the first time, never booked twice. A changed cart is
+// a new sale with a new key. (crypto.getRandomValues works on plain-HTTP shop networks too, randomUUID does not.)
+let charge = { key: null, body: null };
+function chargeKey(body) {
+  const text = JSON.stringify(body);
+  if (charge.body !== text) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    charge = { key: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""), body: text };
+  }
+  return charge.key;
+}
+
 /** The cart changed: its figures are stale until the dry run ~200 ms after the last change answers. */
 function schedulePreview() {
   clearTimeout(previewTimer);
@@ -742,7 +755,8 @@ saleForm.addEventListener("submit", async (event) => {
     return showSaleError(problem === "tip" ? "The tip is not an amount." : "The cash tendered is not an amount.");
   }
   try {
-    const sale = await api("POST", "/api/v1/sales", body);
+    const sale = await api("POST", "/api/v1/sales", body, { headers: { "Idempotency-Key": chargeKey(body) } });
+    charge = { key: null, body: null };
     cart = [];
     tipInput.value = "";
     tenderedInput.value = "";
