@@ -122,6 +122,34 @@ func multipart(fields: [(String, String)], files: [(name: String, filename: Stri
         }
     }
 
+    /// Issue 10, defect 7: a product added by the iOS client reaches the open screens like one added through the API.
+    @Test func anAddThroughThePublicAPIPublishesAProductEvent() async throws {
+        var hub: EventHub?
+        let (app, _) = try makeApp { configuration in
+            configuration.publicAPI = true
+            hub = configuration.events
+        }
+        let stream = try #require(await hub?.subscribe())
+        try await app.test(.router) { client in
+            let refused = try await self.post(client, multipart(fields: [("product_name", "Bun"), ("price", "-1"), ("tax", "7")], files: [],
+                                                                boundary: self.boundary))
+            #expect(refused.object["success"] as? Bool == false)
+            let added = try await self.post(client, multipart(fields: [("product_name", "Bun"), ("product_type", "Bakery"), ("price", "1.20"),
+                                                                       ("tax", "7")], files: [], boundary: self.boundary))
+            #expect(added.object["success"] as? Bool == true, "\(added.text)")
+        }
+        // The first event, or nil when none comes within 5 s (the test fails instead of waiting for ever).
+        let first = await withTaskGroup(of: LiveEvent?.self) { group in
+            group.addTask { for await event in stream { return event }; return nil }
+            group.addTask { try? await Task.sleep(for: .seconds(5)); return nil }
+            let winner = await group.next() ?? nil
+            group.cancelAll()
+            return winner
+        }
+        #expect(first?.type == "product")
+        #expect(first?.data.contains("/api/public/add") == true)
+    }
+
     @Test func thePublicAPIIsOffByDefault() async throws {
         let (app, _) = try makeApp()
         try await app.test(.router) { client in

@@ -92,10 +92,14 @@ struct EventMiddleware<Repository: InventoryRepository>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)
         let path = request.uri.path
-        guard request.method != .get, request.method != .head, response.status.code < 400, path.hasPrefix("/api/v1/"), !request.isDryRun else {
+        // The iOS client's credential-free add changes the catalogue as much as the API does.
+        guard request.method != .get, request.method != .head, response.status.code < 400,
+            path.hasPrefix("/api/v1/") || path == "/api/public/add", !request.isDryRun
+        else {
             return response
         }
-        let stock = ["/api/v1/sales", "/api/v1/purchases", "/api/v1/adjustments", "/api/v1/returns", "/api/v1/products", "/api/v1/import"]
+        let stock = ["/api/v1/sales", "/api/v1/purchases", "/api/v1/adjustments", "/api/v1/returns", "/api/v1/products", "/api/v1/import",
+                     "/api/public/add"]
         guard stock.contains(where: { path.hasPrefix($0) }) else { return response }
         let detail = "{\"method\":\"\(request.method.rawValue)\",\"path\":\"\(path)\"}"
         if path.hasPrefix("/api/v1/sales") { await self.hub.publish(LiveEvent(type: "sale", data: detail)) }
