@@ -2,7 +2,7 @@
 """Fresh barcode test images for Stockroom's reader: symbols rendered by zint (and segno for QR Code), then
 degraded as a phone camera degrades them, with random parameters from a fresh seed on every run.
 
-  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB]     generate (prints the seed)
+  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard]   generate (prints the seed)
   barcode-gen.py score DIR [--ext-batch 'CMD'] [--anchors]                 score decoders on a generated folder
 
 Needs: the `zint` command (Debian: apt-get install zint), and in a venv pillow, numpy, segno
@@ -153,8 +153,14 @@ def background(rng, w, h):
     return np.clip(g, 0, 255)
 
 
+# --hard: smaller modules, more blur, stronger perspective, lower JPEG quality (where wrong reads come from).
+HARD = False
+
+
 def place(rng, sym, min_module=1.2, max_module=4.0, canvas=None):
     """Scales the symbol (module size in px), rotates and puts it on a background; returns a float array."""
+    if HARD:
+        min_module, max_module = min_module * 0.8, max(min_module, max_module * 0.6)
     module = rng.uniform(min_module, max_module)
     f = module / 2.0
     sw, sh = max(8, int(sym.width * f)), max(8, int(sym.height * f))
@@ -196,7 +202,7 @@ def camera(rng, arr):
     tags = []
     h, w = arr.shape
     if rng.random() < 0.35:
-        arr = perspective(rng, arr, rng.uniform(0.03, 0.15))
+        arr = perspective(rng, arr, rng.uniform(0.03, 0.25 if HARD else 0.15))
         tags.append("perspective")
     if rng.random() < 0.3:  # shadow: a dark half-plane with a soft edge
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -211,7 +217,7 @@ def camera(rng, arr):
         tags.append("glare")
     if rng.random() < 0.4:
         img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
-        arr = np.asarray(img.filter(ImageFilter.GaussianBlur(rng.uniform(0.4, 1.6))), np.float32)
+        arr = np.asarray(img.filter(ImageFilter.GaussianBlur(rng.uniform(0.4, 2.4 if HARD else 1.6))), np.float32)
         tags.append("blur")
     if rng.random() < 0.3:  # low light: less contrast, darker, more noise
         arr = arr * rng.uniform(0.25, 0.6) + rng.uniform(0, 20)
@@ -223,7 +229,7 @@ def camera(rng, arr):
     out = np.clip(arr, 0, 255).astype(np.uint8)
     if rng.random() < 0.4:
         buf = io.BytesIO()
-        Image.fromarray(out).save(buf, "JPEG", quality=rng.randint(25, 85))
+        Image.fromarray(out).save(buf, "JPEG", quality=rng.randint(10 if HARD else 25, 85))
         buf.seek(0)
         out = np.asarray(Image.open(buf).convert("L"))
         tags.append("jpeg")
@@ -537,7 +543,10 @@ def main():
     p.add_argument("--seed", type=int, help="reproduce a run (default: a fresh seed, printed)")
     p.add_argument("--count", type=int, default=20, help="images per set (default 20)")
     p.add_argument("--sets", default="", help="comma-separated set-name globs, e.g. 'ean*,negative-*'")
+    p.add_argument("--hard", action="store_true", help="smaller modules, more blur and perspective, worse JPEG")
     a = p.parse_args()
+    global HARD
+    HARD = a.hard
     if shutil.which("zint") is None:
         print("zint is missing: apt-get install zint", file=sys.stderr)
         return 2

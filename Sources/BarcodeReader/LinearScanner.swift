@@ -5,6 +5,8 @@ struct LinearScanner {
         var format: BarcodeFormat
         var text: String
         var lineCount: Int
+        /// Lines on which every element matched one pattern clearly.
+        var clearLines: Int
         var firstRow: Int
         var firstSpan: (Double, Double)
         var lastRow: Int
@@ -129,6 +131,7 @@ struct LinearScanner {
         for k in candidates.indices where candidates[k].format == hit.format && candidates[k].text == hit.text {
             // The same symbol again: extend its extent.
             candidates[k].lineCount += 1
+            if hit.clear { candidates[k].clearLines += 1 }
             if row < candidates[k].minRow {
                 if candidates[k].firstRow < candidates[k].lastRow {
                     candidates[k].firstRow = row
@@ -150,21 +153,54 @@ struct LinearScanner {
         }
         candidates.append(
             Candidate(
-                format: hit.format, text: hit.text, lineCount: 1, firstRow: row, firstSpan: span, lastRow: row,
+                format: hit.format, text: hit.text, lineCount: 1, clearLines: hit.clear ? 1 : 0, firstRow: row, firstSpan: span, lastRow: row,
                 lastSpan: span))
     }
 
+    /// Symbols that a fragment of a longer symbol can pass for, and the symbols they hide in.
+    static let shortFormats: Set<BarcodeFormat> = [.ean8, .upcE]
+    static let longFormats: Set<BarcodeFormat> = [.ean13, .upcA, .itf, .code128, .code39]
+    static let gtinFormats: Set<BarcodeFormat> = [.ean13, .upcA, .ean8, .upcE]
+
+    /// EAN-13 and UPC-A (a 13-digit GTIN with a leading 0) are one length; EAN-8 and UPC-E each another.
+    static func sameGTINLength(_ a: BarcodeFormat, _ b: BarcodeFormat) -> Bool {
+        let long: Set<BarcodeFormat> = [.ean13, .upcA]
+        return a == b ? gtinFormats.contains(a) : long.contains(a) && long.contains(b)
+    }
+
     private func finish(_ all: [Candidate], rotated: Bool) -> [(barcode: DecodedBarcode, lines: Int)] {
-        var kept = all.filter { $0.lineCount >= self.minLineCount }
+        let lines = rotated ? self.image.width : self.image.height
+        let near = 2 * max(1, lines / self.rowDivisor) + 2
+        func overlaps(_ a: Candidate, _ b: Candidate, rowMargin: Int) -> Bool {
+            a.minX < b.maxX && b.minX < a.maxX && a.minRow <= b.maxRow + rowMargin && b.minRow <= a.maxRow + rowMargin
+        }
+        func digitCount(_ c: Candidate) -> Int { c.text.count }
+        var kept = all.filter { c in
+            guard c.lineCount >= self.minLineCount else { return false }
+            // A GTIN only when at least one line read every digit clearly: guesses between two patterns
+            // that happen to pass the check digit are how wrong products get rung up.
+            if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }
+            for other in all where other.text != c.text && overlaps(c, other, rowMargin: near) {
+                // Never an EAN-8/UPC-E from inside a longer symbol seen on the same or neighbouring rows, nor
+                // an ITF fragment inside a longer ITF.
+                if Self.shortFormats.contains(c.format) && Self.longFormats.contains(other.format) { return false }
+                if c.format == .itf && other.format == .itf && digitCount(other) > digitCount(c) { return false }
+                // Lines that read a different GTIN at the same place: only a clear majority is trusted.
+                if Self.sameGTINLength(c.format, other.format)
+                    && (c.lineCount < 2 * other.lineCount || c.lineCount < other.lineCount + 2)
+                {
+                    return false
+                }
+            }
+            return true
+        }
         // Overlapping symbols: keep the one seen on more rows.
         var drop = Set<Int>()
         for a in kept.indices {
             for b in kept.indices where b > a && !drop.contains(a) && !drop.contains(b) {
                 let ka = kept[a]
                 let kb = kept[b]
-                let overlapX = ka.minX < kb.maxX && kb.minX < ka.maxX
-                let overlapY = ka.minRow <= kb.maxRow + 1 && kb.minRow <= ka.maxRow + 1
-                if overlapX && overlapY { drop.insert(ka.lineCount < kb.lineCount ? a : b) }
+                if overlaps(ka, kb, rowMargin: 1) { drop.insert(ka.lineCount < kb.lineCount ? a : b) }
             }
         }
         kept = kept.enumerated().filter { !drop.contains($0.offset) }.map(\.element)

@@ -72,17 +72,33 @@ enum RowPattern {
         _ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ patterns: [[Int]], patternLength: Int,
         maxAverage: Double, maxIndividual: Double
     ) -> Int? {
+        self.bestMatchWithMargin(
+            runs, start, patterns, patternLength: patternLength, maxAverage: maxAverage, maxIndividual: maxIndividual)?
+            .index
+    }
+
+    /// The best-matching pattern under the variance limits with its margin: how much worse the next-best
+    /// pattern (or the limit) is. A small margin is an element halfway between two patterns.
+    static func bestMatchWithMargin(
+        _ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ patterns: [[Int]], patternLength: Int,
+        maxAverage: Double, maxIndividual: Double
+    ) -> (index: Int, margin: Double)? {
         guard start >= 0, start + patterns[0].count <= runs.count else { return nil }
         var best = maxAverage
+        var second = maxAverage
         var bestIndex: Int?
         for (i, p) in patterns.enumerated() {
             let v = variance(runs, start, p, patternLength, maxIndividual: maxIndividual)
             if v < best {
+                second = best
                 best = v
                 bestIndex = i
+            } else if v < second {
+                second = v
             }
         }
-        return bestIndex
+        guard let bestIndex else { return nil }
+        return (bestIndex, second - best)
     }
 
     /// First bar index at or after `from` where `isGuard(index, spaceInFront)` holds, leaving `minSize` runs.
@@ -174,4 +190,6 @@ struct LinearHit {
     var start: Int
     /// Run index one past the last bar.
     var end: Int
+    /// Every element matched one pattern clearly (no near tie between two patterns); EAN/UPC only.
+    var clear = true
 }

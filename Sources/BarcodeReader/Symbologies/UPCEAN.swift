@@ -16,9 +16,19 @@ enum UPCEAN {
     static let guardPattern = [1, 1, 1]
     static let midPattern = [1, 1, 1, 1, 1]
     static let upceEndPattern = [1, 1, 1, 1, 1, 1]
+    /// Quiet zones in modules (zxing-cpp's: 6 before; after, the spec's 7 would cut too many real photos).
     static let quietZone = 6.0
+    static let rightQuietZone = 6.0
     static let maxAverageVariance = 0.48
     static let maxIndividualVariance = 0.7
+    /// A digit is clear when the next-best pattern is worse by this much: a digit halfway between two
+    /// patterns is where misreads that still pass the check digit come from (see ``LinearScanner``).
+    static let minDigitMargin = 0.02
+    /// Adjacent digits (7 modules each) may differ in width by this fraction at most (perspective changes the
+    /// module slowly across a symbol; a digit that swallowed or lost a module does not).
+    static let maxAdjacentWidthRatio = 0.22
+    /// Guard patterns measured against the symbol's module width (their own widths are too few pixels).
+    static let maxGuardDeviation = 0.5
 
     /// Computes the GTIN (mod 10, weights 3/1 from the right) check digit of `digits` (without check digit).
     static func checkDigit(_ digits: [Int]) -> Int {
@@ -65,17 +75,51 @@ enum UPCEAN {
         return after == Int.max || Double(after) >= quietZone * module - 1
     }
 
+    /// Bar-width consistency across the whole symbol: every digit is 7 modules wide and adjacent digits agree
+    /// within ``maxAdjacentWidthRatio``; the guards (`(run index, run count, modules)`) are their nominal
+    /// number of modules of the local module width. Returns the mean module width, or nil.
+    static func consistentModule(
+        _ runs: UnsafeBufferPointer<Int32>, digitStarts: [Int], guards: [(Int, Int, Int)]
+    ) -> Double? {
+        let widths = digitStarts.map { Double(RowPattern.sum(runs, $0, 4)) }
+        for k in 1..<widths.count {
+            let ratio = widths[k] / widths[k - 1]
+            guard ratio <= 1 + maxAdjacentWidthRatio, ratio >= 1 / (1 + maxAdjacentWidthRatio) else { return nil }
+        }
+        for (start, n, modules) in guards {
+            // The module next to the guard: the nearest digit's width / 7.
+            let nearest = digitStarts.min { abs($0 - start) < abs($1 - start) } ?? start
+            let local = Double(RowPattern.sum(runs, nearest, 4)) / 7
+            let w = Double(RowPattern.sum(runs, start, n))
+            guard abs(w - Double(modules) * local) <= maxGuardDeviation * Double(modules) * local + 1 else {
+                return nil
+            }
+        }
+        return widths.reduce(0, +) / Double(widths.count) / 7
+    }
+
+    /// Quiet zones on both sides measured in the symbol's own module width (`before`/`after` are run indices
+    /// of the white runs around the symbol; the image border counts as quiet).
+    static func hasQuietZones(
+        _ runs: UnsafeBufferPointer<Int32>, before: Int, after: Int, module: Double, left: Double, right: Double
+    ) -> Bool {
+        let l = before <= 0 ? Int.max : Int(runs[before])
+        let r = after >= runs.count - 1 ? Int.max : Int(runs[after])
+        return (l == Int.max || Double(l) >= left * module - 1) && (r == Int.max || Double(r) >= right * module - 1)
+    }
+
     private static func digits(
         _ runs: UnsafeBufferPointer<Int32>, _ start: Int, count: Int, withParity: Bool, text: inout [UInt8],
-        parity: inout Int
+        parity: inout Int, clear: inout Bool
     ) -> Bool {
         var i = start
         for _ in 0..<count {
             guard
-                let m = RowPattern.bestMatch(
+                let (m, margin) = RowPattern.bestMatchWithMargin(
                     runs, i, withParity ? lgPatterns : lPatterns, patternLength: 7,
                     maxAverage: maxAverageVariance, maxIndividual: maxIndividualVariance)
             else { return false }
+            if margin < minDigitMargin { clear = false }
             text.append(UInt8(48 + m % 10))
             parity = (parity << 1) | (m >= 10 ? 1 : 0)
             i += 4
@@ -92,12 +136,17 @@ enum UPCEAN {
         var text: [UInt8] = [48]
         var parity = 0
         var ignored = 0
-        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity),
-            digits(runs, mid + 5, count: 6, withParity: false, text: &text, parity: &ignored),
+        var clear = true
+        let starts = (0..<6).map { b + 3 + 4 * $0 } + (0..<6).map { mid + 5 + 4 * $0 }
+        guard
+            let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (mid, 5, 5), (end, 3, 3)]),
+            hasQuietZones(runs, before: b - 1, after: end + 3, module: module, left: quietZone, right: rightQuietZone),
+            digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
+            digits(runs, mid + 5, count: 6, withParity: false, text: &text, parity: &ignored, clear: &clear),
             let first = firstDigitEncodings.firstIndex(of: parity)
         else { return nil }
         text[0] = UInt8(48 + first)
-        return LinearHit(format: .ean13, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3)
+        return LinearHit(format: .ean13, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3, clear: clear)
     }
 
     private static func ean8(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
@@ -108,10 +157,15 @@ enum UPCEAN {
         }
         var text: [UInt8] = []
         var parity = 0
-        guard digits(runs, b + 3, count: 4, withParity: false, text: &text, parity: &parity),
-            digits(runs, mid + 5, count: 4, withParity: false, text: &text, parity: &parity)
+        var clear = true
+        let starts = (0..<4).map { b + 3 + 4 * $0 } + (0..<4).map { mid + 5 + 4 * $0 }
+        guard
+            let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (mid, 5, 5), (end, 3, 3)]),
+            hasQuietZones(runs, before: b - 1, after: end + 3, module: module, left: quietZone, right: rightQuietZone),
+            digits(runs, b + 3, count: 4, withParity: false, text: &text, parity: &parity, clear: &clear),
+            digits(runs, mid + 5, count: 4, withParity: false, text: &text, parity: &parity, clear: &clear)
         else { return nil }
-        return LinearHit(format: .ean8, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3)
+        return LinearHit(format: .ean8, text: String(decoding: text, as: UTF8.self), start: b, end: end + 3, clear: clear)
     }
 
     private static func upce(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
@@ -123,12 +177,17 @@ enum UPCEAN {
         guard abs(dataModule / guardModule - 1) < 0.2 else { return nil }
         var text: [UInt8] = [48]
         var parity = 0
-        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity),
+        var clear = true
+        let starts = (0..<6).map { b + 3 + 4 * $0 }
+        guard
+            let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 6, 6)]),
+            hasQuietZones(runs, before: b - 1, after: end + 6, module: module, left: quietZone, right: rightQuietZone),
+            digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
             let i = upceParity.firstIndex(of: parity)
         else { return nil }
         text[0] = UInt8(48 + i / 10)
         text.append(UInt8(48 + i % 10))
-        return LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6)
+        return LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6, clear: clear)
     }
 
     /// Finds and decodes the first EAN/UPC symbol whose start guard is at or after run `from`.

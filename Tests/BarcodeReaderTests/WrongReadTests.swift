@@ -1,0 +1,114 @@
+@testable import BarcodeReader
+import Testing
+
+/// The rules that keep the EAN/UPC family from reporting a wrong product (issue 11): quiet zones on both
+/// sides, bar-width consistency across the whole symbol, no digit guessed between two patterns, no shorter
+/// symbol from inside a longer one, and a clear majority when lines disagree.
+@Suite struct WrongReadTests {
+    static let ean13 = "4006381333931"
+
+    /// Stacks images of possibly different widths (left aligned, paper filling the rest), with `gap` paper rows.
+    static func stack(_ images: [GrayscaleImage], gap: Int = 0, paper: UInt8 = 235) -> GrayscaleImage {
+        let width = images.map(\.width).max() ?? 0
+        var pixels: [UInt8] = []
+        for (k, image) in images.enumerated() {
+            if k > 0 { pixels += [UInt8](repeating: paper, count: width * gap) }
+            for y in 0..<image.height {
+                pixels += image.pixels[(y * image.width)..<((y + 1) * image.width)]
+                pixels += [UInt8](repeating: paper, count: width - image.width)
+            }
+        }
+        guard let image = GrayscaleImage(width: width, height: pixels.count / width, pixels: pixels) else {
+            preconditionFailure("size")
+        }
+        return image
+    }
+
+    @Test func quietZonesAreRequiredOnBothSides() {
+        let widths = TestSymbols.ean13(Self.ean13)
+        #expect(BarcodeReader().decode(TestSymbols.render(widths)).first?.text == Self.ean13)
+        // A bar 3 modules after the right guard, or before the left guard: a fragment of something wider.
+        #expect(BarcodeReader().decode(TestSymbols.render(widths + [3, 2])).isEmpty)
+        #expect(BarcodeReader().decode(TestSymbols.render([2, 3] + widths)).isEmpty)
+    }
+
+    @Test func everyDigitMustBeSevenModulesOfTheSymbolsModule() {
+        // Digit 3 drawn twice as wide: every digit's pattern still matches (the match is scale-free) and the
+        // check digit still holds, but no real symbol looks like this.
+        var widths = TestSymbols.ean13(Self.ean13)
+        for k in (3 + 2 * 4)..<(3 + 3 * 4) { widths[k] *= 2 }
+        #expect(BarcodeReader().decode(TestSymbols.render(widths, moduleWidth: 2)).isEmpty)
+    }
+
+    @Test func consistentModuleMeasuresTheSymbol() {
+        let widths = TestSymbols.ean13(Self.ean13).map { Int32($0 * 3) }
+        let runs: [Int32] = [30] + widths + [30]
+        runs.withUnsafeBufferPointer { r in
+            let starts = (0..<6).map { 4 + 4 * $0 } + (0..<6).map { 33 + 4 * $0 }
+            let module = UPCEAN.consistentModule(r, digitStarts: starts, guards: [(1, 3, 3), (28, 5, 5), (57, 3, 3)])
+            #expect(module == 3)
+            // The middle guard read as wide as a digit: inconsistent.
+            #expect(UPCEAN.consistentModule(r, digitStarts: starts, guards: [(28, 5, 12)]) == nil)
+        }
+    }
+
+    @Test func aDigitBetweenTwoPatternsIsNotClear() {
+        // At 2 px a module, 4-3-4-3 is as far from digit 1 (2-2-2-1) as from digit 2 (2-1-2-2).
+        let tie: [Int32] = [9, 4, 3, 4, 3, 9]
+        let clean: [Int32] = [9, 4, 4, 4, 2, 9]
+        tie.withUnsafeBufferPointer { r in
+            let m = RowPattern.bestMatchWithMargin(r, 1, UPCEAN.lPatterns, patternLength: 7, maxAverage: 0.48, maxIndividual: 0.7)
+            #expect(m?.margin == 0)
+        }
+        clean.withUnsafeBufferPointer { r in
+            let m = RowPattern.bestMatchWithMargin(r, 1, UPCEAN.lPatterns, patternLength: 7, maxAverage: 0.48, maxIndividual: 0.7)
+            #expect(m?.index == 1)
+            #expect((m?.margin ?? 0) > UPCEAN.minDigitMargin)
+        }
+    }
+
+    @Test func aSymbolReadOnlyByGuessingIsNotReported() {
+        // The right-half digit 1 of a symbol whose check digit is computed with that 1, drawn halfway to a 2
+        // (4-3-4-3 px at 2 px a module): every line reads the same valid code, but only by picking one of two
+        // equally good patterns.
+        let text = "4006381333931"
+        var widths = TestSymbols.ean13(text).map { $0 * 2 }
+        #expect(BarcodeReader().decode(TestSymbols.render(widths, moduleWidth: 1, quietZone: 24)).first?.text == text)
+        // Right half: digits 7...12 start at run 3 + 24 + 5; digit 12 ("1", the check digit) is the last.
+        let last = 3 + 24 + 5 + 5 * 4
+        #expect(Array(widths[last..<(last + 4)]) == [4, 4, 4, 2])
+        widths.replaceSubrange(last..<(last + 4), with: [4, 3, 4, 3])
+        #expect(BarcodeReader().decode(TestSymbols.render(widths, moduleWidth: 1, quietZone: 24)).isEmpty)
+    }
+
+    @Test func noEAN8FromRowsNextToAnEAN13() {
+        let ean13 = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 30)
+        let ean8 = TestSymbols.render(TestSymbols.ean8("96385074"), height: 30)
+        let found = BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([ean13, ean8], gap: 2))
+        #expect(found.map(\.text) == [Self.ean13])
+        // Far apart, both are real symbols.
+        let apart = BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([ean13, ean8], gap: 30))
+        #expect(Set(apart.map(\.text)) == [Self.ean13, "96385074"])
+    }
+
+    @Test func noITFFragmentNextToALongerITF() {
+        let long = TestSymbols.render(TestSymbols.itf("00012345678905"), moduleWidth: 2, height: 30)
+        let short = TestSymbols.render(TestSymbols.itf("123456"), moduleWidth: 2, height: 30)
+        let found = BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([long, short], gap: 2))
+        #expect(found.map(\.text) == ["00012345678905"])
+    }
+
+    @Test func disagreeingLinesNeedAClearMajority() {
+        // Two different EAN-13s on neighbouring rows, equally tall: neither has a majority.
+        let a = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 20)
+        let b = TestSymbols.render(TestSymbols.ean13("5901234123457"), height: 20)
+        #expect(BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([a, b], gap: 1)).isEmpty)
+        // One much taller than the other: the majority wins.
+        let tall = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 60)
+        let short = TestSymbols.render(TestSymbols.ean13("5901234123457"), height: 4)
+        let found = BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([tall, short], gap: 1))
+        #expect(found.map(\.text) == [Self.ean13])
+        #expect(LinearScanner.sameGTINLength(.ean13, .upcA))
+        #expect(!LinearScanner.sameGTINLength(.ean13, .ean8))
+    }
+}
