@@ -340,7 +340,8 @@ def neg_cut(rng, w, h):
     kind = rng.choice(["ean13", "ean13", "upca", "itf14", "ean13-addon5", "ean13-addon2", "ean8"])
     sym, _ = make_symbol(rng, kind)
     s = np.asarray(sym, np.float32)
-    cols = np.where((s < 128).any(axis=0))[0]
+    # The bars' extent on a row a third of the way down (above the human-readable digits beside the bars).
+    cols = np.where(s[s.shape[0] // 3] < 128)[0]
     x0, x1 = cols[0], cols[-1]
     span = x1 - x0
     # Remove between a quarter and two thirds of the bars, from the left, the right or the middle.
