@@ -230,8 +230,8 @@ def test_restore_needs_typed_confirmation_refuses_junk_and_replaces_the_data(sho
     driver = signed_in(shop, "admin", width=375, height=812)
     folder = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-backup-"))
     status, _, content = shop.api("GET", "/api/v1/backup", raw=True)
-    assert status == 200 and content.startswith(b"SQLite format 3")
-    backup = folder / "shop.sqlite"
+    assert status == 200 and content.startswith(b"PK\x03\x04"), "a backup is a ZIP of the database and the pictures"
+    backup = folder / "shop.zip"
     backup.write_bytes(content)
     before = product_count(shop)
     extra = shop.api("POST", "/api/v1/products", {"name": unique("After backup")})

@@ -99,7 +99,7 @@ struct ShopArchive {
             return nil
         }
         guard head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
-            throw InventoryError(.invalidValue, field: "file", "the file is neither a Stockroom backup (.zip) nor an SQLite database")
+            throw InventoryError(.invalidValue, field: "file", "the file is not a Stockroom backup: neither the .zip that Download backup gives nor an SQLite database")
         }
         let scratch = try self.scratchFolder("restore")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }

@@ -1,4 +1,4 @@
-// Backup: download a consistent copy of the live database; restore one behind a typed confirmation.
+// Backup: download the whole shop (database and pictures) as one .zip; restore one behind a typed confirmation.
 import { el, showProblem, clearErrors, fieldError, announce, toast } from "/static/js/app.js";
 import { upload } from "/static/js/admin-common.js";
 
@@ -16,10 +16,12 @@ form.addEventListener("submit", async (event) => {
   result.replaceChildren();
   const file = form.file.files?.[0];
   if (!file) { fieldError(form, "file", "choose a backup file first"); form.file.focus(); return; }
-  // An SQLite database starts with "SQLite format 3\0".
+  // A quick look before asking to confirm (the server checks the whole file): a backup is a ZIP ("PK\3\4"), or an
+  // SQLite database ("SQLite format 3") from before pictures were included.
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  if (new TextDecoder().decode(head.slice(0, 15)) !== "SQLite format 3") {
-    fieldError(form, "file", "this is not a Stockroom backup (not an SQLite database file)");
+  const zip = head[0] === 0x50 && head[1] === 0x4b && head[2] === 3 && head[3] === 4;
+  if (!zip && new TextDecoder().decode(head.slice(0, 15)) !== "SQLite format 3") {
+    fieldError(form, "file", "this is not a Stockroom backup (neither the .zip that Download backup gives nor an SQLite database)");
     form.file.focus();
     return;
   }
