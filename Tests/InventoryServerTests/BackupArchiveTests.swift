@@ -88,6 +88,11 @@ import ZIPFoundation
             let restored = try await client.call(.post, "/api/v1/restore", nil, raw: archive, token: otherAdmin)
             #expect(restored.status == 200, "\(restored.text)")
             #expect(restored.object["pictures"] as? Int == 2)
+            // The answer is the documented one (the schema allows no other member).
+            let schemas = (try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.data)) as? [String: Any])
+                .flatMap { ($0["components"] as? [String: Any])?["schemas"] as? [String: Any] }
+            let documented = ((schemas?["Restored"] as? [String: Any])?["properties"] as? [String: Any])?.keys.sorted() ?? []
+            #expect(restored.object.keys.sorted() == documented)
         }
         // The restored database holds the first shop's staff: sign in with its token.
         try await other.test(.router) { client in

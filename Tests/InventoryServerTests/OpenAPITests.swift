@@ -190,6 +190,7 @@ import Testing
             _ = try await check(.post, "/api/v1/auth/clock-out", "/api/v1/auth/clock-out")
             _ = try await check(.post, "/api/v1/auth/clock-out", "/api/v1/auth/clock-out")
             _ = try await check(.get, "/api/v1/shifts", "/api/v1/shifts")
+            _ = try await check(.get, "/api/v1/backup", "/api/v1/backup")
             _ = try await check(.post, "/api/v1/import/products?dryRun=true", "/api/v1/import/products", "name,salePrice\nTea,2.50\n")
             _ = try await check(.post, "/api/v1/import/products", "/api/v1/import/products", "name,salePrice\nTea,lots\n")
             _ = try await check(.post, "/api/v1/products", "/api/v1/products", #"{"name":"X","colour":"red"}"#)
