@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import InventoryDomain
-import InventoryStore
 import Logging
 
 /// How to run the server.
@@ -65,7 +64,7 @@ public struct AppRequestContext: RequestContext {
 
 /// Builds the router: the JSON API under `/api/v1` behind staff sign-in and roles, every error as
 /// `application/problem+json`.
-public func buildRouter<Repository: InventoryRepository & StaffRepository>(
+public func buildRouter<Repository: InventoryRepository & StaffRepository & BackupRepository>(
     repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
 ) -> Router<AppRequestContext> {
     buildRoutes(repository: repository, configuration: configuration, reader: reader).router
@@ -73,7 +72,7 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository>(
 
 /// The router and every route's declared access (``Access``): each route is registered through ``Routes`` with the
 /// permission it needs, which the route itself enforces once it has matched.
-func buildRoutes<Repository: InventoryRepository & StaffRepository>(
+func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepository>(
     repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let router = Router(context: AppRequestContext.self)
@@ -101,9 +100,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository>(
                    sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
-    if let store = repository as? InventorySQLiteRepository {
-        BackupController(store: store, images: configuration.images).addRoutes(to: api)
-    }
+    BackupController(store: repository, images: configuration.images).addRoutes(to: api)
     if configuration.publicAPI {
         PublicAPIController(repository: repository, images: configuration.images, publicURL: configuration.resolvedPublicURL).addRoutes(to: root)
     }
@@ -115,7 +112,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository>(
 }
 
 /// Builds the application over a repository: HTTP, or HTTPS when the configuration has a certificate.
-public func buildApplication<Repository: InventoryRepository & StaffRepository>(
+public func buildApplication<Repository: InventoryRepository & StaffRepository & BackupRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
 ) throws -> some ApplicationProtocol {
     let router = buildRouter(repository: repository, configuration: configuration)

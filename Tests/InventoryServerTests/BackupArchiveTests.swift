@@ -184,10 +184,10 @@ import ZIPFoundation
     }
 
     @Test func pictureNamesAreOnlyTheStoresOwn() {
-        #expect(ShopArchive.isPictureName("0123456789abcdef01234567.png"))
-        #expect(ShopArchive.isPictureName("0123456789abcdef01234567.jpg"))
+        #expect(ShopArchive<InventorySQLiteRepository>.isPictureName("0123456789abcdef01234567.png"))
+        #expect(ShopArchive<InventorySQLiteRepository>.isPictureName("0123456789abcdef01234567.jpg"))
         for name in ["../x.png", "ABCDEF0123456789.png", "0123456789abcdef.gif", ".png", "0123456789abcdef.png.png", "stockroom.sqlite", "x y.png"] {
-            #expect(!ShopArchive.isPictureName(name), "\(name)")
+            #expect(!ShopArchive<InventorySQLiteRepository>.isPictureName(name), "\(name)")
         }
     }
 }

@@ -88,13 +88,13 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let parts = (0..<4).map { _ in ByteBuffer(bytes: [UInt8](repeating: 7, count: 1000)) }
-        try await BackupController.stream(RequestBody(asyncSequence: parts.async), to: path, limit: 4000)
+        try await BackupController<InventorySQLiteRepository>.stream(RequestBody(asyncSequence: parts.async), to: path, limit: 4000)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.size] as? NSNumber)?.intValue == 4000)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         try FileManager.default.removeItem(atPath: path)
         do {
-            try await BackupController.stream(RequestBody(asyncSequence: parts.async), to: path, limit: 3999)
+            try await BackupController<InventorySQLiteRepository>.stream(RequestBody(asyncSequence: parts.async), to: path, limit: 3999)
             Issue.record("a body over the limit was accepted")
         } catch let problem as Problem {
             #expect(problem.status == .contentTooLarge)

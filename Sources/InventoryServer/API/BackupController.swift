@@ -1,12 +1,11 @@
 import Foundation
 import Hummingbird
 import InventoryDomain
-import InventoryStore
 
 /// `GET /api/v1/backup` (the whole shop as one ZIP: a consistent copy of the database and every picture, streamed) and
 /// `POST /api/v1/restore` (such a ZIP, or a bare database from before pictures were included; admin only).
-struct BackupController {
-    let store: InventorySQLiteRepository
+struct BackupController<Store: BackupRepository & CatalogueRepository> {
+    let store: Store
     let images: ImageStore
 
     struct Restored: Encodable, Sendable {
@@ -16,7 +15,7 @@ struct BackupController {
         var pictures: Int?
     }
 
-    var archive: ShopArchive { ShopArchive(store: self.store, images: self.images) }
+    var archive: ShopArchive<Store> { ShopArchive(store: self.store, images: self.images) }
 
     func addRoutes(to api: Routes) {
         api.get("backup", .permission(.backup)) { _, _ in

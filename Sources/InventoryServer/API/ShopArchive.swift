@@ -1,25 +1,24 @@
 import BarcodeImage
 import Foundation
 import InventoryDomain
-import InventoryStore
 import ZIPFoundation
 
 /// A whole shop in one file: a ZIP holding `stockroom.sqlite` (a consistent online copy of the database) and every
 /// product picture under `images/`. Restoring one checks everything before anything changes: the entries (names,
 /// kinds, sizes: no path outside the archive, no zip bomb), every picture (its header and cleaning, as an upload is
-/// checked) and the database (``InventorySQLiteRepository/restore(from:)``); the pictures folder and the database are
+/// checked) and the database (``BackupRepository/restore(from:)``); the pictures folder and the database are
 /// then swapped together, and a refused database puts the old pictures back. A bare SQLite file (a backup from before
 /// pictures were included) still restores, leaving the pictures as they are.
-struct ShopArchive {
-    let store: InventorySQLiteRepository
+struct ShopArchive<Store: BackupRepository> {
+    let store: Store
     let images: ImageStore
 
     /// The archive's database entry.
-    static let databaseEntry = "stockroom.sqlite"
+    static var databaseEntry: String { "stockroom.sqlite" }
     /// Pictures in an archive are stored under this folder.
-    static let imagesFolder = "images/"
+    static var imagesFolder: String { "images/" }
     /// The most entries an archive may hold.
-    static let maximumEntries = 200_000
+    static var maximumEntries: Int { 200_000 }
 
     /// Writes the archive to `path` (a new 0600 file), working in a scratch folder beside the database.
     func write(to path: String) throws {

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import InventoryDomain
 
+// MARK: - DataTransferRepository
+
 extension InventorySQLiteRepository {
     public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) {
         try await self.write { db, settings in

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import InventoryDomain
 
+// MARK: - CatalogueRepository
+
 extension InventorySQLiteRepository {
     // MARK: - Categories
 

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import InventoryDomain
 
+// MARK: - LedgerRepository
+
 extension InventorySQLiteRepository {
     // MARK: - Purchases
 

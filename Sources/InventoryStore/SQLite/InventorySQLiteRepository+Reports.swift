@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import InventoryDomain
 
+// MARK: - ReportRepository
+
 extension InventorySQLiteRepository {
     /// Stock at a moment: for each product, one indexed seek to its last movement at or before it.
     public func snapshot(at: Instant) async throws -> InventorySnapshot {

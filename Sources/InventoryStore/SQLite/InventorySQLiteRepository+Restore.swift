@@ -6,6 +6,8 @@ import InventoryDomain
 /// (integrity, the exact schema Stockroom makes, every value's storage type, the settings and a sample of every
 /// table through the domain's validators, the books' balances), migrated there, and only then copied over the live
 /// database in one step. A refused file leaves the live database untouched.
+// MARK: - BackupRepository
+
 extension InventorySQLiteRepository {
     /// How many rows of each table at each end (by id) are read back through the domain's validators.
     static let restoreSampleRows = 500

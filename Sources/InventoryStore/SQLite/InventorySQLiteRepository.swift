@@ -4,7 +4,7 @@ import InventoryDomain
 import Synchronization
 
 /// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
-public struct InventorySQLiteRepository: InventoryRepository {
+public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     let dbWriter: any DatabaseWriter
     /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
     let coalescer: WriteCoalescer

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Categories, suppliers, customers and products: the catalogue. Product writes never touch the books; a product's
+/// stock and value come from its ledger (``LedgerRepository``).
+public protocol CatalogueRepository: Sendable {
+    /// Creates a category. - Throws: `duplicate` when the name is taken.
+    func createCategory(_ category: Category) async throws -> Category
+    /// Updates a category.
+    func updateCategory(_ category: Category) async throws -> Category
+    /// Deletes a category; its products keep existing without one.
+    func deleteCategory(_ id: CategoryID) async throws
+    /// All categories by name.
+    func categories() async throws -> [Category]
+
+    /// Creates a supplier.
+    func createSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier>
+    /// Updates a supplier.
+    func updateSupplier(_ supplier: Contact<Supplier>) async throws -> Contact<Supplier>
+    /// Deletes a supplier not referenced by any purchase.
+    func deleteSupplier(_ id: SupplierID) async throws
+    /// Suppliers by name, optionally filtered by a search text.
+    func suppliers(search: String?) async throws -> [Contact<Supplier>]
+
+    /// Creates a customer.
+    func createCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer>
+    /// Updates a customer.
+    func updateCustomer(_ customer: Contact<Customer>) async throws -> Contact<Customer>
+    /// Deletes a customer not referenced by any sale.
+    func deleteCustomer(_ id: CustomerID) async throws
+    /// Customers by name, optionally filtered by a search text.
+    func customers(search: String?) async throws -> [Contact<Customer>]
+
+    /// Creates a product. - Throws: `duplicate` naming the product that owns the barcode or SKU.
+    func createProduct(_ details: ProductDetails) async throws -> Product
+    /// Updates a product's editable fields.
+    func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product
+    /// Changes only the fields a patch names, reading and writing the product in one transaction; the result is
+    /// validated as ``updateProduct(_:_:)`` validates a replacement, and a refused patch changes nothing.
+    func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product
+    /// Deletes a product that has no movements.
+    func deleteProduct(_ id: ProductID) async throws
+    /// One product. - Throws: `notFound`.
+    func product(_ id: ProductID) async throws -> Product
+    /// The product with this barcode (UPC-A, UPC-E and EAN-13 forms find the same product), if any.
+    func product(barcode: String) async throws -> Product?
+    /// The product with this SKU, if any.
+    func product(sku: String) async throws -> Product?
+    /// Products matching a query, with the total count before paging.
+    func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int)
+    /// A product's ledger in ledger order.
+    func movements(productID: ProductID) async throws -> [StockMovement]
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Read-only figures folded from the books.
+public protocol ReportRepository: Sendable {
+    /// Stock of every product at a moment.
+    func snapshot(at: Instant) async throws -> InventorySnapshot
+    /// Sales figures per day from `from` through `to` (`yyyymmdd`, shop time zone).
+    func daily(from: Int, to: Int) async throws -> [DailyPerformance]
+    /// Best sellers between two moments.
+    func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
+    /// Products at or below their threshold (and out of stock).
+    func lowStock() async throws -> [LowStockItem]
+    /// Stock value by category.
+    func valuation() async throws -> [CategoryValuation]
+    /// Lots expiring on or before a day that, first in, first out, may still be in stock.
+    func expiringLots(through day: String) async throws -> [ExpiringLot]
+    /// Every movement in ledger order (exports, oracles).
+    func allMovements() async throws -> [StockMovement]
+    /// Every sale header's facts (oracles).
+    func saleFacts() async throws -> [SaleFact]
+}

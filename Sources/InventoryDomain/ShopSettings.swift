@@ -1,0 +1,56 @@
+import Foundation
+
+/// Shop-wide settings.
+public struct ShopSettings: Sendable, Hashable {
+    public var shopName: String
+    public var currency: Currency
+    /// IANA time-zone identifier; a report "day" is a calendar day there.
+    public var timeZoneIdentifier: String
+    public var defaultTaxRate: Percent
+    /// Low-stock threshold for products and categories that set none.
+    public var lowStockDefault: Quantity
+    /// Minutes of inactivity before the till locks.
+    public var lockMinutes: Int
+
+    /// Creates settings.
+    public init(shopName: String = "My shop", currency: Currency = .eur, timeZoneIdentifier: String = "UTC",
+                defaultTaxRate: Percent = .zero, lowStockDefault: Quantity = Quantity(5), lockMinutes: Int = 5) {
+        self.shopName = shopName
+        self.currency = currency
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.defaultTaxRate = defaultTaxRate
+        self.lowStockDefault = lowStockDefault
+        self.lockMinutes = lockMinutes
+    }
+
+    /// The shop calendar for the time zone (UTC when the identifier is unknown).
+    public var calendar: ShopCalendar {
+        (try? ShopCalendar(identifier: self.timeZoneIdentifier)) ?? ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    /// Checks the fields.
+    /// - Throws: ``InventoryError`` naming the field.
+    public func validated() throws -> ShopSettings {
+        var copy = self
+        copy.shopName = self.shopName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !copy.shopName.isEmpty else { throw InventoryError(.missingValue, field: "shopName", "is required") }
+        _ = try ShopCalendar(identifier: self.timeZoneIdentifier)
+        guard self.currency.code.count == 3, self.currency.code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw InventoryError(.invalidValue, field: "currency", "must be a three-letter ISO 4217 code such as EUR, USD or JPY")
+        }
+        guard (0...4).contains(self.currency.minorUnits) else {
+            throw InventoryError(.invalidValue, field: "currencyMinorUnits", "must be between 0 and 4 decimals")
+        }
+        try TextLimit.shortName.check(copy.shopName, field: "shopName")
+        guard self.defaultTaxRate.hundredths >= 0, self.defaultTaxRate.hundredths <= 100_00 else {
+            throw InventoryError(.invalidValue, field: "defaultTaxRate", "must be between 0 and 100 %")
+        }
+        guard self.lowStockDefault >= .zero else {
+            throw InventoryError(.invalidValue, field: "lowStockDefault", "must not be negative")
+        }
+        guard (1...1440).contains(self.lockMinutes) else {
+            throw InventoryError(.invalidValue, field: "lockMinutes", "must be between 1 and 1440")
+        }
+        return copy
+    }
+}
