@@ -54,10 +54,11 @@ public struct Money: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic
     /// ``Quantity/maximum`` per line and 1,000 lines a document, every sum of the books stays inside 64 bits.
     public static let maximum = Money(minorUnits: 1_000_000_000)
 
-    /// Throws when the amount's size exceeds ``maximum``.
+    /// Throws when the amount's size exceeds ``maximum`` (written in `currency` when given, else in minor units).
     public func requireWithinLimit(field: String, currency: Currency? = nil) throws {
         guard self.minorUnits.magnitude <= Self.maximum.minorUnits.magnitude else {
-            throw InventoryError(.invalidValue, field: field, "is too large (at most \(Self.maximum.minorUnits) minor units)")
+            let limit = currency.map { Self.maximum.decimalString($0) } ?? "\(Self.maximum.minorUnits) minor units"
+            throw InventoryError(.invalidValue, field: field, "is too large (at most \(limit))")
         }
     }
 

@@ -19,7 +19,8 @@ public enum PaymentMethod: String, Sendable, Codable, CaseIterable {
 /// Most lines a document may have.
 public let maximumDocumentLines = 1000
 
-func requireLineLimit(_ count: Int) throws {
+/// Throws naming `lines` when a document has more than ``maximumDocumentLines`` lines.
+public func requireLineLimit(_ count: Int) throws {
     guard count <= maximumDocumentLines else {
         throw InventoryError(.invalidValue, field: "lines", "a document may have at most \(maximumDocumentLines) lines")
     }

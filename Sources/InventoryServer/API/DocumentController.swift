@@ -50,7 +50,7 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         func draft(_ formats: Formats, defaultTax: Percent) throws -> PurchaseDraft {
-            try formats.checkLineCount(self.lines.count)
+            try requireLineLimit(self.lines.count)
             let lines = try self.lines.enumerated().map { index, line -> PurchaseDraft.Line in
                 let field = "lines[\(index)]"
                 let product: ProductReference
@@ -161,7 +161,7 @@ struct DocumentController<Repository: InventoryRepository> {
         }
 
         func draft(_ formats: Formats, repository: Repository, allowBelowMinimum: Bool, soldBy: String) async throws -> SaleDraft {
-            try formats.checkLineCount(self.lines.count)
+            try requireLineLimit(self.lines.count)
             var lines: [SaleDraft.Line] = []
             for (index, line) in self.lines.enumerated() {
                 let field = "lines[\(index)]"
@@ -171,7 +171,7 @@ struct DocumentController<Repository: InventoryRepository> {
                 } else {
                     do {
                         price = try await repository.product(ProductID(line.productId)).details.salePrice
-                        try formats.check(price, field: "\(field).unitPrice")
+                        try price.requireWithinLimit(field: "\(field).unitPrice", currency: formats.currency)
                     } catch let error as InventoryError {
                         throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
                     }
@@ -369,7 +369,7 @@ struct DocumentController<Repository: InventoryRepository> {
         returns.post("customer", .permission(.refund)) { request, context in
             let (body, bytes) = try await request.decodeJSONBody(as: CustomerReturnRequest.self, context: context)
             let formats = try await self.formats().0
-            try formats.checkLineCount(body.lines.count)
+            try requireLineLimit(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
                 CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }
@@ -385,7 +385,7 @@ struct DocumentController<Repository: InventoryRepository> {
         returns.post("supplier", .permission(.purchase)) { request, context in
             let (body, bytes) = try await request.decodeJSONBody(as: SupplierReturnRequest.self, context: context)
             let formats = try await self.formats().0
-            try formats.checkLineCount(body.lines.count)
+            try requireLineLimit(body.lines.count)
             let lines = try body.lines.enumerated().map { index, line in
                 SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
             }

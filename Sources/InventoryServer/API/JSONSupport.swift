@@ -30,38 +30,22 @@ struct Formats: Sendable {
     var currency: Currency
     var calendar: ShopCalendar
 
-    /// The largest amount (in minor units) and quantity (in thousandths: a million units) a request may carry, with at
-    /// most ``maxLines`` lines a document: far beyond any shop's needs, and small enough that the books' sums stay
-    /// inside 64 bits (a fuzzer's 10^15-unit adjustment overflowed them and stopped the server).
-    /// The domain's limits (``Money/maximum``, ``Quantity/maximum``), checked here too so the reply names the field early.
-    static let maxMinorUnits = Money.maximum.minorUnits
-    static let maxThousandths = Quantity.maximum.thousandths
-    static let maxLines = maximumDocumentLines
-
+    /// An amount a request gave, within the domain's limit (``Money/maximum``; far beyond any shop, small enough that
+    /// the books' sums stay inside 64 bits).
     func money(_ text: String, field: String) throws -> Money {
         let money = try Money.parse(text, currency: self.currency, field: field)
-        try self.check(money, field: field)
+        try money.requireWithinLimit(field: field, currency: self.currency)
         return money
     }
     func money(_ text: String?, field: String) throws -> Money? { try text.map { try self.money($0, field: field) } }
 
-    func check(_ money: Money, field: String) throws {
-        guard money.minorUnits.magnitude <= Self.maxMinorUnits.magnitude else {
-            throw InventoryError(.invalidValue, field: field, "is too large (at most \(self.string(Money(minorUnits: Self.maxMinorUnits))))")
-        }
-    }
-
+    /// A quantity a request gave, within the domain's limit (``Quantity/maximum``).
     func quantity(_ text: String, field: String) throws -> Quantity {
         let quantity = try Quantity.parse(text, field: field)
-        guard quantity.thousandths.magnitude <= Self.maxThousandths.magnitude else {
-            throw InventoryError(.invalidValue, field: field, "is too large (at most \(Quantity(thousandths: Self.maxThousandths).decimalString))")
-        }
+        try quantity.requireWithinLimit(field: field)
         return quantity
     }
 
-    func checkLineCount(_ count: Int) throws {
-        guard count <= Self.maxLines else { throw InventoryError(.invalidValue, field: "lines", "a document may have at most \(Self.maxLines) lines") }
-    }
     func string(_ money: Money) -> String { money.decimalString(self.currency) }
     /// A kept average at full precision (`0.255000` in EUR); to show an average, write
     /// ``LedgerBalance/roundedAverageCost`` with ``string(_:)-(Money)``.
