@@ -5,6 +5,9 @@ import Testing
     @Test func writesRFC4180AndNeutralisesFormulas() {
         #expect(CSV.line(["a", "b,c", "say \"hi\"", "two\nlines"]) == "a,\"b,c\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n")
         #expect(CSV.line(["=SUM(A1)", "+1+1", "-2+3", "@cmd", "-1.50", "+7", "ok"]) == "'=SUM(A1),'+1+1,'-2+3,'@cmd,-1.50,+7,ok\r\n")
+        // Every plain number stays a number, whatever its size (a fixed-point parse once overflowed from -9.23 on).
+        #expect(CSV.line(["-13.75", "-2.75", "-1234567890123.5", "-.5", "-1.2.3", "-", "-1e3", "-١٢"]) ==
+                "-13.75,-2.75,-1234567890123.5,-.5,'-1.2.3,'-,'-1e3,'-١٢\r\n")
     }
 
     @Test func parsesQuotesCRLFAndBOM() throws {

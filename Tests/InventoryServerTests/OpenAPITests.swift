@@ -219,7 +219,7 @@ import Testing
                 #expect(reply.status == status, "\(uri) \(body): \(reply.text)")
                 #expect(reply.object["field"] as? String == field, "\(uri) \(body): \(reply.text)")
             }
-            let lines = (0...Formats.maxLines).map { _ in #"{"productId":\#(product.id),"quantity":"1","unitCost":"1"}"# }.joined(separator: ",")
+            let lines = (0...maximumDocumentLines).map { _ in #"{"productId":\#(product.id),"quantity":"1","unitCost":"1"}"# }.joined(separator: ",")
             let tooMany = try await client.call(.post, "/api/v1/purchases", #"{"lines":[\#(lines)]}"#)
             #expect(tooMany.status == 422 && tooMany.object["field"] as? String == "lines", "\(tooMany.text)")
         }

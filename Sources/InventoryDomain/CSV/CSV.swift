@@ -16,8 +16,17 @@ public enum CSV {
     /// Prefixes formula-looking cells with `'` so spreadsheets show them as text.
     public static func neutralise(_ cell: String) -> String {
         guard let first = cell.first, "=+-@\t\r".contains(first) else { return cell }
-        if FixedPoint.parse(cell, scale: 18) != nil, first == "-" || first == "+" { return cell }
+        if first == "-" || first == "+", self.isPlainNumber(cell.dropFirst()) { return cell }
         return "'" + cell
+    }
+
+    /// Digits with at most one decimal point and at least one digit (`13.75`, `0.5`, `12`), of any length.
+    static func isPlainNumber(_ text: Substring) -> Bool {
+        var digits = 0, points = 0
+        for character in text {
+            if character.isASCII, character.isNumber { digits += 1 } else if character == "." { points += 1 } else { return false }
+        }
+        return digits > 0 && points <= 1
     }
 
     static func escape(_ cell: String) -> String {
