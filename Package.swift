@@ -7,12 +7,15 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Stockroom",
-    platforms: [.macOS(.v15)],
+    // iOS for apps that use the StockroomClient library (the server and CLI are built for macOS and Linux only).
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "stockroom", targets: ["stockroom"]),
         .library(name: "InventoryDomain", targets: ["InventoryDomain"]),
         .library(name: "InventoryStore", targets: ["InventoryStore"]),
         .library(name: "BarcodeReader", targets: ["BarcodeReader"]),
+        // The API's Swift client for native apps, generated from Sources/InventoryServer/Resources/openapi.json.
+        .library(name: "StockroomClient", targets: ["StockroomClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // MARK: inventory core
@@ -91,6 +97,19 @@ let package = Package(
             name: "StockroomCLITests",
             dependencies: ["StockroomCLI", "InventoryDomain", "InventoryStore"],
             swiftSettings: swiftSettings
+        ),
+
+        // MARK: Swift client
+        // Generated at build time from openapi.json (a symlink to the server's document: one file, two readers).
+        .target(
+            name: "StockroomClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
         // MARK: barcode
