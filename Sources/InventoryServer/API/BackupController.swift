@@ -21,7 +21,9 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
         api.get("backup", .permission(.backup)) { _, _ in
             let path = self.scratchPath("backup", extension: "zip")
             do {
-                try self.archive.write(to: path)
+                // No picture is deleted between the copy of the database and the copy of the files.
+                let archive = self.archive
+                try await self.images.exclusively { try archive.write(to: path) }
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw error
@@ -37,7 +39,8 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let limit = self.archive.limitBytes()
             try await Self.stream(request.body, to: path, limit: limit)
-            let pictures = try await self.archive.restore(from: path, limit: limit)
+            let archive = self.archive
+            let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
             return JSON(Restored(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
                                  pictures: pictures))
         }
@@ -77,7 +80,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
         for try await buffer in body {
             written += Int64(buffer.readableBytes)
             guard written <= limit else {
-                throw Problem(.contentTooLarge, code: "tooLarge", title: "Backup too large",
+                throw Problem(.contentTooLarge, code: .tooLarge, title: "Backup too large",
                               detail: "a backup of this shop can be at most \(limit / (1 << 20)) MiB (four times the live database plus 1 GiB)",
                               field: "file")
             }

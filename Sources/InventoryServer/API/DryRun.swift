@@ -11,7 +11,7 @@ extension Request {
         case nil, "false": return false
         case "true": return true
         case let other?:
-            throw Problem(.badRequest, code: "invalidValue", title: "Invalid value", detail: "dryRun must be true or false, not '\(other.prefix(20))'",
+            throw Problem(.badRequest, code: .invalidValue, title: "Invalid value", detail: "dryRun must be true or false, not '\(other.prefix(20))'",
                           field: "dryRun")
         }
     }

@@ -130,7 +130,7 @@ extension KnownFields {
         guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return }
         func unknown(_ object: [String: Any], allowed: [String], prefix: String) throws {
             for key in object.keys.sorted() where !allowed.contains(key) {
-                throw Problem(.badRequest, code: "invalidValue", title: "Invalid value",
+                throw Problem(.badRequest, code: .invalidValue, title: "Invalid value",
                               detail: "unknown field; known fields are \(allowed.sorted().joined(separator: ", "))", field: prefix + key)
             }
         }
@@ -157,22 +157,22 @@ extension Request {
         // Only JSON is read as JSON: a cross-site form can send `text/plain` without asking, never `application/json`.
         let mediaType = self.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
-            throw Problem(.unsupportedMediaType, code: "unsupportedMediaType", title: "Send JSON",
+            throw Problem(.unsupportedMediaType, code: .unsupportedMediaType, title: "Send JSON",
                           detail: "send the body as application/json (Content-Type was '\(mediaType)')", field: "Content-Type")
         }
         let buffer: ByteBuffer
         do {
             buffer = try await self.body.collect(upTo: limit)
         } catch {
-            throw Problem(.contentTooLarge, code: "tooLarge", title: "Body too large", detail: "the request body is larger than \(limit / 1024) KiB")
+            throw Problem(.contentTooLarge, code: .tooLarge, title: "Body too large", detail: "the request body is larger than \(limit / 1024) KiB")
         }
         guard buffer.readableBytes > 0 else {
-            throw Problem(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is empty; send a JSON object")
+            throw Problem(.badRequest, code: .malformedJSON, title: "Malformed JSON", detail: "the request body is empty; send a JSON object")
         }
         let data = Data(buffer.readableBytesView)
         if let known = T.self as? any KnownFields.Type {
             guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-                throw Problem(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is not a JSON object")
+                throw Problem(.badRequest, code: .malformedJSON, title: "Malformed JSON", detail: "the request body is not a JSON object")
             }
             try known.check(data)
         }
@@ -182,7 +182,7 @@ extension Request {
     /// An integer path parameter; a malformed id is a 400 naming it.
     func id(_ context: some RequestContext, _ name: String = "id") throws -> Int64 {
         guard let text = context.parameters.get(name), let value = Int64(text), value > 0 else {
-            throw Problem(.badRequest, code: "invalidValue", title: "Invalid id", detail: "'\(context.parameters.get(name) ?? "")' is not an id", field: name)
+            throw Problem(.badRequest, code: .invalidValue, title: "Invalid id", detail: "'\(context.parameters.get(name) ?? "")' is not an id", field: name)
         }
         return value
     }

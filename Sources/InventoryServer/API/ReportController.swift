@@ -321,11 +321,11 @@ struct ImportProblem: Error, HTTPResponseError {
     var status: HTTPResponse.Status { .unprocessableContent }
 
     struct Body: Encodable {
-        var type = "https://stockroom.invalid/problems/invalidImport"
+        var type = "https://stockroom.invalid/problems/\(ProblemCode.invalidImport.rawValue)"
         var title = "Import refused"
         var status = 422
         var detail: String
-        var code = "invalidImport"
+        var code = ProblemCode.invalidImport
         var errors: [Entry]
         struct Entry: Encodable {
             var line: Int

@@ -31,7 +31,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let reason = Self.nonCanonicalReason(request.head.path ?? "") {
-            throw Problem(.badRequest, code: "nonCanonicalPath", title: "Malformed path", detail: reason)
+            throw Problem(.badRequest, code: .nonCanonicalPath, title: "Malformed path", detail: reason)
         }
         if RouteGate.unsafeMethods.contains(request.method) && request.headers[.authorization] == nil {
             try Self.checkSameOrigin(request)
@@ -65,7 +65,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     /// say another site, and an `Origin` must be this server's own.
     static func checkSameOrigin(_ request: Request) throws {
         if let site = request.headers[AuthNames.secFetchSite]?.lowercased(), !["same-origin", "none"].contains(site) {
-            throw Problem(.forbidden, code: "crossSite", title: "Cross-site request",
+            throw Problem(.forbidden, code: .crossSite, title: "Cross-site request",
                           detail: "changes are accepted only from the shop's own pages (Sec-Fetch-Site: \(site))")
         }
         if let origin = request.headers[AuthNames.origin] {
@@ -79,7 +79,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
             let defaultPorts = [":80", ":443"]
             let same = !originHost.isEmpty && (originHost == host || defaultPorts.contains { host == originHost + $0 || originHost == host + $0 })
             guard same else {
-                throw Problem(.forbidden, code: "crossSite", title: "Cross-site request",
+                throw Problem(.forbidden, code: .crossSite, title: "Cross-site request",
                               detail: "changes are accepted only from the shop's own pages (Origin: \(origin), this server: \(host))")
             }
         }

@@ -15,12 +15,12 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     /// The input field at fault, when one is.
     public var field: String?
     /// A stable code (`invalidValue`, `notFound` …).
-    public var code: String
+    public var code: ProblemCode
     /// The stored document line the refusal is about, when it is not a line of the request (`document` in the body).
     public var document: AffectedLine?
 
     /// Creates a problem.
-    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, field: String? = nil) {
+    public init(_ status: HTTPResponse.Status, code: ProblemCode, title: String, detail: String, field: String? = nil) {
         self.status = status
         self.code = code
         self.title = title
@@ -34,7 +34,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         var status: Int
         var detail: String
         var field: String?
-        var code: String
+        var code: ProblemCode
         var document: Document?
     }
 
@@ -61,7 +61,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
 
     /// Renders the problem as `application/problem+json`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = Body(type: "https://stockroom.invalid/problems/\(self.code)", title: self.title, status: self.status.code,
+        let body = Body(type: "https://stockroom.invalid/problems/\(self.code.rawValue)", title: self.title, status: self.status.code,
                         detail: self.detail, field: self.field, code: self.code, document: self.document.map(Document.init))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -71,19 +71,9 @@ public struct Problem: Error, HTTPResponseError, Sendable {
 
     /// The problem for a refused domain command.
     public init(_ error: InventoryError) {
-        let status: HTTPResponse.Status
-        let title: String
-        switch error.code {
-        case .notFound: (status, title) = (.notFound, "Not found")
-        case .duplicate: (status, title) = (.conflict, "Already taken")
-        case .inUse: (status, title) = (.conflict, "Still in use")
-        case .conflict: (status, title) = (.conflict, "Conflict")
-        case .insufficientStock: (status, title) = (.unprocessableContent, "Not enough stock")
-        case .missingValue: (status, title) = (.unprocessableContent, "Missing value")
-        case .storage: (status, title) = (.internalServerError, "Internal error")
-        default: (status, title) = (.unprocessableContent, "Invalid value")
-        }
-        self.init(status, code: error.code.description, title: title, detail: error.userMessage, field: error.field)
+        let code = ProblemCode(error.code)
+        let (status, title) = code.domainRefusal
+        self.init(status, code: code, title: title, detail: error.userMessage, field: error.field)
         self.document = error.document
     }
 }
@@ -110,12 +100,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as DecodingError {
             return try self.respond(Problem(decoding: error), request, context)
         } catch let error as any HTTPResponseError {
-            let problem = Problem(error.status, code: error.status.code == 404 ? "notFound" : "badRequest",
+            let problem = Problem(error.status, code: error.status.code == 404 ? .notFound : .badRequest,
                                   title: error.status.reasonPhrase, detail: Self.message(of: error), field: nil)
             return try self.respond(problem, request, context)
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
-            return try self.respond(Problem(.internalServerError, code: "internal", title: "Internal error",
+            return try self.respond(Problem(.internalServerError, code: .internal, title: "Internal error",
                                             detail: "something went wrong on the server; the log has the details (request \(context.id))"),
                                     request, context)
         }
@@ -143,20 +133,20 @@ extension Problem {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            self.init(.badRequest, code: "missingValue", title: "Missing value", detail: "is required",
+            self.init(.badRequest, code: .missingValue, title: "Missing value", detail: "is required",
                       field: path(context.codingPath + [key]))
         case .typeMismatch(let type, let context):
-            self.init(.badRequest, code: "invalidValue", title: "Wrong type", detail: "must be \(Self.describe(type))", field: path(context.codingPath))
+            self.init(.badRequest, code: .invalidValue, title: "Wrong type", detail: "must be \(Self.describe(type))", field: path(context.codingPath))
         case .valueNotFound(let type, let context):
-            self.init(.badRequest, code: "missingValue", title: "Missing value", detail: "must be \(Self.describe(type)), not null", field: path(context.codingPath))
+            self.init(.badRequest, code: .missingValue, title: "Missing value", detail: "must be \(Self.describe(type)), not null", field: path(context.codingPath))
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                self.init(.badRequest, code: "malformedJSON", title: "Malformed JSON", detail: "the request body is not valid JSON")
+                self.init(.badRequest, code: .malformedJSON, title: "Malformed JSON", detail: "the request body is not valid JSON")
             } else {
-                self.init(.badRequest, code: "invalidValue", title: "Invalid value", detail: context.debugDescription, field: path(context.codingPath))
+                self.init(.badRequest, code: .invalidValue, title: "Invalid value", detail: context.debugDescription, field: path(context.codingPath))
             }
         @unknown default:
-            self.init(.badRequest, code: "badRequest", title: "Bad request", detail: "the request body cannot be read")
+            self.init(.badRequest, code: .badRequest, title: "Bad request", detail: "the request body cannot be read")
         }
     }
 
