@@ -69,7 +69,7 @@ public struct StockThresholds: Sendable, Hashable {
     }
 }
 
-extension InventoryRepository {
+extension CatalogueRepository where Self: SettingsRepository {
     /// The shop default and every category's threshold, to judge products with ``StockThresholds/status(of:)``.
     public func stockThresholds() async throws -> StockThresholds {
         StockThresholds(shopDefault: try await self.settings().lowStockDefault, categories: try await self.categories())

@@ -95,7 +95,10 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
     DocumentController(repository: repository).addRoutes(
         purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
-    ReportController(repository: repository, reader: reader).addRoutes(to: api)
+    ReportController(store: repository).addRoutes(to: api.group("reports"))
+    SettingsController(store: repository).addRoutes(to: api.group("settings"))
+    DataTransferController(store: repository).addRoutes(to: api)
+    BarcodeController(store: repository, reader: reader).addRoutes(to: api.group("barcodes"))
     AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil,
                    sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)

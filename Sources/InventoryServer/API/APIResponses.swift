@@ -1,4 +1,3 @@
-import BarcodeReader
 import Foundation
 import InventoryDomain
 
@@ -13,7 +12,7 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     public init(_ repository: Repository) { self.repository = repository }
 
     var products: ProductController<Repository> { ProductController(repository: self.repository) }
-    var reports: ReportController<Repository> { ReportController(repository: self.repository, reader: BarcodeReader()) }
+    var reports: ReportController<Repository> { ReportController(store: self.repository) }
 
     // MARK: Catalogue
 
@@ -77,7 +76,7 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     /// The answer of `POST /api/v1/import/products` for a checked `plan`: `imported` is what the import wrote, nil for
     /// a dry run (`?dryRun=true`).
     public func importAnswer(_ plan: ProductImport, imported: (created: Int, updated: Int)?) throws -> Data {
-        try APIJSON.encode(ReportController<Repository>.importResponse(plan, imported: imported))
+        try APIJSON.encode(ImportResponse(plan, imported: imported))
     }
 
     // MARK: Reports

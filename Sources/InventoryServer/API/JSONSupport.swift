@@ -68,7 +68,7 @@ struct Formats: Sendable {
     func string(_ instant: Instant) -> String { instant.iso8601 }
 }
 
-extension InventoryRepository {
+extension SettingsRepository {
     /// The shop's formats and settings, read once per request.
     func formats() async throws -> (Formats, ShopSettings) {
         let settings = try await self.settings()

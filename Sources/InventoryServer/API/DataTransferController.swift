@@ -1,0 +1,48 @@
+import Hummingbird
+import InventoryDomain
+
+/// `GET /api/v1/export/{kind}` (a CSV file) and `POST /api/v1/import/products` (a products CSV, or a dry run of it).
+struct DataTransferController<Store: DataTransferRepository & CatalogueRepository & SettingsRepository> {
+    let store: Store
+
+    func addRoutes(to api: Routes) {
+        api.get("export/:kind", .permission(.viewReports), use: self.export)
+        api.post("import/products", .permission(.importData), use: self.importProducts)
+    }
+
+    @Sendable func export(_ request: Request, context: some RequestContext) async throws -> Response {
+        let name = context.parameters.get("kind") ?? ""
+        guard let kind = ExportKind(rawValue: name.replacingOccurrences(of: ".csv", with: "")) else {
+            throw InventoryError(.notFound, field: "kind", "no export named '\(name)'; try \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let text = try await self.store.exportCSV(kind)
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                               .contentDisposition: "attachment; filename=\"stockroom-\(kind.rawValue).csv\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Checks the whole file first: any bad row refuses the import (``ImportProblem``) and nothing is written.
+    @Sendable func importProducts(_ request: Request, context: some RequestContext) async throws -> JSON<ImportResponse> {
+        let dryRun = request.query("dryRun") == "true"
+        let buffer = try await request.body.collect(upTo: 20 << 20)
+        guard let text = String(bytes: buffer.readableBytesView, encoding: .utf8) else {
+            throw InventoryError(.invalidValue, field: "body", "the file is not UTF-8 text")
+        }
+        let (f, _) = try await self.store.formats()
+        var products: [Product] = []
+        var offset = 0
+        while true {
+            let page = try await self.store.products(ProductQuery(includeArchived: true, limit: 1000, offset: offset))
+            products += page.products
+            offset += 1000
+            if offset >= page.total { break }
+        }
+        switch ProductImport.plan(csv: text, currency: f.currency, existing: products, categories: try await self.store.categories()) {
+        case .failure(let failure):
+            throw ImportProblem(failure: failure)
+        case .success(let plan):
+            let imported = dryRun ? nil : try await self.store.importProducts(plan)
+            return JSON(ImportResponse(plan, imported: imported))
+        }
+    }
+}
