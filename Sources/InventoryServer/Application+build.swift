@@ -90,7 +90,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     root.get("/health", .open) { _, _ in "ok" }
     let api = root.group("api/v1")
     ProductController(repository: repository).addRoutes(to: api.group("products"))
-    CategoryController(repository: repository).addRoutes(to: api.group("categories"))
+    CategoryController(store: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
     DocumentController(repository: repository).addRoutes(

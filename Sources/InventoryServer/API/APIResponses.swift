@@ -36,22 +36,22 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
 
     /// `GET /api/v1/suppliers?search=`.
     public func suppliers(_ list: [Contact<Supplier>]) throws -> Data {
-        try APIJSON.encode(list.map(ContactController<Repository, Supplier>.ContactResponse.init))
+        try APIJSON.encode(list.map(ContactResponse.init))
     }
 
     /// One supplier as `POST /api/v1/suppliers` and `PUT /api/v1/suppliers/{id}` answer it (and as the list shows it).
     public func supplier(_ contact: Contact<Supplier>) throws -> Data {
-        try APIJSON.encode(ContactController<Repository, Supplier>.ContactResponse(contact))
+        try APIJSON.encode(ContactResponse(contact))
     }
 
     /// `GET /api/v1/customers?search=`.
     public func customers(_ list: [Contact<Customer>]) throws -> Data {
-        try APIJSON.encode(list.map(ContactController<Repository, Customer>.ContactResponse.init))
+        try APIJSON.encode(list.map(ContactResponse.init))
     }
 
     /// One customer as `POST /api/v1/customers` and `PUT /api/v1/customers/{id}` answer it (and as the list shows it).
     public func customer(_ contact: Contact<Customer>) throws -> Data {
-        try APIJSON.encode(ContactController<Repository, Customer>.ContactResponse(contact))
+        try APIJSON.encode(ContactResponse(contact))
     }
 
     // MARK: Documents
