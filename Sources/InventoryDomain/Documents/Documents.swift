@@ -143,6 +143,13 @@ public struct SaleDraft: Sendable, Hashable {
             self.taxRate = taxRate
         }
 
+        /// Creates a line whose discount is `percent` of its amount (price × quantity), rounded half away from zero to
+        /// the minor unit as tax is: the one place a percentage discount becomes money (clients send the percentage).
+        public init(productID: ProductID, quantity: Quantity, unitPrice: Money, discountPercent percent: Percent, taxRate: Percent? = nil) {
+            self.init(productID: productID, quantity: quantity, unitPrice: unitPrice, taxRate: taxRate)
+            self.discount = self.grossAmount.applying(percent)
+        }
+
         /// Price × quantity, before discount.
         public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
         /// Revenue of the line: price × quantity − discount.
@@ -470,8 +477,39 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
             self.revenue = revenue
             self.costOfGoodsSold = costOfGoodsSold
         }
+
+        /// Price × quantity before the discount, as booked: revenue + discount (so a receipt's figures add up).
+        public var amount: Money { self.revenue + self.discount }
     }
 
+    /// The revenue and tax of the lines at one tax rate (a receipt's tax summary).
+    public struct TaxShare: Sendable, Hashable {
+        public var rate: Percent
+        public var revenue: Money
+        public var tax: Money
+
+        /// Creates a value.
+        public init(rate: Percent, revenue: Money, tax: Money) {
+            self.rate = rate
+            self.revenue = revenue
+            self.tax = tax
+        }
+    }
+
+    /// Revenue and tax per tax rate, lowest rate first; the shares' taxes add up to ``tax``.
+    public var taxShares: [TaxShare] {
+        var shares: [Percent: TaxShare] = [:]
+        for line in self.lines {
+            var share = shares[line.taxRate] ?? TaxShare(rate: line.taxRate, revenue: .zero, tax: .zero)
+            share.revenue += line.revenue
+            share.tax += line.tax
+            shares[line.taxRate] = share
+        }
+        return shares.values.sorted { $0.rate < $1.rate }
+    }
+
+    /// Discounts on all lines.
+    public var discount: Money { self.lines.reduce(.zero) { $0 + $1.discount } }
     /// Revenue before tax.
     public var revenue: Money { self.lines.reduce(.zero) { $0 + $1.revenue } }
     /// Tax.

@@ -131,9 +131,11 @@ struct DocumentController<Repository: InventoryRepository> {
             var quantity: String
             var unitPrice: String?
             var discount: String?
+            /// A discount as a percentage of the line's amount; the domain turns it into money.
+            var discountPercent: String?
             var taxRate: String?
 
-            enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, taxRate }
+            enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, discountPercent, taxRate }
 
             init(from decoder: any Decoder) throws {
                 try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -142,6 +144,7 @@ struct DocumentController<Repository: InventoryRepository> {
                 self.quantity = try c.decode(String.self, forKey: .quantity)
                 self.unitPrice = try c.decodeIfPresent(String.self, forKey: .unitPrice)
                 self.discount = try c.decodeIfPresent(String.self, forKey: .discount)
+                self.discountPercent = try c.decodeIfPresent(String.self, forKey: .discountPercent)
                 self.taxRate = try c.decodeIfPresent(String.self, forKey: .taxRate)
             }
         }
@@ -176,10 +179,18 @@ struct DocumentController<Repository: InventoryRepository> {
                         throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
                     }
                 }
-                lines.append(SaleDraft.Line(
-                    productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "\(field).quantity"), unitPrice: price,
-                    discount: try formats.money(line.discount, field: "\(field).discount") ?? .zero,
-                    taxRate: try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }))
+                let quantity = try formats.quantity(line.quantity, field: "\(field).quantity")
+                let discount = try formats.money(line.discount, field: "\(field).discount")
+                let percent = try line.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
+                let taxRate = try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
+                switch (discount, percent) {
+                case (_, nil):
+                    lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate))
+                case (nil, let percent?):
+                    lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate))
+                case (.some, .some):
+                    throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
+                }
             }
             let payment = try self.paymentMethod.map { text in
                 guard let method = PaymentMethod(rawValue: text) else {
@@ -211,7 +222,15 @@ struct DocumentController<Repository: InventoryRepository> {
         var soldBy: String
         var cashTendered: String?
         var change: String?
+        var discount: String
+        var taxes: [TaxShare]
         var lines: [Line]
+
+        struct TaxShare: Encodable, Sendable {
+            var taxRate: String
+            var revenue: String
+            var tax: String
+        }
 
         struct Line: Encodable, Sendable {
             var id: Int64
@@ -219,6 +238,7 @@ struct DocumentController<Repository: InventoryRepository> {
             var productName: String
             var quantity: String
             var unitPrice: String
+            var amount: String
             var discount: String
             var taxRate: String
             var tax: String
@@ -244,9 +264,11 @@ struct DocumentController<Repository: InventoryRepository> {
             self.soldBy = s.soldBy
             self.cashTendered = s.cashTendered.map(f.string)
             self.change = s.change.map(f.string)
+            self.discount = f.string(s.discount)
+            self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax)) }
             self.lines = s.lines.map {
                 Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
-                     unitPrice: f.string($0.unitPrice), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
+                     unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
                      revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString)
             }
         }
