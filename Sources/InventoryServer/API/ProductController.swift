@@ -278,6 +278,9 @@ struct ProductController<Repository: InventoryRepository> {
 
     @Sendable func byBarcode(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
         let code = context.parameters.get("code") ?? ""
+        // A code that cannot be a barcode (a GTIN with a wrong check digit, unprintable text) is refused with the
+        // domain's reason, so every screen that looks a typed code up says the same as saving it would.
+        do { _ = try Barcode.normalize(code) } catch let error as InventoryError { throw InventoryError(error.code, field: "code", error.userMessage) }
         guard let product = try await self.repository.product(barcode: code) else {
             throw InventoryError(.notFound, field: "code", "no product has the barcode \(code)")
         }
