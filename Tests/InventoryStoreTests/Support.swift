@@ -1,11 +1,28 @@
+// How the store is tested, and how a new storage backend joins.
+//
+// `Conformance/` holds one suite per storage protocol — `SettingsConformance`, `CatalogueConformance`,
+// `LedgerConformance` (with its nested suites, the books' property test among them), `ReportConformance`,
+// `DataTransferConformance`, `StaffConformance` and `BackupConformance`. Every test there takes a ``Backend`` argument
+// and reaches the store only through the protocols (those files do not import `InventoryStore`, so they cannot name
+// the SQLite type). `SQLite/` holds `SQLiteSpecificTests`: migrations, PRAGMAs, the group-commit queue, file
+// permissions and the checks `restore` makes on an SQLite file.
+//
+// A new backend (PostgreSQL, issue 13) joins in two steps:
+// 1. conform its repository to ``TestableRepository`` — `InventoryRepository` (settings, catalogue, ledger, reports,
+//    data transfer), `StaffRepository` and `BackupRepository`, plus `testOnly_dump()`: every row of the shop's tables
+//    as text, so a refusal can be shown to change nothing;
+// 2. add a case to ``Backend`` whose `make()` answers an empty, migrated shop of its own.
+// Every conformance suite then runs on it unchanged; its own internals get a suite beside `SQLiteSpecificTests`.
+
 import Foundation
 import InventoryDomain
 import InventoryStore
 import Testing
 
-/// A repository the conformance suite can run on: the protocol plus a dump of every row, to prove refusals change
-/// nothing. A new backend (PostgreSQL) conforms and adds a case to ``Backend``.
-protocol TestableRepository: InventoryRepository {
+/// A repository the conformance suites can run on: every storage protocol plus a dump of every row, to prove
+/// refusals change nothing.
+protocol TestableRepository: InventoryRepository, StaffRepository, BackupRepository {
+    /// Every row of the shop's tables (settings, catalogue, documents, movements, accounts) as text.
     func testOnly_dump() async throws -> String
 }
 
@@ -17,6 +34,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { self.rawValue }
 
+    /// An empty shop of its own.
     func make() throws -> any TestableRepository {
         switch self {
         case .sqliteMemory:

@@ -1,9 +1,10 @@
 import Foundation
 import InventoryDomain
-import InventoryStore
 import Testing
 
-@Suite struct CatalogueTests {
+/// Categories, suppliers, customers and products (``CatalogueRepository``): search, lookups by barcode and SKU,
+/// filters, paging, edits and patches, and the refusals that name the field at fault and change nothing.
+@Suite struct CatalogueConformance {
     @Test(arguments: Backend.allCases)
     func searchIsCaseAndAccentInsensitiveBySubstring(backend: Backend) async throws {
         let store = try backend.make()
@@ -31,23 +32,9 @@ import Testing
     @Test(arguments: Backend.allCases)
     func filtersSortsPagesAndStatuses(backend: Backend) async throws {
         let store = try backend.make()
-        let drinks = try await store.createCategory(Category(id: CategoryID(0), name: "Drinks", color: "#2563EB", lowStockThreshold: qty(10), markup: Percent(hundredths: 5000)))
+        let (drinks, ids) = try await Fixtures.drinksShop(store)
         #expect(drinks.color == "#2563eb")
         #expect(drinks.suggestedSalePrice(cost: eur("2.00")) == eur("3.00"))
-        var ids: [ProductID] = []
-        for (index, name) in ["Cola", "Water", "Juice", "Lemonade"].enumerated() {
-            let product = try await store.createProduct(ProductDetails(name: name, categoryID: index < 3 ? drinks.id : nil))
-            ids.append(product.id)
-        }
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [
-            .init(productID: ids[0], quantity: qty(50), unitCost: eur("0.50")),
-            .init(productID: ids[1], quantity: qty(5), unitCost: eur("0.20")),
-            .init(productID: ids[3], quantity: qty(2), unitCost: eur("1.00")),
-        ]))
-        let low = try await store.lowStock()
-        #expect(low.map(\.name) == ["Juice", "Lemonade", "Water"])
-        #expect(low.first?.status == .out)
-        #expect(low.last?.threshold == qty(10))
         #expect(try await store.products(ProductQuery(status: .low)).products.map(\.name) == ["Lemonade", "Water"])
         #expect(try await store.products(ProductQuery(status: .out)).products.map(\.name) == ["Juice"])
         #expect(try await store.products(ProductQuery(status: .inStock)).products.map(\.name) == ["Cola"])
@@ -55,9 +42,6 @@ import Testing
         let page = try await store.products(ProductQuery(sort: .quantity, limit: 2, offset: 1))
         #expect(page.total == 4)
         #expect(page.products.map(\.name) == ["Water", "Lemonade"])
-        let valuation = try await store.valuation()
-        #expect(valuation.map(\.name) == ["Drinks", "Uncategorised"])
-        #expect(valuation.first?.value == eur("26.00"))
 
         var archived = try await store.product(ids[2]).details
         archived.isArchived = true
@@ -90,52 +74,212 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
-    func expiringLotsAndSettings(backend: Backend) async throws {
+    func categoriesAreEditedAndListedByName(backend: Backend) async throws {
         let store = try backend.make()
-        let yoghurt = try await store.createProduct(ProductDetails(name: "Yoghurt"))
-        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [
-            .init(productID: yoghurt.id, quantity: qty(6), unitCost: eur("0.40"), lotCode: "L7", expiryDate: "2026-01-10")
-        ]))
-        #expect(try await store.expiringLots(through: "2026-01-09").isEmpty)
-        #expect(try await store.expiringLots(through: "2026-01-10").map(\.lotCode) == ["L7"])
-        await #expect(throws: InventoryError(.invalidValue, field: "through", "")) { try await store.expiringLots(through: "soon") }
+        let tea = try await store.createCategory(Category(id: CategoryID(0), name: " tea ", lowStockThreshold: qty(3)))
+        #expect(tea.name == "tea" && tea.color == "#64748b" && tea.lowStockThreshold == qty(3))
+        let cakes = try await store.createCategory(Category(id: CategoryID(0), name: "Cakes", color: "#ABCDEF", markup: Percent(hundredths: 2500)))
+        #expect(try await store.categories() == [cakes, tea])
 
-        var settings = try await store.settings()
-        #expect(settings.currency == .eur)
-        settings.shopName = "Corner Café"
-        settings.timeZoneIdentifier = "Pacific/Kiritimati"  // UTC+14: noon UTC is the next calendar day
-        try await store.saveSettings(settings)
-        #expect(try await store.settings().shopName == "Corner Café")
-        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: yoghurt.id, quantity: qty(1), unitPrice: eur("1.00"))]))
-        #expect(try await store.daily(from: 20260103, to: 20260103).first?.salesCount == 1)
-        settings.timeZoneIdentifier = "UTC"
-        try await store.saveSettings(settings)
-        #expect(try await store.daily(from: 20260102, to: 20260102).first?.salesCount == 1)
-        // The monthly sales summary follows the new zone: a sale at 23:30 UTC on 31 January is February in Tokyo.
-        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260131, minutes: 11 * 60 + 30), lines: [.init(productID: yoghurt.id, quantity: qty(2), unitPrice: eur("1.00"))]))
-        settings.timeZoneIdentifier = "Asia/Tokyo"
-        try await store.saveSettings(settings)
-        let calendar = try await store.settings().calendar
-        let january = try await store.topProducts(from: calendar.startOfDay(20260101), to: calendar.startOfDay(20260201).adding(milliseconds: -1), by: .quantity, limit: 5)
-        let february = try await store.topProducts(from: calendar.startOfDay(20260201), to: calendar.startOfDay(20260301).adding(milliseconds: -1), by: .quantity, limit: 5)
-        #expect(january.first?.quantity == qty(1))
-        #expect(february.first?.quantity == qty(2))
-        settings.currency = .jpy
-        try await expectRefusal(store, .conflict, field: "currency") { try await store.saveSettings(settings) }
+        var renamed = tea
+        renamed.name = "Black tea"
+        renamed.color = "#112233"
+        renamed.lowStockThreshold = nil
+        renamed.markup = Percent(hundredths: 1000)
+        #expect(try await store.updateCategory(renamed) == renamed)
+        #expect(try await store.categories() == [renamed, cakes])
+        // Its own name in another case is no clash; another category's is.
+        var recased = cakes
+        recased.name = "cakes"
+        #expect(try await store.updateCategory(recased).name == "cakes")
+        var clash = renamed
+        clash.name = "CAKES"
+        try await expectRefusal(store, .duplicate, field: "name") { _ = try await store.updateCategory(clash) }
+        var pink = renamed
+        pink.color = "pink"
+        try await expectRefusal(store, .invalidValue, field: "color") { _ = try await store.updateCategory(pink) }
+        try await expectRefusal(store, .notFound, field: "id") { _ = try await store.updateCategory(Category(id: CategoryID(999), name: "Ghost")) }
+
+        try await store.deleteCategory(cakes.id)
+        try await expectRefusal(store, .notFound, field: "id") { try await store.deleteCategory(cakes.id) }
+        #expect(try await store.categories() == [renamed])
     }
 
-    @Test func fileDatabaseUsesWalFullSyncAndNamedMigrations() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-wal-\(UUID().uuidString)").path
-        let store = try InventorySQLiteRepository.open(dataFolder: folder)
-        #expect(try await store.appliedMigrations() == ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency"])
-        #expect(try await store.pragma("journal_mode") == "wal")
-        #expect(try await store.pragma("synchronous") == "2")
-        #expect(try await store.pragma("foreign_keys") == "1")
-        _ = try await store.createProduct(ProductDetails(name: "Kept"))
-        let copy = folder + "/backup.sqlite"
-        try store.backup(to: copy)
-        let reopened = try InventorySQLiteRepository.open(dataFolder: folder)
-        #expect(try await reopened.products(ProductQuery()).products.map(\.name) == ["Kept"])
-        #expect(FileManager.default.fileExists(atPath: copy))
+    @Test(arguments: Backend.allCases)
+    func contactsAreUpdatedAndListedByName(backend: Backend) async throws {
+        let store = try backend.make()
+        var zoe = try await store.createCustomer(Contact(id: CustomerID(0), name: "Zoe"))
+        let ada = try await store.createCustomer(Contact(id: CustomerID(0), name: "ada", location: "Leeds"))
+        #expect(try await store.customers(search: nil) == [ada, zoe])
+        zoe.name = " Abe "
+        zoe.phone = "+44 113 496 0000"
+        zoe.email = "abe@example.com"
+        zoe.note = "pays by card"
+        let saved = try await store.updateCustomer(zoe)
+        #expect(saved.name == "Abe" && saved.phone == "+44 113 496 0000" && saved.email == "abe@example.com" && saved.note == "pays by card")
+        #expect(try await store.customers(search: nil) == [saved, ada])
+        #expect(try await store.customers(search: "496") == [saved])
+        #expect(try await store.customers(search: "leeds") == [ada])
+        var broken = saved
+        broken.phone = "call me"
+        try await expectRefusal(store, .invalidValue, field: "phone") { _ = try await store.updateCustomer(broken) }
+        try await expectRefusal(store, .notFound, field: "id") { _ = try await store.updateCustomer(Contact(id: CustomerID(999), name: "Ghost")) }
+        try await expectRefusal(store, .notFound, field: "id") { _ = try await store.updateSupplier(Contact(id: SupplierID(999), name: "Ghost")) }
+        try await expectRefusal(store, .notFound, field: "id") { try await store.deleteSupplier(SupplierID(999)) }
+
+        // A customer on a sale stays.
+        let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50"), allowsNegativeStock: true))
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), customerID: ada.id, lines: [.init(productID: milk.id, quantity: qty(1), unitPrice: eur("1.50"))]))
+        try await expectRefusal(store, .inUse, field: "id") { try await store.deleteCustomer(ada.id) }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aPatchChangesOnlyTheFieldsItNames(backend: Backend) async throws {
+        let store = try backend.make()
+        let tea = try await store.createCategory(Category(id: CategoryID(0), name: "Tea"))
+        let product = try await store.createProduct(ProductDetails(
+            name: "Green tea", sku: "GT-1", barcode: "4006381333931", categoryID: tea.id, unit: "box", salePrice: eur("3.00"),
+            minimumSalePrice: eur("2.50"), taxRate: Percent(hundredths: 700), lowStockThreshold: qty(4)))
+        var price = ProductPatch()
+        price.salePrice = eur("3.50")
+        var expected = product.details
+        expected.salePrice = eur("3.50")
+        #expect(try await store.updateProduct(product.id, applying: price).details == expected)
+        #expect(try await store.product(product.id).details == expected)
+
+        // A field set to nil is cleared; an absent one is kept.
+        var clear = ProductPatch()
+        clear.sku = .some(nil)
+        clear.categoryID = .some(nil)
+        clear.lowStockThreshold = .some(nil)
+        clear.name = "Sencha"
+        expected.sku = nil
+        expected.categoryID = nil
+        expected.lowStockThreshold = nil
+        expected.name = "Sencha"
+        // The icon stays the one the product had (a patch changes no field it does not name).
+        #expect(try await store.updateProduct(product.id, applying: clear).details == expected)
+        #expect(try await store.product(product.id).details == expected)
+        #expect(try await store.product(sku: "GT-1") == nil)
+        #expect(try await store.product(barcode: "4006381333931")?.name == "Sencha")
+
+        // The patched product is checked as a whole; a refused patch changes nothing.
+        var cheap = ProductPatch()
+        cheap.salePrice = eur("2.00")
+        try await expectRefusal(store, .invalidValue, field: "minimumSalePrice") { _ = try await store.updateProduct(product.id, applying: cheap) }
+        let other = try await store.createProduct(ProductDetails(name: "Black tea"))
+        var steal = ProductPatch()
+        steal.barcode = .some("4006381333931")
+        try await expectRefusal(store, .duplicate, field: "barcode") { _ = try await store.updateProduct(other.id, applying: steal) }
+        try await expectRefusal(store, .notFound) { _ = try await store.updateProduct(ProductID(999), applying: price) }
+
+        // Changing the stock rule replays the ledger, as an edit does.
+        let flour = try await store.createProduct(ProductDetails(name: "Flour", allowsNegativeStock: true))
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260103), lines: [.init(productID: flour.id, quantity: qty(2), unitPrice: eur("1.00"))]))
+        var strict = ProductPatch()
+        strict.allowsNegativeStock = false
+        try await expectRefusal(store, .insufficientStock, field: "allowsNegativeStock") { _ = try await store.updateProduct(flour.id, applying: strict) }
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260102), lines: [.init(productID: flour.id, quantity: qty(5), unitCost: eur("0.40"))]))
+        #expect(try await store.updateProduct(flour.id, applying: strict).details.allowsNegativeStock == false)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func productsAreFoundDeletedAndTheirLedgersRead(backend: Backend) async throws {
+        let store = try backend.make()
+        let cup = try await store.createProduct(ProductDetails(name: "Cup", sku: " CUP-1 ", salePrice: eur("4.00")))
+        #expect(cup.details.sku == "CUP-1" && cup.stock == .empty)
+        #expect(try await store.product(cup.id) == cup)
+        #expect(try await store.product(sku: "CUP-1") == cup)
+        #expect(try await store.movements(productID: cup.id).isEmpty)
+        let purchase = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: cup.id, quantity: qty(3), unitCost: eur("1.50"))]))
+        let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: cup.id, quantity: qty(1), unitPrice: eur("4.00"))]))
+        let ledger = try await store.movements(productID: cup.id)
+        #expect(ledger.map(\.kind) == [.purchase, .sale])
+        #expect(ledger.map(\.documentID) == [purchase.id.rawValue, sale.id.rawValue])
+        #expect(ledger.map(\.balance.quantity) == [qty(3), qty(2)])
+        #expect(ledger.map(\.balance.value) == [eur("4.50"), eur("3.00")])
+
+        let spare = try await store.createProduct(ProductDetails(name: "Spare"))
+        try await store.deleteProduct(spare.id)
+        try await expectRefusal(store, .notFound) { _ = try await store.product(spare.id) }
+        try await expectRefusal(store, .notFound) { try await store.deleteProduct(spare.id) }
+        #expect(try await store.products(ProductQuery()).products.map(\.id) == [cup.id])
+    }
+
+    // MARK: - Refusals
+
+    @Test(arguments: Backend.allCases)
+    func duplicateBarcodeOrSkuNamesTheOwner(backend: Backend) async throws {
+        let shop = try await Fixtures.refusalShop(backend)
+        let before = try await shop.store.testOnly_dump()
+        do {
+            _ = try await shop.store.createProduct(ProductDetails(name: "Other", barcode: "4006381333931"))
+            Issue.record("duplicate barcode accepted")
+        } catch let error as InventoryError {
+            #expect(error.code == .duplicate)
+            #expect(error.field == "barcode")
+            #expect(error.userMessage.contains("'Beans'"))
+        }
+        #expect(try await shop.store.testOnly_dump() == before)
+        try await expectRefusal(shop.store, .duplicate, field: "sku") {
+            _ = try await shop.store.createProduct(ProductDetails(name: "Other", sku: "BEAN-1"))
+        }
+        try await expectRefusal(shop.store, .duplicate, field: "barcode") {
+            _ = try await shop.store.updateProduct(shop.milk.id, ProductDetails(name: "Milk", barcode: "4006381333931"))
+        }
+        // An inline product in a purchase with a taken barcode: the whole purchase is refused.
+        try await expectRefusal(shop.store, .duplicate, field: "lines[1].product.barcode") {
+            _ = try await shop.store.postPurchase(PurchaseDraft(effectiveAt: at(20260102), lines: [
+                .init(productID: shop.milk.id, quantity: qty(1), unitCost: eur("1.00")),
+                .init(product: .new(ProductDetails(name: "Copy", barcode: "4006381333931")), quantity: qty(1), unitCost: eur("1.00")),
+            ]))
+        }
+        _ = try await shop.store.createCategory(Category(id: CategoryID(0), name: "Coffee"))
+        try await expectRefusal(shop.store, .duplicate, field: "name") {
+            _ = try await shop.store.createCategory(Category(id: CategoryID(0), name: "coffee"))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func invalidFieldsAreRefusedByName(backend: Backend) async throws {
+        let shop = try await Fixtures.refusalShop(backend)
+        try await expectRefusal(shop.store, .invalidValue, field: "barcode") {
+            _ = try await shop.store.createProduct(ProductDetails(name: "X", barcode: "4006381333932"))
+        }
+        try await expectRefusal(shop.store, .missingValue, field: "name") {
+            _ = try await shop.store.createProduct(ProductDetails(name: "   "))
+        }
+        try await expectRefusal(shop.store, .invalidValue, field: "email") {
+            _ = try await shop.store.createCustomer(Contact(id: CustomerID(0), name: "Bob", email: "not-an-email"))
+        }
+        try await expectRefusal(shop.store, .invalidValue, field: "color") {
+            _ = try await shop.store.createCategory(Category(id: CategoryID(0), name: "Tea", color: "blue"))
+        }
+        try await expectRefusal(shop.store, .invalidValue, field: "salePrice") {
+            _ = try await shop.store.createProduct(ProductDetails(name: "Bad", salePrice: eur("-1.00")))
+        }
+        try await expectRefusal(shop.store, .notFound, field: "categoryId") {
+            _ = try await shop.store.createProduct(ProductDetails(name: "X", categoryID: CategoryID(42)))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func deletingWhatIsInUse(backend: Backend) async throws {
+        let shop = try await Fixtures.refusalShop(backend)
+        try await expectRefusal(shop.store, .inUse, field: "id") { try await shop.store.deleteProduct(shop.beans.id) }
+        try await expectRefusal(shop.store, .inUse, field: "id") { try await shop.store.deleteSupplier(shop.supplier.id) }
+        try await shop.store.deleteProduct(shop.milk.id)
+        await #expect(throws: InventoryError(.notFound, field: "productId", "")) { try await shop.store.product(shop.milk.id) }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func searchesAreCappedAtEightWords(backend: Backend) async throws {
+        let store = try backend.make()
+        let eight = Array(repeating: "a", count: 8).joined(separator: " ")
+        #expect(try await store.products(ProductQuery(search: eight)).total == 0)
+        for search in [Array(repeating: "a", count: 999).joined(separator: " "), String(repeating: "x", count: 201)] {
+            await #expect(throws: InventoryError.self) { try await store.products(ProductQuery(search: search)) }
+            await #expect(throws: InventoryError.self) { try await store.customers(search: search) }
+        }
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import InventoryDomain
-import InventoryStore
 import Testing
 
-@Suite struct CSVStoreTests {
+/// CSV import and export (``DataTransferRepository``): an import is all or nothing and goes through the same writes
+/// as the API's edits; every export is RFC 4180 with a header row and neutralised formula cells, and a product export
+/// imports back with nothing to change.
+@Suite struct DataTransferConformance {
     /// An import that changes a product's stock rule is the same write as an edit: the ledger is replayed, so turning
     /// off negative stock under a history that went below zero is refused whole, as `updateProduct` refuses it.
     @Test(arguments: Backend.allCases)
@@ -63,5 +65,52 @@ import Testing
                                            existing: try await store.products(ProductQuery(includeArchived: true, limit: 1000)).products,
                                            categories: try await store.categories()).get()
         #expect(again.rows.isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func everyExportHasItsHeaderAndNeutralisedFormulaCells(backend: Backend) async throws {
+        let store = try backend.make()
+        let ada = try await store.createCustomer(Contact(id: CustomerID(0), name: "=HYPERLINK(\"http://x\")", location: "Leeds, \"North\"", phone: "+44 113", note: "@home"))
+        let bean = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co", email: "orders@bean.example"))
+        let customers = try CSV.parse(try await store.exportCSV(.customers))
+        #expect(customers.map(\.cells) == [
+            ["id", "name", "location", "phone", "email", "note"],
+            [String(ada.id.rawValue), "'=HYPERLINK(\"http://x\")", "Leeds, \"North\"", "'+44 113", "", "'@home"],
+        ])
+        #expect(try CSV.parse(try await store.exportCSV(.suppliers)).map(\.cells) == [
+            ["id", "name", "location", "phone", "email", "note"], [String(bean.id.rawValue), "Bean Co", "", "", "orders@bean.example", ""],
+        ])
+        // An empty shop's documents export as a header alone; each line ends with CRLF.
+        for kind in [ExportKind.purchases, .sales, .movements] {
+            let text = try await store.exportCSV(kind)
+            #expect(text.hasSuffix("\r\n") && text.components(separatedBy: "\r\n").count == 2, "\(kind)")
+            #expect(try CSV.parse(text).count == 1, "\(kind)")
+        }
+        #expect(ExportKind.allCases.count == 6)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anImportCreatesCategoriesOnceAndCountsWhatItDid(backend: Backend) async throws {
+        let store = try backend.make()
+        let coffee = try await store.createCategory(Category(id: CategoryID(0), name: "Coffee"))
+        let csv = "name,sku,category,sale_price,low_stock_threshold\nBeans,B1,coffee,9.50,3\nTea,T1,Tea,3.00,\nMate,M1,TEA,4.00,\n"
+        let plan = try ProductImport.plan(csv: csv, currency: .eur, existing: [], categories: try await store.categories()).get()
+        let result = try await store.importProducts(plan)
+        #expect(result.created == 3 && result.updated == 0)
+        let categories = try await store.categories()
+        #expect(categories.map(\.name) == ["Coffee", "Tea"])
+        let products = try await store.products(ProductQuery(limit: 10)).products
+        #expect(products.map(\.name) == ["Beans", "Mate", "Tea"])
+        #expect(products.map(\.details.categoryID) == [coffee.id, categories[1].id, categories[1].id])
+        #expect(products[0].details.salePrice == eur("9.50") && products[0].details.lowStockThreshold == qty(3))
+        #expect(products.allSatisfy { $0.stock == .empty })
+
+        // A category the plan would create that someone created meanwhile is used, not made twice.
+        let cakesPlan = try ProductImport.plan(csv: "name,category\nScone,Cakes\n", currency: .eur, existing: products, categories: categories).get()
+        #expect(cakesPlan.newCategories == ["Cakes"])
+        let cakes = try await store.createCategory(Category(id: CategoryID(0), name: "cakes"))
+        #expect(try await store.importProducts(cakesPlan) == (created: 1, updated: 0))
+        #expect(try await store.categories().map(\.name) == ["cakes", "Coffee", "Tea"])
+        #expect(try await store.products(ProductQuery(search: "scone")).products.first?.details.categoryID == cakes.id)
     }
 }

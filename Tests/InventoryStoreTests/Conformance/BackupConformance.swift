@@ -1,0 +1,103 @@
+import Foundation
+import InventoryDomain
+import Testing
+
+/// Whole-shop copies (``BackupRepository``): a backup restores to exactly the shop it was taken from — books,
+/// reports and accounts — and the shop goes on from there; a file that is not a backup is refused and changes
+/// nothing. (The checks an SQLite backup file must pass are in `SQLiteSpecificTests.Restore`.)
+@Suite struct BackupConformance {
+    /// Everything a restore must bring back, as values the protocols read: every row, the reports and the accounts.
+    static func shopState(_ store: any TestableRepository) async throws -> [String] {
+        [
+            try await store.testOnly_dump(),
+            "\(try await store.snapshot(at: at(20260110)))",
+            "\(try await store.daily(from: 20260101, to: 20260110))",
+            "\(try await store.valuation())",
+            "\(try await store.users())",
+            "\(try await store.settings())",
+        ]
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aBackupRestoresAndTheShopGoesOn(backend: Backend) async throws {
+        let store = try backend.make()
+        let product = try await Fixtures.liveShop(store)
+        try await store.saveSettings(ShopSettings(shopName: "Corner Café", timeZoneIdentifier: "Europe/Berlin", lockMinutes: 12))
+        let path = (store.scratchFolder as NSString).appendingPathComponent("good-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try store.backup(to: path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let snapshot = try await store.testOnly_dump()
+        let state = try await Self.shopState(store)
+
+        // The shop moves on: a sale, a category, a new account and other settings.
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260103), lines: [.init(productID: product.id, quantity: qty(1), unitPrice: eur("2.50"))]))
+        _ = try await store.createCategory(Category(id: CategoryID(0), name: "Cakes"))
+        _ = try await store.createUser(StaffAccount(id: UserID(0), username: "mia", displayName: "Mia", role: .staff, passwordHash: "x", pinHash: nil))
+        try await store.saveSettings(ShopSettings(shopName: "Elsewhere"))
+        #expect(try await store.testOnly_dump() != snapshot)
+
+        try store.restore(from: path)
+        #expect(try await store.testOnly_dump() == snapshot)
+        #expect(try await Self.shopState(store) == state)
+        #expect(try await store.settings().shopName == "Corner Café")
+        #expect(try await store.user(username: "mia") == nil)
+        // The restored shop takes new documents where the copy left off.
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260104), lines: [.init(productID: product.id, quantity: qty(1), unitPrice: eur("2.50"))]))
+        #expect(try await store.product(product.id).stock.quantity == qty(7))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aFileThatIsNotABackupIsRefusedAndChangesNothing(backend: Backend) async throws {
+        let store = try backend.make()
+        try await Fixtures.liveShop(store)
+        try await store.saveSettings(ShopSettings(shopName: "Corner Café", lockMinutes: 12))
+        let state = try await Self.shopState(store)
+        let folder = store.scratchFolder
+        var files: [String: Data] = [
+            "junk": Data(repeating: 0x41, count: 8192),
+            "empty": Data(),
+            "text": Data("name,sku\nBeans,B1\n".utf8),
+        ]
+        files["half a backup"] = try {
+            let whole = (folder as NSString).appendingPathComponent("whole-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(atPath: whole) }
+            try store.backup(to: whole)
+            let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+            return data.prefix(data.count / 2)
+        }()
+        for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
+            let path = (folder as NSString).appendingPathComponent("\(name.replacingOccurrences(of: " ", with: "-"))-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: path, contents: contents)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            do {
+                try store.restore(from: path)
+                Issue.record("\(name) was restored")
+            } catch let error as InventoryError {
+                #expect(error.code == .invalidValue, "\(name): \(error)")
+                #expect(error.field == "file", "\(name): \(error)")
+                #expect(!error.userMessage.isEmpty)
+            }
+            #expect(try await Self.shopState(store) == state, "\(name) changed the shop")
+        }
+        // Nor is a file that is not there.
+        let missing = (folder as NSString).appendingPathComponent("missing-\(UUID().uuidString)")
+        let error = #expect(throws: InventoryError.self) { try store.restore(from: missing) }
+        #expect(error?.field == "file")
+        #expect(try await Self.shopState(store) == state)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theScratchFolderAndTheSizeOfTheDatabase(backend: Backend) async throws {
+        let store = try backend.make()
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: store.scratchFolder, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(FileManager.default.isWritableFile(atPath: store.scratchFolder))
+        let empty = store.databaseBytes()
+        #expect(empty >= 0)
+        try await Fixtures.liveShop(store)
+        for index in 0..<200 { _ = try await store.createProduct(ProductDetails(name: "Product \(index) " + String(repeating: "x", count: 100))) }
+        // The size never shrinks as the shop grows (an in-memory shop may report 0 throughout).
+        #expect(store.databaseBytes() >= empty)
+    }
+}

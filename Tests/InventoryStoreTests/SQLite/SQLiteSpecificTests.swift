@@ -1,0 +1,24 @@
+import Foundation
+import InventoryDomain
+import InventoryStore
+import Testing
+
+/// What only the SQLite implementation has: its file settings and named migrations, its group-commit queue
+/// (``GroupCommit``) and the checks its restore makes on an SQLite file (``Restore``). Everything the storage
+/// protocols promise is in the conformance suites (`Conformance/`), which run on every backend.
+@Suite struct SQLiteSpecificTests {
+    @Test func fileDatabaseUsesWalFullSyncAndNamedMigrations() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-wal-\(UUID().uuidString)").path
+        let store = try InventorySQLiteRepository.open(dataFolder: folder)
+        #expect(try await store.appliedMigrations() == ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency"])
+        #expect(try await store.pragma("journal_mode") == "wal")
+        #expect(try await store.pragma("synchronous") == "2")
+        #expect(try await store.pragma("foreign_keys") == "1")
+        _ = try await store.createProduct(ProductDetails(name: "Kept"))
+        let copy = folder + "/backup.sqlite"
+        try store.backup(to: copy)
+        let reopened = try InventorySQLiteRepository.open(dataFolder: folder)
+        #expect(try await reopened.products(ProductQuery()).products.map(\.name) == ["Kept"])
+        #expect(FileManager.default.fileExists(atPath: copy))
+    }
+}
