@@ -111,6 +111,17 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // A whole shop day through the generated client against a live `stockroom serve`.
+        .testTarget(
+            name: "StockroomClientTests",
+            dependencies: [
+                "StockroomClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: barcode
         .target(name: "BarcodeReader", swiftSettings: swiftSettings),
