@@ -1,52 +1,7 @@
-// Shared helpers for the admin screens (reports, import, users, settings, backup): shop-time dates, exact sums,
-// table building, uploads with progress, tabs and small formatting. Only text goes into the DOM (el()).
-import { el, Decimal, page, goToLock, ApiError } from "/static/js/app.js";
-
-/** The shop's IANA time zone (the page template puts it on #main's wrapper as data-time-zone). */
-export function shopTimeZone() {
-  return document.querySelector("[data-time-zone]")?.dataset.timeZone || "UTC";
-}
-
-/** Today (or `days` from today) as YYYY-MM-DD in the shop's time zone. */
-export function shopDay(days = 0) {
-  const when = new Date(Date.now() + days * 86_400_000);
-  try {
-    return new Intl.DateTimeFormat("en-CA", { timeZone: shopTimeZone(), year: "numeric", month: "2-digit", day: "2-digit" }).format(when);
-  } catch {
-    return when.toISOString().slice(0, 10);
-  }
-}
-
-/** Now as YYYY-MM-DDTHH:MM in the shop's time zone (for <input type="datetime-local">). */
-export function shopNow() {
-  try {
-    const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", {
-      timeZone: shopTimeZone(), year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
-    }).formatToParts(new Date()).map((part) => [part.type, part.value]));
-    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-  } catch {
-    return new Date().toISOString().slice(0, 16);
-  }
-}
-
-/** An ISO date-time shown in the shop's time zone ("22 Nov 2026, 14:30"). */
-export function dateTime(iso) {
-  if (!iso) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  try {
-    return new Intl.DateTimeFormat("en-GB", { timeZone: shopTimeZone(), dateStyle: "medium", timeStyle: "short" }).format(date);
-  } catch {
-    return date.toISOString().replace("T", " ").slice(0, 16);
-  }
-}
-
-/** A decimal string shown without trailing zeros ("12.500" → "12.5", "3.000" → "3"). */
-export function quantity(text) {
-  const value = String(text ?? "");
-  if (!value.includes(".")) return value;
-  return value.replace(/\.?0+$/, "");
-}
+// Shared helpers for the admin screens (reports, import, users, settings, backup): exact sums, table building,
+// uploads with progress and tabs. Only text goes into the DOM (el()). (Dates and money formatting: shared/.)
+import { el, goToLock, ApiError } from "/static/js/app.js";
+import { Decimal } from "/static/js/shared/format.js";
 
 const SUM_SCALE = 8;
 /** The exact sum of decimal strings, formatted at `scale` decimals (BigInt, never floating point). */
@@ -66,8 +21,6 @@ export function average(text, count, scale) {
   if (value === null) return "";
   return Decimal.format(Decimal.rescale(Decimal.divide(value, BigInt(count)), SUM_SCALE, scale), scale);
 }
-
-export const moneyScale = () => page.minorUnits;
 
 /**
  * A table: columns are {label, value(row) → string|Node, num?: true, phone?: false (hidden below 768 px),

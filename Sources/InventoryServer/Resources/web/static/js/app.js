@@ -1,7 +1,9 @@
 // Stockroom's shared browser module: the JSON API client (CSRF, progress, lock and offline handling), form
-// errors from RFC 9457 problems, exact decimal arithmetic for money and quantities, small DOM helpers, the idle
-// lock and the live event stream. Screens import what they need:
-//   import { api, el, showProblem, Decimal } from "/static/js/app.js";
+// errors from RFC 9457 problems, small DOM helpers, the idle lock and the live event stream. Screens import what
+// they need:
+//   import { api, el, showProblem } from "/static/js/app.js";
+// The web app's shared rules live once each in static/js/shared/: money and quantities (format.js), shop-time dates
+// (dates.js), barcodes (barcode.js) and product thumbnails (thumbs.js).
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 
@@ -242,79 +244,13 @@ export function formValues(form) {
   return values;
 }
 
-/** The shop's settings and the signed-in user, from the page. */
+/** The signed-in user and the screen's id and action, from the page. (The shop's currency and time zone: shared/format.js, shared/dates.js.) */
 export const page = {
-  get currency() { return document.body.dataset.currency ?? "EUR"; },
-  get minorUnits() { return Number(document.body.dataset.minorUnits ?? 2); },
   get role() { return document.body.dataset.role ?? "staff"; },
   get user() { return document.body.dataset.user ?? ""; },
   get id() { return document.getElementById("main")?.dataset.id ?? ""; },
   get action() { return document.getElementById("main")?.dataset.action ?? ""; },
 };
-
-// ---------- exact decimals (money, quantities, costs): BigInt scaled integers, never floating point ----------
-export const Decimal = {
-  /** "12.5" at scale 2 → 1250n; null when the text is not a plain decimal with at most `scale` decimals. */
-  parse(text, scale) {
-    const value = String(text ?? "").trim();
-    const match = /^([+-]?)(\d*)(?:[.,](\d*))?$/.exec(value);
-    if (!match || (match[2] === "" && (match[3] ?? "") === "")) return null;
-    const fraction = match[3] ?? "";
-    if (fraction.length > scale) return null;
-    const digits = (match[2] || "0") + fraction.padEnd(scale, "0");
-    const result = BigInt(digits);
-    return match[1] === "-" ? -result : result;
-  },
-  /** 1250n at scale 2 → "12.50". */
-  format(value, scale) {
-    const negative = value < 0n;
-    let digits = (negative ? -value : value).toString().padStart(scale + 1, "0");
-    const text = scale > 0 ? digits.slice(0, -scale) + "." + digits.slice(-scale) : digits;
-    return (negative ? "-" : "") + text;
-  },
-  /** a / b rounded half away from zero. */
-  divide(a, b) {
-    if (b === 0n) return null;
-    const negative = (a < 0n) !== (b < 0n);
-    const [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
-    const q = (x * 2n + y) / (y * 2n);
-    return negative ? -q : q;
-  },
-  /** Changes scale with rounding half away from zero. */
-  rescale(value, from, to) {
-    if (to >= from) return value * 10n ** BigInt(to - from);
-    return Decimal.divide(value, 10n ** BigInt(from - to));
-  },
-};
-
-/** Formats a decimal string for display in the shop's currency ("12.5" → "€12.50"); exact, no floating point. */
-export function money(text) {
-  if (text === undefined || text === null || text === "") return "";
-  const scale = page.minorUnits;
-  const value = Decimal.parse(text, 8);
-  if (value === null) return String(text);
-  const plain = Decimal.format(Decimal.rescale(value, 8, scale), scale);
-  const negative = plain.startsWith("-");
-  const [whole, fraction] = plain.replace("-", "").split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const number = fraction ? `${grouped}.${fraction}` : grouped;
-  const { symbol, before } = currencySymbol();
-  return (negative ? "−" : "") + (before ? symbol + number : `${number} ${symbol}`);
-}
-
-let symbolCache = null;
-function currencySymbol() {
-  if (symbolCache) return symbolCache;
-  try {
-    const parts = new Intl.NumberFormat("en", { style: "currency", currency: page.currency }).formatToParts(1);
-    const index = parts.findIndex((part) => part.type === "currency");
-    const integer = parts.findIndex((part) => part.type === "integer");
-    symbolCache = { symbol: parts[index].value, before: index < integer };
-  } catch {
-    symbolCache = { symbol: page.currency, before: false };
-  }
-  return symbolCache;
-}
 
 // ---------- idle lock ----------
 function startIdleLock() {

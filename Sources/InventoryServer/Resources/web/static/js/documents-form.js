@@ -4,11 +4,13 @@
 // Every figure shown (line totals, the average cost after each purchase line, tax and totals) is the server's own:
 // a dry run of the document (`?dryRun=true`) books it and rolls back, so the preview is what saving will book.
 // Inputs are checked in the browser first (exact decimals), then the API's refusal lands on the named field.
-import { api, el, icon, money, announce, toast, clearErrors, fieldError, showProblem, ApiError, Decimal, page, goToLock, debounce } from "/static/js/app.js";
-import {
-  flag, toLocalInput, parseQuantity, parseMoney, formatMoneyValue, formatQuantity, thumb, query,
-} from "/static/js/documents-common.js";
+import { api, el, icon, announce, toast, clearErrors, fieldError, showProblem, ApiError, goToLock, debounce } from "/static/js/app.js";
+import { flag, query } from "/static/js/documents-common.js";
 import { productSearch, pickContact } from "/static/js/documents-pickers.js";
+import { looksLikeBarcode, typedBarcode } from "/static/js/shared/barcode.js";
+import { localInput } from "/static/js/shared/dates.js";
+import { isZero, minorUnits, money, moneyValue, parseMoney, parseQuantity, quantityValue } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 const KINDS = {
   purchase: { path: "purchases", contacts: "suppliers", contactKey: "supplierId", contactName: "supplierName", noun: "purchase", party: "Supplier" },
@@ -38,7 +40,7 @@ export async function documentForm(kind, container, id) {
   const searchInput = el("input", { type: "search", id: "product-search", name: "product-search", placeholder: "Name, SKU or barcode — scan or type + Enter", enterkeyhint: "search" });
   const linesBox = el("div", { class: "doc-lines", id: "doc-lines" });
   const emptyLines = el("p", { class: "empty doc-lines-empty", id: "lines-empty" }, "No lines yet. Search or scan a product to add it.");
-  const dateInput = el("input", { type: "datetime-local", id: "effective-at", name: "effectiveAt", value: toLocalInput(), step: 60 });
+  const dateInput = el("input", { type: "datetime-local", id: "effective-at", name: "effectiveAt", value: localInput(), step: 60 });
   let dateTouched = false;
   dateInput.addEventListener("input", () => { dateTouched = true; });
   const noteInput = el("textarea", { id: "note", name: "note", rows: 2, maxlength: 1000 });
@@ -106,7 +108,7 @@ export async function documentForm(kind, container, id) {
       if (!same) return addLine(product);
       const input = same.node.querySelector("[data-role=quantity]");
       const q = parseQuantity(input.value) ?? 0n;
-      input.value = formatQuantity(q + 1000n);
+      input.value = quantityValue(q + 1000n);
       recompute();
       announce(`${product.name}: ${input.value}`);
       return same;
@@ -121,11 +123,11 @@ export async function documentForm(kind, container, id) {
       }
     },
     extra: (text) => (isPurchase && canEditCatalogue && text ? [{ label: `New product “${text}”`, run: () => {
-      const line = addLine(null, { isNew: true, name: looksNumeric(text) ? "" : text, barcode: looksNumeric(text) ? text : "" });
+      const code = looksLikeBarcode(text);
+      const line = addLine(null, { isNew: true, name: code ? "" : text, barcode: code ? typedBarcode(text) : "" });
       line.node.querySelector("[data-role=quantity]")?.focus();
     } }] : []),
   });
-  const looksNumeric = (text) => /^\d{6,14}$/.test(text);
 
   function field(line, role, label, attributes = {}, { wide = false, hint = null } = {}) {
     const id = `line-${line.key}-${role}`;
@@ -142,7 +144,7 @@ export async function documentForm(kind, container, id) {
     const remove = el("button", { type: "button", class: "btn-icon btn-small line-remove", "aria-label": `Remove ${isNew ? "the new product" : product.name}` }, icon("trash"));
     const node = el("fieldset", { class: "doc-line", "data-key": line.key, "data-product-id": product?.id ?? "" },
       el("legend", { class: "sr-only" }, isNew ? "New product" : product.name),
-      el("div", { class: "line-head" }, thumb(product), el("div", { class: "main" }, title, sub), remove));
+      el("div", { class: "line-head" }, productThumb(product), el("div", { class: "main" }, title, sub), remove));
     const grid = el("div", { class: "line-grid" });
     if (isNew) {
       grid.append(
@@ -168,7 +170,7 @@ export async function documentForm(kind, container, id) {
       grid.append(
         field(line, "unitPrice", "Price (each)", { inputmode: "decimal", value: values.unitPrice ?? product.salePrice, required: true },
           { hint: product.minimumSalePrice ? `Minimum ${money(product.minimumSalePrice)}` : null }),
-        field(line, "discount", "Line discount", { inputmode: "decimal", value: values.discount && values.discount !== "0.00" ? values.discount : "", placeholder: "0.00" }));
+        field(line, "discount", "Line discount", { inputmode: "decimal", value: values.discount && !isZero(values.discount) ? values.discount : "", placeholder: "0.00" }));
     }
     const lineTotal = el("output", { class: "line-total num", id: `line-${line.key}-total` }, "—");
     node.append(grid, el("div", { class: "line-foot" }, el("span", { class: "muted" }, "Line total"), lineTotal));
@@ -238,7 +240,7 @@ export async function documentForm(kind, container, id) {
       const base = baseFor(line.product);
       if (isPurchase) {
         line.sub.textContent = line.product.tracksStock
-          ? `In stock ${formatQuantity(base.quantity)} ${line.product.unit} · average cost ${money(line.product.costPrice)}`
+          ? `In stock ${quantityValue(base.quantity)} ${line.product.unit} · average cost ${money(line.product.costPrice)}`
           : `Stock not tracked · average cost ${money(line.product.costPrice)}`;
         continue;
       }
@@ -247,7 +249,7 @@ export async function documentForm(kind, container, id) {
       running.set(line.product.id, left - (q ?? 0n));
       line.available = left;
       line.sub.textContent = line.product.tracksStock
-        ? `In stock ${formatQuantity(base.quantity)} ${line.product.unit}${line.product.allowsNegativeStock ? " · may go below zero" : ""}`
+        ? `In stock ${quantityValue(base.quantity)} ${line.product.unit}${line.product.allowsNegativeStock ? " · may go below zero" : ""}`
         : "Stock not tracked";
       line.sub.classList.toggle("line-stock-low", line.product.tracksStock && q !== null && q > left && !line.product.allowsNegativeStock);
     }
@@ -339,7 +341,7 @@ export async function documentForm(kind, container, id) {
       if (q === null || q <= 0n) bad(n("quantity"), "Enter a quantity above zero (at most 3 decimals).");
       if (isPurchase) {
         const h = parseMoney(value(line, "unitCost"));
-        if (h === null || h < 0n) bad(n("unitCost"), `Enter the cost price, e.g. 2.50 (at most ${page.minorUnits} decimals).`);
+        if (h === null || h < 0n) bad(n("unitCost"), `Enter the cost price, e.g. 2.50 (at most ${minorUnits()} decimals).`);
         const sale = value(line, "salePrice");
         if (sale && (parseMoney(sale) === null || parseMoney(sale) < 0n)) bad(n("salePrice"), "Enter a price such as 3.20.");
         else if (sale && !line.isNew && line.product.minimumSalePrice && parseMoney(sale) < parseMoney(line.product.minimumSalePrice)) {
@@ -353,10 +355,10 @@ export async function documentForm(kind, container, id) {
           bad(n("unitPrice"), `Below the minimum price ${money(line.product.minimumSalePrice)}: a manager must approve it.`);
           offerManager(line);
         }
+        // Whether the discount is more than the line is the server's to say (it rounds price × quantity).
         if (d === null || d < 0n) bad(n("discount"), "Enter a discount such as 0.50, or leave it empty.");
-        else if (q !== null && p !== null && d > Decimal.divide(q * p, 1000n)) bad(n("discount"), "The discount is more than the line.");
         if (q !== null && line.product.tracksStock && !line.product.allowsNegativeStock && q > line.available) {
-          bad(n("quantity"), `Not enough in stock: only ${formatQuantity(line.available < 0n ? 0n : line.available)} ${line.product.unit} left.`);
+          bad(n("quantity"), `Not enough in stock: only ${quantityValue(line.available < 0n ? 0n : line.available)} ${line.product.unit} left.`);
         }
       }
     });
@@ -448,7 +450,7 @@ export async function documentForm(kind, container, id) {
       done.add(line.product.id);
       try {
         // A merge patch: only the price changes; the barcode, SKU, category and the rest stay as they are.
-        await api("PATCH", `/api/v1/products/${line.product.id}`, { salePrice: formatMoneyValue(typed) },
+        await api("PATCH", `/api/v1/products/${line.product.id}`, { salePrice: moneyValue(typed) },
           { headers: { "Content-Type": "application/merge-patch+json" } });
       } catch (error) {
         toast(`The purchase is saved, but ${line.product.name}'s sale price was not changed: ${error.message}`);
@@ -501,9 +503,9 @@ export async function documentForm(kind, container, id) {
   if (editing) {
     if (original[k.contactKey]) setContact({ id: original[k.contactKey], name: original[k.contactName] ?? `#${original[k.contactKey]}` });
     noteInput.value = original.note ?? "";
-    dateInput.value = toLocalInput(original.effectiveAt);
+    dateInput.value = localInput(original.effectiveAt);
     if (!isPurchase) {
-      if (original.tip && original.tip !== "0.00" && Decimal.parse(original.tip, 8) !== 0n) form.elements.tip.value = original.tip;
+      if (original.tip && !isZero(original.tip)) form.elements.tip.value = original.tip;
       form.querySelector(`[name="paymentMethod"][value="${original.paymentMethod}"]`)?.click();
     }
     const products = new Map();

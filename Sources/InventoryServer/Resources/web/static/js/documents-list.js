@@ -1,7 +1,9 @@
 // The list of purchases or sales (cards with paging) and a document's detail sheet: its lines, Edit, Delete
 // (deleteTransactions), and returns — a customer return from a sale (refund), a supplier return from a purchase.
-import { api, el, icon, money, announce, toast, confirmDialog, showProblem, clearErrors, fieldError, onLiveEvents } from "/static/js/app.js";
-import { flag, formatDateTime, parseQuantity, formatQuantity, sheet, query, toLocalInput } from "/static/js/documents-common.js";
+import { api, el, icon, announce, toast, confirmDialog, showProblem, clearErrors, fieldError, onLiveEvents } from "/static/js/app.js";
+import { flag, sheet, query } from "/static/js/documents-common.js";
+import { money, quantity, isZero, parseQuantity, quantityValue } from "/static/js/shared/format.js";
+import { dateTime, localInput } from "/static/js/shared/dates.js";
 
 const PAGE_SIZE = 20;
 const KINDS = {
@@ -37,7 +39,7 @@ export async function documentList(kind, container, openId = null) {
         el("span", { class: "title doc-party" }, doc.partyName || k.nobody),
         el("span", { class: "num doc-total" }, money(doc.total))),
       el("span", { class: "doc-card-sub" },
-        el("span", {}, formatDateTime(doc.effectiveAt)),
+        el("span", {}, dateTime(doc.effectiveAt)),
         el("span", { class: "num" }, `${doc.lineCount} line${doc.lineCount === 1 ? "" : "s"}`)),
       doc.note ? el("span", { class: "doc-note" }, doc.note) : null)))
     : [el("li", { class: "empty" }, pageNumber > 1 ? "No more on this page." : k.empty)]));
@@ -80,7 +82,7 @@ export async function openDetail(kind, id, push) {
   const party = isSale ? doc.customerName : doc.supplierName;
   s.body.append(el("dl", { class: "doc-meta" },
     el("dt", {}, k.party), el("dd", {}, party || k.nobody),
-    el("dt", {}, "Date"), el("dd", {}, formatDateTime(doc.effectiveAt)),
+    el("dt", {}, "Date"), el("dd", {}, dateTime(doc.effectiveAt)),
     isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1)
       + (doc.cashTendered ? ` · ${money(doc.cashTendered)} tendered, ${money(doc.change)} change` : ""))] : null,
     isSale && doc.soldBy ? [el("dt", {}, "Served by"), el("dd", {}, doc.soldBy)] : null,
@@ -89,9 +91,9 @@ export async function openDetail(kind, id, push) {
   const cell = (index, text, num = true) => el("td", { class: num ? "num" : "", "data-label": head[index] }, text);
   const rows = doc.lines.map((line) => el("tr", {},
     el("td", {}, el("a", { href: `/app/products/${line.productId}` }, line.productName)),
-    cell(1, line.quantity),
+    cell(1, quantity(line.quantity)),
     ...(isSale
-      ? [cell(2, money(line.unitPrice)), cell(3, /^[0.]*$/.test(line.discount ?? "0") ? "—" : money(line.discount)), cell(4, money(line.revenue))]
+      ? [cell(2, money(line.unitPrice)), cell(3, isZero(line.discount) ? "—" : money(line.discount)), cell(4, money(line.revenue))]
       : [cell(2, money(line.unitCost)), cell(3, money(line.amount)),
          cell(4, [line.lotCode, line.expiryDate].filter(Boolean).join(" · ") || "—", false)])));
   s.body.append(el("div", { class: "table-wrap doc-lines-table" }, el("table", { class: "table" },
@@ -137,13 +139,13 @@ function openReturn(kind, doc) {
     // What customers already brought back cannot be returned again.
     const returned = isSale ? parseQuantity(line.returnedQuantity ?? "0") ?? 0n : 0n;
     const left = (parseQuantity(line.quantity) ?? 0n) - returned;
-    const note = isSale && returned > 0n ? ` (sold ${line.quantity}, ${formatQuantity(returned)} already returned)` : ` (${isSale ? "sold" : "bought"} ${line.quantity})`;
+    const note = isSale && returned > 0n ? ` (sold ${quantity(line.quantity)}, ${quantityValue(returned)} already returned)` : ` (${isSale ? "sold" : "bought"} ${quantity(line.quantity)})`;
     form.append(el("div", { class: "field return-line" },
       el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, note)),
-      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": formatQuantity(left < 0n ? 0n : left),
+      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": quantityValue(left < 0n ? 0n : left),
                     "data-line": line.id, "data-product": line.productId, disabled: isSale && left <= 0n })));
   });
-  const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: toLocalInput() });
+  const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: localInput() });
   form.append(el("div", { class: "field" }, el("label", { for: "return-date" }, "Date and time"), when),
     el("div", { class: "field" }, el("label", { for: "return-note" }, "Note"), el("input", { id: "return-note", name: "note", autocomplete: "off" })));
   s.body.append(form);

@@ -1,9 +1,10 @@
 // Pickers shared by purchases, sales and the stock count: a product search box (name, SKU or barcode; a typed or
 // scanner-typed barcode + Enter looks the code up) and a contact sheet (search suppliers or customers, or add one).
-import { api, el, icon, debounce, announce, money, ApiError, showProblem, clearErrors, fieldError } from "/static/js/app.js";
-import { thumb, sheet } from "/static/js/documents-common.js";
-
-const looksLikeBarcode = (text) => /^\d{6,14}$/.test(text);
+import { api, el, icon, debounce, announce, ApiError, showProblem, clearErrors, fieldError } from "/static/js/app.js";
+import { sheet } from "/static/js/documents-common.js";
+import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
+import { money, quantity } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 /**
  * Makes `input` a product search (a combobox): results appear under it, arrows move, Enter or a tap picks.
@@ -45,10 +46,10 @@ export function productSearch(input, { onPick, onUnknownBarcode, extra, keepFocu
     list.replaceChildren(...items.map((item, index) => el("li", {
       id: `${listId}-${index}`, role: "option", "aria-selected": "false",
       onmousedown: (event) => event.preventDefault(), onclick: () => choose(item),
-    }, item.product ? thumb(item.product) : el("span", { class: "thumb", "aria-hidden": "true" }, icon("plus")),
+    }, item.product ? productThumb(item.product) : el("span", { class: "thumb", "aria-hidden": "true" }, icon("plus")),
       el("span", { class: "main" }, el("span", { class: "title" }, item.label),
         item.product ? el("span", { class: "sub" }, [item.product.sku, item.product.barcode].filter(Boolean).join(" · ") || " ") : null),
-      item.product ? el("span", { class: "num sub" }, `${item.product.tracksStock ? item.product.quantity + " " + item.product.unit : "not tracked"} · ${money(item.product.salePrice)}`) : null)));
+      item.product ? el("span", { class: "num sub" }, `${item.product.tracksStock ? quantity(item.product.quantity) + " " + item.product.unit : "not tracked"} · ${money(item.product.salePrice)}`) : null)));
     if (!items.length) list.append(el("li", { class: "picker-empty" }, "No product matches."));
     list.hidden = false;
     input.setAttribute("aria-expanded", "true");
@@ -77,20 +78,27 @@ export function productSearch(input, { onPick, onUnknownBarcode, extra, keepFocu
       if (!text) return;
       seq++;
       if (looksLikeBarcode(text)) {
+        const code = typedBarcode(text);
+        let product;
         try {
-          const product = await api("GET", `/api/v1/products/barcode/${encodeURIComponent(text)}`);
-          close(); input.value = "";
-          announce(`Found ${product.name}`);
-          await onPick(product);
-          if (keepFocus) input.focus();
-          return;
+          product = await productByBarcode(code);
         } catch (error) {
-          if (error instanceof ApiError && error.status === 404) {
-            close(); input.value = "";
-            announce(`No product has the barcode ${text}`, { assertive: true });
-            onUnknownBarcode?.(text);
+          // Not a barcode (a wrong check digit): the server's reason, on the search field.
+          if (error instanceof ApiError && error.status > 0) {
+            fieldError(input.closest("form, .card") ?? input.parentElement, input.name, error.message);
+            announce(error.message, { assertive: true });
           }
+          return;
         }
+        close(); input.value = "";
+        if (!product) {
+          announce(`No product has the barcode ${code}`, { assertive: true });
+          onUnknownBarcode?.(code);
+          return;
+        }
+        announce(`Found ${product.name}`);
+        await onPick(product);
+        if (keepFocus) input.focus();
         return;
       }
       try {

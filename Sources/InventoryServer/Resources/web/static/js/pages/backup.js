@@ -1,6 +1,7 @@
 // Backup: download the whole shop (database and pictures) as one .zip; restore one behind a typed confirmation.
 import { el, showProblem, clearErrors, fieldError, announce, toast } from "/static/js/app.js";
 import { upload } from "/static/js/admin-common.js";
+import { dateTime } from "/static/js/shared/dates.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("restore-form");
@@ -25,7 +26,7 @@ form.addEventListener("submit", async (event) => {
     form.file.focus();
     return;
   }
-  $("restore-name").textContent = `“${file.name}” (${size(file.size)}, ${new Date(file.lastModified).toLocaleString()})`;
+  $("restore-name").textContent = `“${file.name}” (${size(file.size)}, ${dateTime(new Date(file.lastModified).toISOString())})`;
   word.value = "";
   $("restore-go").disabled = true;
   dialog.showModal();

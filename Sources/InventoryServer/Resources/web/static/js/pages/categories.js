@@ -1,7 +1,8 @@
 // Categories: list with colour, default low-stock threshold and markup; add/edit in a sheet; delete with
 // confirmation (the products in it are left without a category).
 import { api, el, icon, confirmDialog, toast, announce, clearErrors, fieldError, showProblem } from "/static/js/app.js";
-import { pageError, errorText, quantity, decimalProblem } from "/static/js/catalogue-common.js";
+import { pageError, errorText, decimalProblem } from "/static/js/catalogue-common.js";
+import { quantity } from "/static/js/shared/format.js";
 
 const list = document.getElementById("category-list");
 const count = document.getElementById("category-count");

@@ -1,5 +1,7 @@
 // Home: money shown in the shop's currency; the alerts reload live when stock changes (Server-Sent Events).
-import { api, el, money, onLiveEvents, announce } from "/static/js/app.js";
+import { api, el, onLiveEvents, announce } from "/static/js/app.js";
+import { shopDay } from "/static/js/shared/dates.js";
+import { money, quantity } from "/static/js/shared/format.js";
 
 for (const node of document.querySelectorAll("[data-money]")) node.textContent = money(node.dataset.money);
 
@@ -14,14 +16,14 @@ async function refreshAlerts() {
     const lowList = document.getElementById("low-stock-list");
     lowList.replaceChildren(...(low.length ? low.slice(0, 20).map((item) => el("li", {},
       el("div", { class: "main" }, el("a", { href: `/app/products/${item.productId}`, class: "title" }, item.name),
-        el("div", { class: "sub" }, `${item.quantity} ${item.unit} left · threshold ${item.threshold}`)),
+        el("div", { class: "sub" }, `${quantity(item.quantity)} ${item.unit} left · threshold ${quantity(item.threshold)}`)),
       el("span", { class: `badge badge-${item.status === "out" ? "out" : "low"}` }, item.status === "out" ? "Out" : "Low")))
       : [el("li", { class: "empty" }, "Nothing is running low.")]));
-    const today = new Date().toISOString().slice(0, 10);
+    const today = shopDay();
     const expiringList = document.getElementById("expiring-list");
     expiringList.replaceChildren(...(expiring.length ? expiring.slice(0, 20).map((lot) => el("li", {},
       el("div", { class: "main" }, el("a", { href: `/app/products/${lot.productId}`, class: "title" }, lot.name),
-        el("div", { class: "sub" }, `${lot.lotCode ? "lot " + lot.lotCode + " · " : ""}${lot.stockQuantity} in stock`)),
+        el("div", { class: "sub" }, `${lot.lotCode ? "lot " + lot.lotCode + " · " : ""}${quantity(lot.stockQuantity)} in stock`)),
       el("span", { class: `badge badge-${lot.expiryDate < today ? "out" : "warn"}` }, (lot.expiryDate < today ? "Expired " : "") + lot.expiryDate)))
       : [el("li", { class: "empty" }, "No lots expire this week.")]));
   } catch { /* the banner says when the server is gone */ }

@@ -1,10 +1,13 @@
 // The till: a product grid with category tabs and search, a scan field for USB/Bluetooth scanners (they type the
 // digits and press Enter), a cart, tip and payment, "Charge". Every figure on the cart (line amounts, tax, total, the
-// Charge amount, change due) is the server's: a dry run of the sale Charge would post (`?dryRun=true`), re-run ~200 ms
-// after each change; while one is outstanding the figures are marked busy and Charge waits for it. No sale
-// arithmetic here. The cart survives a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
-import { api, ApiError, announce, confirmDialog, debounce, Decimal, el, fieldError, icon, money, onLiveEvents, page, toast } from "/static/js/app.js";
-import { codeProblem, productByBarcode, productThumb, qtyText, QTY_SCALE, soldOut } from "/static/js/till-core.js";
+// Charge amount, change due, a line's discount) is the server's: a dry run of the sale Charge would post
+// (`?dryRun=true`), re-run ~200 ms after each change; while one is outstanding the figures are marked busy and Charge
+// waits for it. No sale arithmetic here: a percentage discount goes to the server as a percentage. The cart survives
+// a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
+import { api, ApiError, announce, confirmDialog, debounce, el, fieldError, icon, onLiveEvents, toast } from "/static/js/app.js";
+import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
+import { Decimal, isZero, minorUnits, money, parseQuantity, quantity as qtyText, quantityValue, QTY_SCALE } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 const STORE = "stockroom.till.cart";
 const $ = (id) => document.getElementById(id);
@@ -16,7 +19,7 @@ const tipInput = $("tip"), tenderedInput = $("tendered"), chargeButton = $("char
 let products = new Map();   // id → product
 let categories = [];
 let category = "";          // selected category id ("" = all)
-let cart = loadCart();      // [{productId, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit}]
+let cart = loadCart();      // [{productId, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit, discount | discountPercent}]
 let charging = false;
 let partial = false;        // more products than one page: searches also ask the server
 
@@ -43,6 +46,12 @@ function saveCart() {
   } catch { /* private mode: fine */ }
 }
 const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
+
+/** Whether a product cannot be sold now because it is out of stock (tracked, no negative stock allowed). */
+function soldOut(product) {
+  if (!product.tracksStock || product.allowsNegativeStock) return false;
+  return (parseQuantity(product.quantity) ?? 0n) <= 0n;
+}
 
 // ---------- catalogue ----------
 async function loadProducts({ quiet = false } = {}) {
@@ -169,8 +178,8 @@ search.addEventListener("keydown", (event) => {
   if (event.key !== "Enter") return;
   event.preventDefault();
   const text = search.value.trim();
-  // A scanner typing into the search field: a digit-only code goes to the barcode look-up.
-  if (/^\d{8,14}$/.test(text)) {
+  // A scanner typing into the search field: a code goes to the barcode look-up.
+  if (looksLikeBarcode(text)) {
     search.value = "";
     renderGrid();
     lookUp(text);
@@ -183,7 +192,7 @@ search.addEventListener("keydown", (event) => {
 // ---------- scanner input ----------
 scanForm.addEventListener("submit", (event) => {
   event.preventDefault();
-  const code = scanInput.value.trim();
+  const code = typedBarcode(scanInput.value);
   if (!code) return;
   lookUp(code);
 });
@@ -191,9 +200,9 @@ scanForm.addEventListener("submit", (event) => {
 async function lookUp(code) {
   scanError.textContent = "";
   scanInput.removeAttribute("aria-invalid");
-  const problem = codeProblem(code);
-  if (problem) return scanFailed(code, problem);
+  code = typedBarcode(code);
   try {
+    // The server checks the code (a wrong check digit is refused with its reason) and finds the product.
     const product = await productByBarcode(code);
     if (!product) return scanFailed(code, `No product has the barcode ${code}`);
     products.set(product.id, { ...products.get(product.id), ...product });
@@ -339,8 +348,7 @@ function render() {
       el("div", { class: "till-line-main" },
         el("div", { class: "till-line-name" }, line.name),
         el("div", { class: "till-line-sub muted num" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
-        (Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n
-          ? el("div", { class: "till-line-discount num" }, `Discount −${money(line.discount)}`) : null,
+        hasDiscount(line) ? el("div", { class: "till-line-discount num" }, lineDiscount(index)) : null,
         el("div", { class: "field-error", id: `line-${line.productId}-error` })),
       el("div", { class: "till-stepper" },
         el("button", { type: "button", class: "btn-icon", "data-act": "minus", "aria-label": `One less ${line.name}` }, icon("minus")),
@@ -351,7 +359,7 @@ function render() {
       el("div", { class: "till-line-total num" }, lineAmount(index)),
       el("div", { class: "till-line-actions" },
         el("button", { type: "button", class: "btn-icon till-discount-btn", "data-act": "discount", "aria-label": `Discount on ${line.name}`,
-                       "aria-pressed": String((Decimal.parse(line.discount ?? "0", page.minorUnits) ?? 0n) > 0n) }, "%"),
+                       "aria-pressed": String(hasDiscount(line)) }, "%"),
         el("button", { type: "button", class: "btn-icon till-remove", "data-act": "remove", "aria-label": `Remove ${line.name}` }, icon("trash"))));
   }));
   $("cart-empty").hidden = cart.length > 0;
@@ -370,7 +378,6 @@ function render() {
 }
 
 // ---------- the server's figures: a dry run of the sale Charge would post ----------
-const minorUnits = () => page.minorUnits;
 let figures = null;          // the last dry run's answer (the sale the server would book), or null
 let previewState = "empty";  // "empty" | "pending" | "ok" | "short" (too little cash) | "refused" | "offline"
 let refusal = null;          // what the server refused ({message, index, detail}), for "refused" and "short"
@@ -382,11 +389,7 @@ function saleBody() {
   const scale = minorUnits();
   const body = {
     paymentMethod: method(),
-    lines: cart.map((l) => {
-      const line = { productId: l.productId, quantity: qtyText(l.quantity), unitPrice: l.unitPrice };
-      if ((Decimal.parse(l.discount ?? "0", scale) ?? 0n) > 0n) line.discount = l.discount;
-      return line;
-    }),
+    lines: cart.map(saleLine),
   };
   let problem = null;
   const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
@@ -474,11 +477,26 @@ async function settle() {
   }
 }
 
+/** The server's answer for cart line `index`, or null. */
+function bookedLine(index) {
+  const booked = figures?.lines?.[index];
+  return booked && booked.productId === cart[index]?.productId ? booked : null;
+}
+
 /** The server's amount of cart line `index` (before tax), "…" while it is being asked, else "—". */
 function lineAmount(index) {
-  const booked = figures?.lines?.[index];
-  if (booked && booked.productId === cart[index]?.productId) return money(booked.revenue);
+  const booked = bookedLine(index);
+  if (booked) return money(booked.revenue);
   return previewState === "pending" ? "…" : "—";
+}
+
+/** The discount of cart line `index` as the server books it ("Discount 10 % −€0.50"); "…" while it is being asked. */
+function lineDiscount(index) {
+  const line = cart[index], booked = bookedLine(index);
+  const label = line.discountPercent ? `Discount ${line.discountPercent.replace(/\s*%$/, "")} %` : "Discount";
+  if (booked) return `${label} −${money(booked.discount)}`;
+  if (previewState === "pending") return `${label} …`;
+  return line.discountPercent ? `${label} —` : `${label} −${money(line.discount)}`;
 }
 
 /** Puts the server's figures (or "—") on the cart, the Charge button and the change line; shows a refusal. */
@@ -487,7 +505,10 @@ function showFigures() {
   const known = figures !== null && ["ok", "short", "pending"].includes(previewState);
   const amount = (text) => (known ? money(text) : "—");
   linesBox.querySelectorAll("[data-index]").forEach((row) => {
-    row.querySelector(".till-line-total").textContent = lineAmount(Number(row.dataset.index));
+    const index = Number(row.dataset.index);
+    row.querySelector(".till-line-total").textContent = lineAmount(index);
+    const discount = row.querySelector(".till-line-discount");
+    if (discount) discount.textContent = lineDiscount(index);
   });
   $("total-subtotal").textContent = amount(figures?.revenue);
   $("total-tax").textContent = amount(figures?.tax);
@@ -496,7 +517,7 @@ function showFigures() {
   $("totals").setAttribute("aria-busy", String(busy));
   linesBox.setAttribute("aria-busy", String(busy));
   const count = cart.reduce((sum, l) => sum + (Decimal.parse(l.quantity, QTY_SCALE) ?? 0n), 0n);
-  const countText = qtyText(Decimal.format(count, QTY_SCALE));
+  const countText = quantityValue(count);
   $("cart-count").textContent = `${countText} item${countText === "1" ? "" : "s"}`;
   $("cart-bar-cta").textContent = cartPanel.dataset.open === "true" ? "Hide" : cart.length ? "Charge" : "Cart";
   // Not while the figures are being asked (the amount on the button would be stale); when the server cannot be
@@ -581,56 +602,67 @@ $("cart-clear").addEventListener("click", async () => {
   (grid.querySelector("[data-product]") ?? search).focus({ preventScroll: true });
 });
 
-// ---------- line discount (an amount or a percentage of the line, kept as an amount) ----------
-// The line's amount and what is left after the discount are the server's: dry runs of a sale of that line alone.
+// ---------- line discount (an amount, or a percentage of the line that the server turns into money) ----------
+// The dialog shows the server's figures: a dry run of a sale of that line alone, with the discount as typed, gives the
+// line's amount, the discount it books and what is left — or the server's refusal (more than the line, over 100 %).
 const discountDialog = $("discount-dialog"), discountForm = $("discount-form"), discountInput = $("discount-value");
-let discountLine = null, discountOpener = null, discountGross = null, discountSequence = 0;
+let discountLine = null, discountOpener = null, discountSequence = 0, discountRun = null;
 
-function lineSale(line, discount) {
+/** Whether a cart line has a discount. */
+const hasDiscount = (line) => Boolean(line.discountPercent || (line.discount && !isZero(line.discount)));
+
+/** A cart line as the sale's API line: a percentage discount travels as a percentage. */
+function saleLine(line) {
   const entry = { productId: line.productId, quantity: qtyText(line.quantity), unitPrice: line.unitPrice };
-  if (discount > 0n) entry.discount = Decimal.format(discount, minorUnits());
-  return { paymentMethod: "card", lines: [entry] };
+  if (line.discountPercent) entry.discountPercent = line.discountPercent;
+  else if (hasDiscount(line)) entry.discount = line.discount;
+  return entry;
 }
 
-/** The discount typed, in minor units ({value}), or {error}. A percentage is taken of the server's line amount. */
-function discountAmount() {
-  const scale = minorUnits();
-  const gross = discountGross === null ? null : Decimal.parse(discountGross, scale);
-  const text = discountInput.value.trim() || "0";
-  if (discountForm.elements.kind.value === "percent") {
-    const percent = Decimal.parse(text.replace("%", ""), 2);
-    if (percent === null || percent < 0n || percent > 10000n) return { error: "Enter a percentage from 0 to 100 (at most 2 decimals)" };
-    if (gross === null) return { error: "The line's amount is not known yet: enter the discount as an amount" };
-    return { value: Decimal.divide(gross * percent, 10000n) };
-  }
-  const value = Decimal.parse(text, scale);
-  if (value === null || value < 0n) return { error: `Enter an amount like 0.50 (at most ${scale} decimals)` };
-  if (gross !== null && value > gross) return { error: `At most the line's ${money(discountGross)}` };
-  return { value };
+/** The discount typed in the dialog, as the cart keeps it: {discount} or {discountPercent}, {} for none. */
+function typedDiscount() {
+  const text = discountInput.value.trim();
+  if (!text) return {};
+  return discountForm.elements.kind.value === "percent" ? { discountPercent: text } : { discount: text };
 }
 
-const askDiscount = debounce(async (line, value, sequence) => {
-  let text;
+/** Asks the server for the line with `discount`: {line} (the booked line) or {error} in the cashier's words. */
+async function askLine(line, discount) {
+  const { discount: _, discountPercent: __, ...plain } = line;
   try {
-    const sale = await dryRun(lineSale(line, value));
-    text = `${money(discountGross ?? "")} − ${money(Decimal.format(value, minorUnits()))} = ${money(sale.lines[0].revenue)} before tax`;
+    const sale = await dryRun({ paymentMethod: "card", lines: [saleLine({ ...plain, ...discount })] });
+    return { line: sale.lines[0] };
   } catch (error) {
-    text = error instanceof ApiError && error.status > 0 && error.status < 500 ? refusalOf(error, [line]).detail : "—";
+    const known = error instanceof ApiError && error.status > 0 && error.status < 500;
+    return { error: known ? refusalOf(error, [line]).detail : `The server cannot be reached: ${error.message}` };
   }
-  if (sequence === discountSequence && discountLine === line) {
-    $("discount-preview").textContent = text;
-    $("discount-preview").removeAttribute("aria-busy");
-  }
+}
+
+/** The dialog's figures for what is typed now (a dry run ~200 ms after the last key); resolves to askLine's answer. */
+const previewDiscount = debounce(() => {
+  if (!discountLine) return;   // the dialog closed meanwhile
+  const sequence = ++discountSequence;
+  const line = discountLine, discount = typedDiscount();
+  discountRun = askLine(line, discount).then((answer) => {
+    if (sequence !== discountSequence || discountLine !== line) return answer;
+    const preview = $("discount-preview");
+    preview.removeAttribute("aria-busy");
+    if (answer.line) {
+      $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = ${money(answer.line.amount)}`;
+      preview.textContent = `${money(answer.line.amount)} − ${money(answer.line.discount)} = ${money(answer.line.revenue)} before tax`;
+    } else {
+      preview.textContent = "";
+      fieldError(discountForm, "discount", answer.error);
+    }
+    return answer;
+  });
 }, 200);
 
-function previewDiscount() {
+function discountChanged() {
   clearDiscountError();
-  const sequence = ++discountSequence;
-  const result = discountAmount();
-  const preview = $("discount-preview");
-  if (result.error || discountGross === null) { preview.textContent = ""; return; }
-  preview.setAttribute("aria-busy", "true");
-  askDiscount(discountLine, result.value, sequence);
+  discountRun = null;
+  $("discount-preview").setAttribute("aria-busy", "true");
+  previewDiscount();
 }
 function clearDiscountError() {
   discountInput.removeAttribute("aria-invalid");
@@ -638,57 +670,54 @@ function clearDiscountError() {
   if (box) box.textContent = "";
 }
 
-async function openDiscount(line, opener) {
+function openDiscount(line, opener) {
   discountLine = line;
   discountOpener = opener;
-  discountGross = null;
-  const head = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)}`;
-  $("discount-line").textContent = `${head} = …`;
-  discountForm.elements.kind.value = "amount";
-  const off = Decimal.parse(line.discount ?? "0", minorUnits()) ?? 0n;
-  discountInput.value = off > 0n ? line.discount : "";
+  $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = …`;
+  discountForm.elements.kind.value = line.discountPercent ? "percent" : "amount";
+  discountInput.value = line.discountPercent ?? (hasDiscount(line) ? line.discount : "");
   $("discount-preview").textContent = "";
+  clearDiscountError();
   discountDialog.showModal();
   discountInput.focus();
-  const sequence = ++discountSequence;
-  let gross = null, note;
-  try {
-    gross = (await dryRun(lineSale(line, 0n))).lines[0].revenue;
-    note = `${head} = ${money(gross)}`;
-  } catch (error) {
-    note = `${head} (the line's amount is not known: ${error.message})`;
-  }
-  if (discountLine !== line) return;
-  discountGross = gross;
-  $("discount-line").textContent = note;
-  if (sequence === discountSequence) previewDiscount();
+  discountChanged();
 }
 
 function closeDiscount() {
   discountDialog.close();
   const id = discountLine?.productId;
   discountLine = null;
+  discountSequence++;
   (linesBox.querySelector(`[data-line="${id}"] button[data-act="discount"]`) ?? discountOpener)?.focus();
 }
 
-discountInput.addEventListener("input", previewDiscount);
-discountForm.addEventListener("change", previewDiscount);
+discountInput.addEventListener("input", discountChanged);
+discountForm.addEventListener("change", discountChanged);
 for (const button of discountForm.querySelectorAll("[data-close]")) button.addEventListener("click", closeDiscount);
 discountDialog.addEventListener("cancel", (event) => { event.preventDefault(); closeDiscount(); });
 $("discount-remove").addEventListener("click", () => {
-  if (discountLine) { delete discountLine.discount; saveCart(); render(); afterFigures = `No discount on ${discountLine.name}.`; }
+  if (discountLine) {
+    delete discountLine.discount;
+    delete discountLine.discountPercent;
+    saveCart(); render(); afterFigures = `No discount on ${discountLine.name}.`;
+  }
   closeDiscount();
 });
-discountForm.addEventListener("submit", (event) => {
+discountForm.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const result = discountAmount();
-  if (result.error) { fieldError(discountForm, "discount", result.error); discountInput.focus(); return; }
-  const text = Decimal.format(result.value, minorUnits());
-  if (result.value > 0n) discountLine.discount = text;
-  else delete discountLine.discount;
+  const line = discountLine;
+  if (!line) return;
+  // What the server says about the discount as typed now: the dry run under way, or one asked for at once.
+  const discount = typedDiscount();
+  const answer = await (discountRun ?? askLine(line, discount));
+  if (discountLine !== line) return;
+  if (answer.error) { fieldError(discountForm, "discount", answer.error); discountInput.focus(); return; }
+  delete line.discount;
+  delete line.discountPercent;
+  if (!isZero(answer.line.discount)) Object.assign(line, discount);
   saveCart();
   render();
-  afterFigures = `Discount of ${money(text)} on ${discountLine.name}.`;
+  afterFigures = isZero(answer.line.discount) ? `No discount on ${line.name}.` : `Discount of ${money(answer.line.discount)} on ${line.name}.`;
   closeDiscount();
 });
 
@@ -700,7 +729,7 @@ function refusalOf(error, lines = cart) {
   const index = match ? Number(match[1]) : null;
   const name = index !== null ? lines[index]?.name : null;
   let detail = (error.message || "the sale was refused").trim();
-  const subject = { unitPrice: "the price", discount: "the discount", quantity: "the quantity" }[match?.[2]]
+  const subject = { unitPrice: "the price", discount: "the discount", discountPercent: "the discount", quantity: "the quantity" }[match?.[2]]
     ?? { cashTendered: "the cash tendered", tip: "the tip" }[field];
   if (subject && /^(is|must) /.test(detail)) detail = `${subject} ${detail}`;
   detail = detail.charAt(0).toUpperCase() + detail.slice(1);

@@ -1,11 +1,14 @@
 // Products: the list (search as you type, filters, sort, paged from the API), the add/edit form (inline
-// validation, GTIN check digits, duplicate barcodes, picture upload with preview) and the detail screen with
-// the stock history.
-import { api, el, icon, debounce, confirmDialog, toast, announce, money, Decimal, page, clearErrors, fieldError, showProblem, ApiError, onLiveEvents } from "/static/js/app.js";
+// validation, the server's barcode check and duplicate barcodes, picture upload with preview) and the detail screen
+// with the stock history.
+import { api, el, icon, debounce, confirmDialog, toast, announce, page, clearErrors, fieldError, showProblem, ApiError, onLiveEvents } from "/static/js/app.js";
 import {
-  barcodeProblem, statusBadge, productThumb, loadCategories, fillCategorySelect, pageError, errorText,
-  formatDateTime, quantity, decimalProblem, flash, STATUS,
+  statusBadge, loadCategories, fillCategorySelect, pageError, errorText, decimalProblem, flash, STATUS,
 } from "/static/js/catalogue-common.js";
+import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
+import { dateTime } from "/static/js/shared/dates.js";
+import { Decimal, minorUnits, money, quantity } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 const root = document.getElementById("products-root");
 const can = {
@@ -130,7 +133,7 @@ function showList() {
     return el("li", { class: "empty" },
       filtered ? "No product matches. Try fewer letters or another filter." : "No products yet.",
       can.edit && state.search && !state.categoryId && !state.status
-        ? el("div", {}, el("a", { class: "btn", href: `/app/products/new?${/^\d{6,14}$/.test(state.search) ? "barcode" : "name"}=${encodeURIComponent(state.search)}` }, icon("plus"), `Add “${state.search}”`))
+        ? el("div", {}, el("a", { class: "btn", href: `/app/products/new?${looksLikeBarcode(state.search) ? `barcode=${encodeURIComponent(typedBarcode(state.search))}` : `name=${encodeURIComponent(state.search)}`}` }, icon("plus"), `Add “${state.search}”`))
         : can.edit && !filtered ? el("div", {}, el("a", { class: "btn primary", href: "/app/products/new" }, icon("plus"), "Add the first product")) : null);
   }
 
@@ -198,7 +201,7 @@ async function showForm(productId) {
   const preview = document.getElementById("pf-preview");
   const removePicture = document.getElementById("pf-picture-remove");
   const suggest = document.getElementById("pf-suggest");
-  const scale = page.minorUnits;
+  const scale = minorUnits();
   let product = null;
   let chosenFile = null;
   let previewUrl = null;
@@ -245,10 +248,10 @@ async function showForm(productId) {
     if (chosenFile && previewUrl) {
       node = el("img", { class: "thumb thumb-lg", src: previewUrl, alt: `Preview of ${chosenFile.name}`, id: "pf-preview-image" });
     } else if (product?.imageRef && !removeExisting) {
-      node = productThumb(product, { large: true });
+      node = productThumb(product, "thumb-lg");
       node.alt = "Current picture";
     } else {
-      node = el("span", { class: "thumb thumb-lg", "aria-hidden": "true" }, form.iconEmoji.value || "📦");
+      node = productThumb({ iconEmoji: form.iconEmoji.value }, "thumb-lg");
     }
     preview.replaceChildren(node, chosenFile ? el("div", { class: "hint" }, `${chosenFile.name} · ${Math.ceil(chosenFile.size / 1024)} KB · uploaded when you save`) : "");
     removePicture.hidden = !(chosenFile || (product?.imageRef && !removeExisting));
@@ -347,7 +350,7 @@ async function showForm(productId) {
     }
     problems.taxRate = decimalProblem(values.taxRate, { scale: 2, max: 100n, what: "tax rate", example: "7.5" });
     problems.lowStockThreshold = decimalProblem(values.lowStockThreshold, { scale: 3, what: "threshold", example: "5" });
-    problems.barcode = barcodeProblem(values.barcode);
+    problems.barcode = null;   // the server checks a barcode (check digits) when the field is left and on saving
     let first = null;
     for (const [name, message] of Object.entries(problems)) {
       if (only && name !== only) continue;
@@ -373,16 +376,26 @@ async function showForm(productId) {
       if (input.getAttribute("aria-invalid") === "true") validate(name);
     });
   }
-  // A barcode another product already has is named as soon as the field is left.
+  // The server looks the barcode up as soon as the field is left: a code that cannot be a barcode (a wrong check
+  // digit) is named with its reason, one another product already has with that product.
   form.barcode.addEventListener("change", async () => {
-    const code = form.barcode.value.replace(/[\s-]/g, "");
-    if (!code || barcodeProblem(code)) return;
+    const code = typedBarcode(form.barcode.value);
+    if (!code) return;
+    const still = () => typedBarcode(form.barcode.value) === code;
+    let owner;
     try {
-      const owner = await api("GET", `/api/v1/products/barcode/${encodeURIComponent(code)}`, null, { quiet: true });
-      if (owner && owner.id !== product?.id && form.barcode.value.replace(/[\s-]/g, "") === code) {
-        duplicateBarcode(`Barcode ${code} already belongs to '${owner.name}'.`, owner.id, owner.name);
+      owner = await productByBarcode(code, { quiet: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status > 0 && still()) {
+        fieldError(form, "barcode", error.message);
+        form.barcode.dataset.serverError = "true";
+        announce(error.message, { assertive: true });
       }
-    } catch { /* 404: free */ }
+      return;
+    }
+    if (owner && owner.id !== product?.id && still()) {
+      duplicateBarcode(`Barcode ${code} already belongs to '${owner.name}'.`, owner.id, owner.name);
+    }
   });
   // A barcode handed over by the scanner is checked at once.
   if (!productId && form.barcode.value) {
@@ -408,7 +421,7 @@ async function showForm(productId) {
     for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"]) {
       let value = form.elements[name].value.trim();
       if (["salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"].includes(name)) value = value.replace(",", ".").replace(/%$/, "");
-      if (name === "barcode") value = value.replace(/[\s-]/g, "");
+      if (name === "barcode") value = typedBarcode(value);
       if (value !== "") body[name] = value;
     }
     if (form.categoryId.value) body.categoryId = Number(form.categoryId.value);
@@ -495,7 +508,7 @@ const rendered = { product: null, movements: null };
 
 function renderProduct(product) {
   rendered.product = JSON.stringify(product);
-  document.getElementById("pd-picture").replaceChildren(productThumb(product, { large: true }));
+  document.getElementById("pd-picture").replaceChildren(productThumb(product, "thumb-lg"));
   document.getElementById("pd-name").textContent = product.name;
   document.getElementById("pd-badges").replaceChildren(statusBadge(product.status),
     product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : "");
@@ -568,7 +581,6 @@ const REASONS = { initial: "opening stock", count: "stock count", damage: "damag
 
 async function loadHistory(product) {
   const box = document.getElementById("pd-history");
-  const timeZone = root.dataset.timeZone;
   let movements;
   try {
     movements = await api("GET", `/api/v1/products/${product.id}/movements`);
@@ -599,7 +611,7 @@ async function loadHistory(product) {
     const link = m.kind === "purchase" ? `/app/purchases/${m.documentId}` : m.kind === "sale" ? `/app/sales/${m.documentId}` : null;
     const change = quantity(m.quantity);
     return el("tr", { class: `mv mv-${m.kind}` },
-      el("td", { "data-label": "Date" }, el("time", { datetime: m.effectiveAt }, formatDateTime(m.effectiveAt, timeZone))),
+      el("td", { "data-label": "Date" }, el("time", { datetime: m.effectiveAt }, dateTime(m.effectiveAt))),
       el("td", { "data-label": "What" }, link ? el("a", { href: link }, what) : what, reason),
       el("td", { "data-label": "Change", class: `num ${qty > 0n ? "up" : qty < 0n ? "down" : ""}` }, (qty > 0n ? "+" : "") + change),
       el("td", { "data-label": "Unit cost", class: "num" }, unitCost ? money(unitCost) : "—"),

@@ -1,8 +1,10 @@
 // The receipt of a sale: printable on an 80 mm receipt printer or on A4 (the paper choice sets @page and is
-// remembered on this device). Who served and the cash tendered and change come from the sale itself, so a reprint
-// shows them too; `?tendered=…` still works for a sale rung up without a cash amount.
-import { api, Decimal, el, money, page } from "/static/js/app.js";
-import { minor, qtyText, RATE_SCALE } from "/static/js/till-core.js";
+// remembered on this device). Every figure is the server's sale record as it is: the lines' amounts and discounts,
+// the tax per rate, the totals, who served, the cash tendered and the change (so a reprint shows them too). Nothing
+// is added up here.
+import { api, el, page } from "/static/js/app.js";
+import { dateTime } from "/static/js/shared/dates.js";
+import { isZero, money, quantity } from "/static/js/shared/format.js";
 
 const root = document.getElementById("receipt-page");
 const box = document.getElementById("receipt");
@@ -45,14 +47,6 @@ document.getElementById("receipt-print").addEventListener("click", () => window.
 
 const row = (label, value, attrs = {}) => el("div", { class: "receipt-row", ...attrs }, el("span", {}, label), el("span", { class: "num" }, value));
 
-function when(iso) {
-  try {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: root.dataset.timeZone || undefined }).format(new Date(iso));
-  } catch {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-  }
-}
-
 async function load() {
   const id = page.id;
   if (!/^\d+$/.test(id)) {
@@ -68,55 +62,34 @@ async function load() {
   } finally {
     box.setAttribute("aria-busy", "false");
   }
-  const scale = page.minorUnits;
-  const value = (text) => Decimal.parse(text, scale) ?? 0n;
-
-  const lines = sale.lines.map((line) => {
-    const gross = value(line.revenue) + value(line.discount);
-    return el("li", {},
-      row(line.productName, money(minor(gross))),
-      el("div", { class: "receipt-sub" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
-      value(line.discount) > 0n ? row(el("span", { class: "receipt-sub" }, "Discount"), "−" + money(line.discount)) : null);
-  });
+  const lines = sale.lines.map((line) => el("li", { "data-line": line.id },
+    row(line.productName, money(line.amount)),
+    el("div", { class: "receipt-sub" }, `${quantity(line.quantity)} × ${money(line.unitPrice)}`),
+    isZero(line.discount) ? null : row(el("span", { class: "receipt-sub" }, "Discount"), "−" + money(line.discount))));
 
   // Tax by rate, as a receipt shows it: the rate, the net amount it applies to, the tax.
-  const rates = new Map();
-  for (const line of sale.lines) {
-    const key = line.taxRate;
-    const entry = rates.get(key) ?? { net: 0n, tax: 0n };
-    entry.net += value(line.revenue);
-    entry.tax += value(line.tax);
-    rates.set(key, entry);
-  }
-  const byRate = [...rates.entries()]
-    .sort((a, b) => Number((Decimal.parse(a[0], RATE_SCALE) ?? 0n) - (Decimal.parse(b[0], RATE_SCALE) ?? 0n)))
-    .map(([rate, f]) => row(`Tax ${rate} % on ${money(minor(f.net))}`, money(minor(f.tax))));
+  const byRate = sale.taxes.map((share) => row(`Tax ${share.taxRate} % on ${money(share.revenue)}`, money(share.tax), { "data-tax-rate": share.taxRate }));
 
-  const discounts = sale.lines.reduce((sum, l) => sum + value(l.discount), 0n);
-  const total = value(sale.total);
-  const tendered = sale.paymentMethod !== "cash" ? null
-    : sale.cashTendered ? value(sale.cashTendered)
-    : Decimal.parse(query.get("tendered") ?? "", scale);
   const payment = [row("Paid by", METHODS[sale.paymentMethod] ?? sale.paymentMethod, { id: "receipt-method" })];
-  if (tendered !== null && tendered >= total) {
-    payment.push(row("Cash tendered", money(minor(tendered)), { id: "receipt-tendered" }));
-    payment.push(row("Change", money(minor(tendered - total)), { id: "receipt-change" }));
+  if (sale.cashTendered && sale.change) {
+    payment.push(row("Cash tendered", money(sale.cashTendered), { id: "receipt-tendered" }));
+    payment.push(row("Change", money(sale.change), { id: "receipt-change" }));
   }
   const justSold = query.get("done") === "1";
   box.replaceChildren(...[
     el("h2", {}, root.dataset.shopName),
     el("div", { class: "receipt-meta" },
-      el("div", { id: "receipt-when" }, when(sale.effectiveAt)),
+      el("div", { id: "receipt-when" }, dateTime(sale.effectiveAt)),
       el("div", {}, `Receipt no. ${sale.id}`),
       sale.customerName ? el("div", {}, `Customer: ${sale.customerName}`) : null,
       sale.soldBy ? el("div", { id: "receipt-staff" }, `Served by ${sale.soldBy}`) : null),
     el("hr"),
     el("ul", { class: "receipt-lines", id: "receipt-lines" }, lines),
     el("hr"),
-    discounts > 0n ? row("Discounts", "−" + money(minor(discounts))) : null,
+    isZero(sale.discount) ? null : row("Discounts", "−" + money(sale.discount), { id: "receipt-discounts" }),
     row("Subtotal (before tax)", money(sale.revenue), { id: "receipt-subtotal" }),
     ...byRate,
-    value(sale.tip) > 0n ? row("Tip", money(sale.tip), { id: "receipt-tip" }) : null,
+    isZero(sale.tip) ? null : row("Tip", money(sale.tip), { id: "receipt-tip" }),
     row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" }),
     el("hr"),
     ...payment,
@@ -126,8 +99,8 @@ async function load() {
   if (justSold) {
     const done = document.getElementById("receipt-done");
     done.hidden = false;
-    done.textContent = tendered !== null && tendered > total
-      ? `Sale complete. Change due: ${money(minor(tendered - total))}`
+    done.textContent = sale.change && !isZero(sale.change)
+      ? `Sale complete. Change due: ${money(sale.change)}`
       : `Sale complete: ${money(sale.total)}`;
     document.getElementById("receipt-new").focus();
   }

@@ -1,7 +1,10 @@
 // Reports: daily figures (with an exact totals row), stock on a date, top products, low stock, valuation by
 // category, expiring lots; CSV export links; print / save as PDF (print CSS shows the tables only).
-import { api, el, money, showProblem, clearErrors, fieldError, announce, Decimal } from "/static/js/app.js";
-import { shopDay, shopNow, dateTime, quantity, sum, average, moneyScale, table, loading } from "/static/js/admin-common.js";
+import { api, el, showProblem, clearErrors, fieldError, announce } from "/static/js/app.js";
+import { sum, average, table, loading } from "/static/js/admin-common.js";
+import { statusBadge } from "/static/js/catalogue-common.js";
+import { dateTime, localInput, shopDay } from "/static/js/shared/dates.js";
+import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
 
 const $ = (id) => document.getElementById(id);
 let ready = false;
@@ -28,7 +31,7 @@ async function loadDaily() {
   loading(box);
   try {
     const days = await api("GET", `/api/v1/reports/daily?from=${from}&to=${to}`);
-    const scale = moneyScale();
+    const scale = minorUnits();
     const columns = [
       { label: "Day", value: (d) => [el("span", { class: "day-long" }, d.date), el("span", { class: "day-short" }, shortDay(d.date))], nowrap: true },
       { label: "Sales", value: (d) => String(d.salesCount), num: true },
@@ -79,8 +82,7 @@ async function loadSnapshot() {
   loading(box);
   try {
     const snapshot = await api("GET", `/api/v1/reports/snapshot?at=${encodeURIComponent(at)}`);
-    const zero = (text) => Decimal.parse(text, 8) === 0n;
-    const lines = snapshot.lines.filter((line) => !zero(line.quantity) || !zero(line.value));
+    const lines = snapshot.lines.filter((line) => !isZero(line.quantity) || !isZero(line.value));
     const columns = [
       { label: "Product", value: productLink },
       { label: "Qty", value: (l) => quantity(l.quantity), num: true },
@@ -127,7 +129,6 @@ async function loadTop() {
 }
 
 // ---------- low stock, valuation ----------
-const statusBadge = (status) => el("span", { class: `badge badge-${status}` }, { out: "Out", low: "Low", in_stock: "In stock", not_tracked: "Not tracked" }[status] ?? status);
 
 async function loadLow() {
   const box = $("low-result");
@@ -156,7 +157,7 @@ async function loadValuation() {
       { label: "Value", value: (r) => money(r.value), num: true },
     ];
     const foot = ["Total", String(rows.reduce((n, r) => n + r.productCount, 0)), quantity(sum(rows.map((r) => r.quantity), 3)),
-      money(sum(rows.map((r) => r.value), moneyScale()))];
+      money(sum(rows.map((r) => r.value), minorUnits()))];
     box.replaceChildren(table(columns, rows, { caption: "Stock value by category", foot, id: "valuation-table", empty: "No stock yet." }));
   } catch (error) { problemBox(box, error); }
 }
@@ -196,7 +197,7 @@ submitTo("snapshot-form", loadSnapshot);
 submitTo("top-form", loadTop);
 submitTo("expiring-form", loadExpiring);
 for (const chip of document.querySelectorAll("#daily-form [data-range]")) chip.addEventListener("click", () => setRange(chip.dataset.range));
-$("snapshot-now").addEventListener("click", () => { $("snapshot-at").value = shopNow(); loadSnapshot(); });
+$("snapshot-now").addEventListener("click", () => { $("snapshot-at").value = localInput(); loadSnapshot(); });
 $("print-button").addEventListener("click", () => window.print());
 window.addEventListener("beforeprint", () => { $("printed-at").textContent = dateTime(new Date().toISOString()); });
 
@@ -204,7 +205,7 @@ $("daily-form").to.value = shopDay();
 $("daily-form").from.value = shopDay(-6);
 $("daily-form").querySelector('[data-range="6"]').setAttribute("aria-pressed", "true");
 for (const chip of document.querySelectorAll("#daily-form [data-range]:not([aria-pressed])")) chip.setAttribute("aria-pressed", "false");
-$("snapshot-at").value = shopNow();
+$("snapshot-at").value = localInput();
 $("top-form").to.value = shopDay();
 $("top-form").from.value = shopDay(-29);
 

@@ -1,8 +1,11 @@
 // Camera scanning: the back camera's frames go to the server as raw 8-bit grey frames (POST
 // /api/v1/barcodes/decode?width=&height=), which reads the code and finds the product — no BarcodeDetector needed,
-// so it works on iPhone Safari too. Manual entry with check-digit validation is always there.
-import { api, clearErrors, el, fieldError, money } from "/static/js/app.js";
-import { codeProblem, productByBarcode, productThumb, qtyText } from "/static/js/till-core.js";
+// so it works on iPhone Safari too. Manual entry is always there; the server checks the code (check digits) as it
+// looks it up.
+import { api, clearErrors, el, fieldError } from "/static/js/app.js";
+import { productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
+import { money, quantity } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("scan"), view = $("scan-view"), video = $("scan-video"), stateLine = $("scan-state");
@@ -183,7 +186,7 @@ function showResult(code, product, format) {
         el("div", { class: "main" },
           el("div", { class: "title", id: "result-name" }, product.name),
           el("div", { class: "scan-code" }, code),
-          el("div", { class: "muted" }, `${money(product.salePrice)} · ${product.tracksStock ? `${qtyText(product.quantity)} ${product.unit} in stock` : "stock not tracked"}`))),
+          el("div", { class: "muted" }, `${money(product.salePrice)} · ${product.tracksStock ? `${quantity(product.quantity)} ${product.unit} in stock` : "stock not tracked"}`))),
       el("p", { class: "sr-only" }, `Found ${product.name}, barcode ${code}.`),
       el("div", { class: "scan-actions", id: "result-actions" }, ...actions, again));
   } else {
@@ -211,9 +214,8 @@ const manual = $("manual-form");
 manual.addEventListener("submit", async (event) => {
   event.preventDefault();
   clearErrors(manual);
-  const code = manual.elements.code.value.trim().replace(/\s+/g, "");
-  const problem = codeProblem(code);
-  if (problem) { fieldError(manual, "code", problem); manual.elements.code.focus(); return; }
+  const code = typedBarcode(manual.elements.code.value);
+  if (!code) { fieldError(manual, "code", "Enter a barcode"); manual.elements.code.focus(); return; }
   try {
     const product = await productByBarcode(code);
     paused = true;
@@ -221,6 +223,7 @@ manual.addEventListener("submit", async (event) => {
     $("result-actions")?.querySelector("a")?.focus();
   } catch (error) {
     fieldError(manual, "code", error.message);
+    manual.elements.code.focus();
   }
 });
 

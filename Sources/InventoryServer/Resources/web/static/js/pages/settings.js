@@ -1,5 +1,6 @@
 // Settings: shop name, currency, time zone, default tax, low-stock default, lock minutes (GET/PUT /api/v1/settings).
-import { api, el, Decimal, showProblem, clearErrors, fieldError, toast, announce } from "/static/js/app.js";
+import { api, el, showProblem, clearErrors, fieldError, toast, announce } from "/static/js/app.js";
+import { Decimal } from "/static/js/shared/format.js";
 
 const form = document.getElementById("settings-form");
 let saved = null;

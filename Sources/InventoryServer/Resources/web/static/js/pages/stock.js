@@ -1,9 +1,12 @@
 // Stock count and adjustments: pick a product (search or scan), see its stock; either enter the counted quantity
 // (the difference is posted as a `count` adjustment) or a change with a reason. The product's recent movements
 // are listed (the API has no list of adjustments across products).
-import { api, el, money, announce, toast, clearErrors, fieldError, showProblem, confirmDialog, Decimal, page } from "/static/js/app.js";
-import { flag, formatDateTime, parseQuantity, parseMoney, formatQuantity, thumb, query, toLocalInput } from "/static/js/documents-common.js";
+import { api, el, announce, toast, clearErrors, fieldError, showProblem, confirmDialog } from "/static/js/app.js";
+import { flag, query } from "/static/js/documents-common.js";
 import { productSearch } from "/static/js/documents-pickers.js";
+import { dateTime, localInput } from "/static/js/shared/dates.js";
+import { money, parseMoney, parseQuantity, quantity, quantityValue } from "/static/js/shared/format.js";
+import { productThumb } from "/static/js/shared/thumbs.js";
 
 const form = document.getElementById("stock-form");
 const none = document.getElementById("stock-none");
@@ -55,7 +58,7 @@ function updatePreview() {
   if (!product || delta === null) { preview.textContent = ""; return; }
   const after = (parseQuantity(product.quantity) ?? 0n) + delta;
   preview.textContent = delta === 0n ? "No change: the count matches the stock."
-    : `${delta > 0n ? "+" : "−"}${formatQuantity(delta < 0n ? -delta : delta)} ${product.unit} → ${formatQuantity(after)} ${product.unit} in stock`;
+    : `${delta > 0n ? "+" : "−"}${quantityValue(delta < 0n ? -delta : delta)} ${product.unit} → ${quantityValue(after)} ${product.unit} in stock`;
 }
 form.addEventListener("input", updatePreview);
 
@@ -63,21 +66,21 @@ async function choose(chosen) {
   product = await api("GET", `/api/v1/products/${chosen.id}`);
   none.hidden = true;
   form.hidden = false;
-  document.getElementById("stock-product").replaceChildren(thumb(product),
+  document.getElementById("stock-product").replaceChildren(productThumb(product),
     el("div", { class: "main" }, el("div", { class: "title" }, product.name),
       el("div", { class: "muted" }, [product.sku, product.barcode].filter(Boolean).join(" · "),
         product.tracksStock ? "" : " · stock not tracked")),
-    el("div", { class: "num" }, el("div", { class: "stock-now", id: "stock-now" }, `${formatQuantity(parseQuantity(product.quantity) ?? 0n)}`),
+    el("div", { class: "num" }, el("div", { class: "stock-now", id: "stock-now" }, quantity(product.quantity)),
       el("div", { class: "muted" }, `${product.unit} · ${money(product.stockValue)}`)));
   document.getElementById("stock-product-link").href = `/app/products/${product.id}`;
   form.elements.counted.value = "";
   form.elements.quantityChange.value = "";
   form.elements.unitCost.value = "";
   form.elements.note.value = "";
-  dateInput.value = toLocalInput(); dateTouched = false;
+  dateInput.value = localInput(); dateTouched = false;
   clearErrors(form);
   updatePreview();
-  announce(`${product.name}: ${product.quantity} ${product.unit} in stock`);
+  announce(`${product.name}: ${quantity(product.quantity)} ${product.unit} in stock`);
   (mode === "count" ? form.elements.counted : form.elements.quantityChange).focus();
   loadHistory();
 }
@@ -98,8 +101,8 @@ async function loadHistory() {
           } }, "Delete") : null;
       return el("li", { class: "movement" },
         el("div", { class: "main" }, el("div", { class: "title" }, label),
-          el("div", { class: "sub" }, `${movement.kind === "adjustment" ? "Adjustment · " : ""}${formatDateTime(movement.effectiveAt)} · ${movement.quantityAfter} after`)),
-        el("span", { class: `num movement-change ${q < 0n ? "minus" : "plus"}` }, `${q > 0n ? "+" : ""}${movement.quantity}`), remove);
+          el("div", { class: "sub" }, `${movement.kind === "adjustment" ? "Adjustment · " : ""}${dateTime(movement.effectiveAt)} · ${quantity(movement.quantityAfter)} after`)),
+        el("span", { class: `num movement-change ${q < 0n ? "minus" : "plus"}` }, `${q > 0n ? "+" : ""}${quantity(movement.quantity)}`), remove);
     }) : [el("li", { class: "empty" }, "No stock movements yet.")]));
   } catch { /* banner */ }
 }
@@ -114,12 +117,12 @@ form.addEventListener("submit", async (event) => {
     if (counted === null || counted < 0n) { fieldError(form, "counted", "Enter the quantity you counted (at most 3 decimals)."); form.elements.counted.focus(); return; }
     const delta = change();
     if (delta === 0n) { fieldError(form, "counted", "The count matches the stock: nothing to save."); form.elements.counted.focus(); return; }
-    body.quantityChange = formatQuantity(delta);
+    body.quantityChange = quantityValue(delta);
     body.reason = "count";
   } else {
     const delta = parseQuantity(form.elements.quantityChange.value);
     if (delta === null || delta === 0n) { fieldError(form, "quantityChange", "Enter a change such as -2 or 5."); form.elements.quantityChange.focus(); return; }
-    body.quantityChange = formatQuantity(delta);
+    body.quantityChange = quantityValue(delta);
     body.reason = form.elements.reason.value;
     const cost = form.elements.unitCost.value.trim();
     if (cost) {
@@ -136,7 +139,7 @@ form.addEventListener("submit", async (event) => {
     await api("POST", "/api/v1/adjustments", body);
     toast(`Saved: ${product.name} ${body.quantityChange.startsWith("-") ? "" : "+"}${body.quantityChange}`);
     await choose(product);
-    announce(`${product.name} now has ${product.quantity} ${product.unit}`);
+    announce(`${product.name} now has ${quantity(product.quantity)} ${product.unit}`);
   } catch (error) {
     if (error.field === "quantityChange" && mode === "count") error.problem.field = "counted";
     showProblem(form, error);

@@ -1,7 +1,8 @@
 // Users & roles: accounts (create and edit in a sheet), API tokens (shown once, revocable), the audit log (paged)
 // and shifts.
 import { api, el, icon, showProblem, clearErrors, fieldError, toast, announce, confirmDialog } from "/static/js/app.js";
-import { setupTabs, table, dateTime, loading } from "/static/js/admin-common.js";
+import { setupTabs, table, loading } from "/static/js/admin-common.js";
+import { dateTime } from "/static/js/shared/dates.js";
 
 const $ = (id) => document.getElementById(id);
 const me = Number(document.querySelector("[data-me]")?.dataset.me ?? 0);
