@@ -93,8 +93,10 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     CategoryController(store: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
-    DocumentController(repository: repository).addRoutes(
-        purchases: api.group("purchases"), sales: api.group("sales"), returns: api.group("returns"), adjustments: api.group("adjustments"))
+    PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
+    SaleController(store: repository).addRoutes(to: api.group("sales"))
+    ReturnController(store: repository).addRoutes(to: api.group("returns"))
+    AdjustmentController(store: repository).addRoutes(to: api.group("adjustments"))
     ReportController(store: repository).addRoutes(to: api.group("reports"))
     SettingsController(store: repository).addRoutes(to: api.group("settings"))
     DataTransferController(store: repository).addRoutes(to: api)

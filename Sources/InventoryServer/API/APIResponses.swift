@@ -59,18 +59,18 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     /// `GET /api/v1/purchases/{id}` (also the answer of `POST /purchases`).
     public func purchase(_ id: PurchaseID) async throws -> Data {
         let formats = try await self.repository.formats().0
-        return try APIJSON.encode(DocumentController<Repository>.PurchaseResponse(try await self.repository.purchase(id), formats))
+        return try APIJSON.encode(PurchaseResponse(try await self.repository.purchase(id), formats))
     }
 
     /// `GET /api/v1/sales/{id}` (also the answer of `POST /sales`).
     public func sale(_ id: SaleID) async throws -> Data {
         let formats = try await self.repository.formats().0
-        return try APIJSON.encode(DocumentController<Repository>.SaleResponse(try await self.repository.sale(id), formats))
+        return try APIJSON.encode(SaleResponse(try await self.repository.sale(id), formats))
     }
 
     /// The answer of `POST /api/v1/adjustments` (and of the returns): the new document's id.
     public func created(_ id: Int64) throws -> Data {
-        try APIJSON.encode(DocumentController<Repository>.Created(id: id))
+        try APIJSON.encode(CreatedResponse(id: id))
     }
 
     /// The answer of `POST /api/v1/import/products` for a checked `plan`: `imported` is what the import wrote, nil for

@@ -113,33 +113,31 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     }
 }
 
-/// A request body whose member names are listed, so unknown members are refused (for types with synthesized
-/// decoding; hand-written decoders call ``Decoder/rejectUnknownKeys(_:)`` instead).
-protocol KnownFields {
-    /// Members of the top-level object.
+/// A request body whose members are listed, so a member it does not know is refused with a 400 naming its path (a
+/// misspelt field is an error, not silently ignored): the one way the API refuses unknown fields.
+/// ``Request/decodeJSONBody(as:context:limit:)`` checks the raw JSON before decoding it.
+protocol KnownFields: Decodable {
+    /// Members of the object (for a type with `CaseIterable` coding keys: `CodingKeys.allCases.map(\.stringValue)`).
     static var fields: [String] { get }
-    /// Members of nested objects (or of the objects in nested arrays), by the member holding them.
-    static var nested: [String: [String]] { get }
+    /// The types of the objects held by members (or of the objects in arrays held by members), checked as theirs.
+    static var nested: [String: any KnownFields.Type] { get }
 }
 
 extension KnownFields {
-    static var nested: [String: [String]] { [:] }
+    static var nested: [String: any KnownFields.Type] { [:] }
 
-    /// Throws a 400 problem naming the first unknown member of `json`.
-    static func check(_ json: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return }
-        func unknown(_ object: [String: Any], allowed: [String], prefix: String) throws {
-            for key in object.keys.sorted() where !allowed.contains(key) {
-                throw Problem(.badRequest, code: .invalidValue, title: "Invalid value",
-                              detail: "unknown field; known fields are \(allowed.sorted().joined(separator: ", "))", field: prefix + key)
-            }
+    /// Throws a 400 problem naming the first unknown member of `object` (its path starting with `prefix`), then of the
+    /// objects nested in it.
+    static func check(_ object: [String: Any], prefix: String = "") throws {
+        for key in object.keys.sorted() where !self.fields.contains(key) {
+            throw Problem(.badRequest, code: .invalidValue, title: "Invalid value",
+                          detail: "unknown field; known fields are \(self.fields.sorted().joined(separator: ", "))", field: prefix + key)
         }
-        try unknown(object, allowed: self.fields, prefix: "")
-        for (key, allowed) in self.nested {
-            if let inner = object[key] as? [String: Any] { try unknown(inner, allowed: allowed, prefix: "\(key).") }
+        for (key, type) in self.nested.sorted(by: { $0.key < $1.key }) {
+            if let inner = object[key] as? [String: Any] { try type.check(inner, prefix: "\(prefix)\(key).") }
             if let list = object[key] as? [Any] {
                 for (index, item) in list.enumerated() {
-                    if let inner = item as? [String: Any] { try unknown(inner, allowed: allowed, prefix: "\(key)[\(index)].") }
+                    if let inner = item as? [String: Any] { try type.check(inner, prefix: "\(prefix)\(key)[\(index)].") }
                 }
             }
         }
@@ -171,10 +169,10 @@ extension Request {
         }
         let data = Data(buffer.readableBytesView)
         if let known = T.self as? any KnownFields.Type {
-            guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw Problem(.badRequest, code: .malformedJSON, title: "Malformed JSON", detail: "the request body is not a JSON object")
             }
-            try known.check(data)
+            try known.check(object)
         }
         return (try JSONDecoder().decode(T.self, from: data), data)
     }

@@ -1,0 +1,141 @@
+import InventoryDomain
+
+/// `POST` and `PUT /api/v1/sales`: a sale; a line without a price sells at the product's.
+struct SaleRequest: Decodable, Sendable, KnownFields {
+    var effectiveAt: String?
+    var customerId: Int64?
+    var note: String?
+    var tip: String?
+    var paymentMethod: String?
+    var cashTendered: String?
+    var lines: [Line]
+
+    struct Line: Decodable, Sendable, KnownFields {
+        var productId: Int64
+        var quantity: String
+        var unitPrice: String?
+        var discount: String?
+        /// A discount as a percentage of the line's amount; the domain turns it into money.
+        var discountPercent: String?
+        var taxRate: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, discountPercent, taxRate }
+        static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+    static var nested: [String: any KnownFields.Type] { ["lines": Line.self] }
+
+    func draft(_ formats: Formats, catalogue: some CatalogueRepository, allowBelowMinimum: Bool, soldBy: String) async throws -> SaleDraft {
+        try requireLineLimit(self.lines.count)
+        var lines: [SaleDraft.Line] = []
+        for (index, line) in self.lines.enumerated() {
+            let field = "lines[\(index)]"
+            let price: Money
+            if let text = line.unitPrice {
+                price = try formats.money(text, field: "\(field).unitPrice")
+            } else {
+                do {
+                    price = try await catalogue.product(ProductID(line.productId)).details.salePrice
+                    try price.requireWithinLimit(field: "\(field).unitPrice", currency: formats.currency)
+                } catch let error as InventoryError {
+                    throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
+                }
+            }
+            let quantity = try formats.quantity(line.quantity, field: "\(field).quantity")
+            let discount = try formats.money(line.discount, field: "\(field).discount")
+            let percent = try line.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
+            let taxRate = try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
+            switch (discount, percent) {
+            case (_, nil):
+                lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate))
+            case (nil, let percent?):
+                lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate))
+            case (.some, .some):
+                throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
+            }
+        }
+        let payment = try self.paymentMethod.map { text in
+            guard let method = PaymentMethod(rawValue: text) else {
+                throw InventoryError(.invalidValue, field: "paymentMethod", "must be cash, card or other")
+            }
+            return method
+        } ?? .cash
+        return SaleDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), customerID: self.customerId.map(CustomerID.init(rawValue:)),
+                         note: self.note ?? "", lines: lines, tip: try formats.money(self.tip, field: "tip") ?? .zero,
+                         paymentMethod: payment, allowBelowMinimum: allowBelowMinimum, soldBy: soldBy,
+                         cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
+    }
+}
+
+/// A sale as `/api/v1/sales` answers it: lines, tax shares, totals and the cost of goods sold.
+struct SaleResponse: Encodable, Sendable {
+    var id: Int64
+    var effectiveAt: String
+    var recordedAt: String
+    var customerId: Int64?
+    var customerName: String?
+    var note: String
+    var paymentMethod: String
+    var revenue: String
+    var tax: String
+    var tip: String
+    var total: String
+    var costOfGoodsSold: String
+    var profit: String
+    var soldBy: String
+    var cashTendered: String?
+    var change: String?
+    var discount: String
+    var taxes: [TaxShare]
+    var lines: [Line]
+
+    struct TaxShare: Encodable, Sendable {
+        var taxRate: String
+        var revenue: String
+        var tax: String
+    }
+
+    struct Line: Encodable, Sendable {
+        var id: Int64
+        var productId: Int64
+        var productName: String
+        var quantity: String
+        var unitPrice: String
+        var amount: String
+        var discount: String
+        var taxRate: String
+        var tax: String
+        var revenue: String
+        var costOfGoodsSold: String
+        var returnedQuantity: String
+    }
+
+    init(_ s: SaleRecord, _ f: Formats) {
+        self.id = s.id.rawValue
+        self.effectiveAt = f.string(s.effectiveAt)
+        self.recordedAt = f.string(s.recordedAt)
+        self.customerId = s.customerID?.rawValue
+        self.customerName = s.customerName
+        self.note = s.note
+        self.paymentMethod = s.paymentMethod.rawValue
+        self.revenue = f.string(s.revenue)
+        self.tax = f.string(s.tax)
+        self.tip = f.string(s.tip)
+        self.total = f.string(s.total)
+        self.costOfGoodsSold = f.string(s.costOfGoodsSold)
+        self.profit = f.string(s.revenue - s.costOfGoodsSold)
+        self.soldBy = s.soldBy
+        self.cashTendered = s.cashTendered.map(f.string)
+        self.change = s.change.map(f.string)
+        self.discount = f.string(s.discount)
+        self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax)) }
+        self.lines = s.lines.map {
+            Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
+                 unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
+                 revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Hummingbird
+import InventoryDomain
+
+/// `/api/v1/returns/customer` and `/api/v1/returns/supplier`: goods coming back from a customer or going back to a
+/// supplier.
+struct ReturnController<Store: LedgerRepository & SettingsRepository> {
+    let store: Store
+
+    func addRoutes(to returns: Routes) {
+        returns.post("customer", .permission(.refund), use: self.createCustomerReturn)
+        returns.delete("customer/:id", .permission(.deleteTransactions), use: self.deleteCustomerReturn)
+        returns.post("supplier", .permission(.purchase), use: self.createSupplierReturn)
+        returns.delete("supplier/:id", .permission(.deleteTransactions), use: self.deleteSupplierReturn)
+    }
+
+    @Sendable func createCustomerReturn(_ request: Request, context: AppRequestContext) async throws -> JSON<CreatedResponse> {
+        let (body, bytes) = try await request.decodeJSONBody(as: CustomerReturnRequest.self, context: context)
+        let formats = try await self.store.formats().0
+        try requireLineLimit(body.lines.count)
+        let lines = try body.lines.enumerated().map { index, line in
+            CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
+        }
+        let booked = try await self.store.postCustomerReturn(CustomerReturnDraft(
+            effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines),
+            idempotency: try request.idempotencyKey(context, body: bytes))
+        return .created(CreatedResponse(id: booked.record.rawValue), booked)
+    }
+
+    @Sendable func deleteCustomerReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await self.store.deleteCustomerReturn(CustomerReturnID(try request.id(context)))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func createSupplierReturn(_ request: Request, context: AppRequestContext) async throws -> JSON<CreatedResponse> {
+        let (body, bytes) = try await request.decodeJSONBody(as: SupplierReturnRequest.self, context: context)
+        let formats = try await self.store.formats().0
+        try requireLineLimit(body.lines.count)
+        let lines = try body.lines.enumerated().map { index, line in
+            SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
+        }
+        let booked = try await self.store.postSupplierReturn(SupplierReturnDraft(
+            effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), supplierID: body.supplierId.map(SupplierID.init(rawValue:)),
+            note: body.note ?? "", lines: lines), idempotency: try request.idempotencyKey(context, body: bytes))
+        return .created(CreatedResponse(id: booked.record.rawValue), booked)
+    }
+
+    @Sendable func deleteSupplierReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await self.store.deleteSupplierReturn(SupplierReturnID(try request.id(context)))
+        return Response(status: .noContent)
+    }
+}
