@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InventoryDomain
+@testable import InventoryServer
+import InventoryStore
+import Testing
+
+/// Every JSON body refuses a member it does not know (`KnownFields`), at the top and in nested objects, with a 400
+/// naming its path — a misspelt field is never silently ignored — and nothing is written.
+@Suite struct UnknownFieldsTests {
+    @Test func everyBodyRefusesAMemberItDoesNotKnow() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        let product = try await store.createProduct(ProductDetails(name: "Sticker", salePrice: Money(minorUnits: 50)))
+        let line = #"{"productId":\#(product.id),"quantity":"1","unitCost":"1.00"}"#
+        let cases: [(HTTPRequest.Method, String, String, String)] = [
+            (.post, "/api/v1/categories", #"{"name":"Tea","colour":"red"}"#, "colour"),
+            (.post, "/api/v1/suppliers", #"{"name":"Roastery","fax":"1"}"#, "fax"),
+            (.post, "/api/v1/customers", #"{"name":"Ada","fax":"1"}"#, "fax"),
+            (.post, "/api/v1/products", #"{"name":"Mug","colour":"red"}"#, "colour"),
+            (.patch, "/api/v1/products/\(product.id)", #"{"colour":"red"}"#, "colour"),
+            (.put, "/api/v1/settings", #"{"shopName":"S","currency":"EUR","timeZone":"UTC","defaultTaxRate":"0","lowStockDefault":"0","lockMinutes":5,"x":1}"#, "x"),
+            (.post, "/api/v1/purchases", #"{"lines":[\#(line)],"vendor":"x"}"#, "vendor"),
+            (.post, "/api/v1/purchases", #"{"lines":[\#(line),{"productId":\#(product.id),"quantity":"1","unitCost":"1.00","price":"2"}]}"#, "lines[1].price"),
+            (.post, "/api/v1/purchases", #"{"lines":[{"newProduct":{"name":"Mug","colour":"red"},"quantity":"1","unitCost":"1.00"}]}"#, "lines[0].newProduct.colour"),
+            (.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"1","rebate":"1"}]}"#, "lines[0].rebate"),
+            (.post, "/api/v1/sales", #"{"lines":[],"waiter":"x"}"#, "waiter"),
+            (.post, "/api/v1/returns/customer", #"{"saleId":1,"lines":[{"saleLineId":1,"quantity":"1","why":"x"}]}"#, "lines[0].why"),
+            (.post, "/api/v1/returns/supplier", #"{"lines":[{"productId":\#(product.id),"quantity":"1"}],"why":"x"}"#, "why"),
+            (.post, "/api/v1/adjustments", #"{"productId":\#(product.id),"quantityChange":"1","reason":"correction","why":"x"}"#, "why"),
+            (.post, "/api/v1/tokens", #"{"name":"t","scope":"all"}"#, "scope"),
+        ]
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: admin)
+            let before = try await store.testOnly_dump()
+            for (method, path, body, field) in cases {
+                let reply = try await client.call(method, path, body)
+                #expect(reply.status == 400, "\(method) \(path): \(reply.status) \(reply.text)")
+                #expect(reply.object["code"] as? String == "invalidValue", "\(method) \(path): \(reply.text)")
+                #expect(reply.object["field"] as? String == field, "\(method) \(path): \(reply.text)")
+            }
+            #expect(try await store.testOnly_dump() == before, "a refused body wrote something")
+        }
+    }
+}
