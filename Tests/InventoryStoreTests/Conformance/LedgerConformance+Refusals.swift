@@ -71,6 +71,48 @@ extension LedgerConformance {
         }
 
         @Test(arguments: Backend.allCases)
+        func returnsAndArchivedProductsAreRefusedByName(backend: Backend) async throws {
+            let shop = try await self.shop(backend)
+            let sale = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260103), lines: [.init(productID: shop.beans.id, quantity: qty(2), unitPrice: eur("9.00"))]))
+            let purchase = try await shop.store.purchases(limit: 1, offset: 0)[0]
+            try await expectRefusal(shop.store, .invalidValue, field: "effectiveAt") {
+                _ = try await shop.store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260102), saleID: sale.id, lines: [
+                    .init(saleLineID: sale.lines[0].movementID, quantity: qty(1)),
+                ]))
+            }
+            // A line of another document is not a line of this sale.
+            let purchaseLine = try await shop.store.purchase(PurchaseID(purchase.id)).lines[0].movementID
+            try await expectRefusal(shop.store, .notFound, field: "lines[0].saleLineId") {
+                _ = try await shop.store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260104), saleID: sale.id, lines: [
+                    .init(saleLineID: purchaseLine, quantity: qty(1)),
+                ]))
+            }
+            try await expectRefusal(shop.store, .notFound) {
+                _ = try await shop.store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260104), saleID: SaleID(purchase.id), lines: [
+                    .init(saleLineID: sale.lines[0].movementID, quantity: qty(1)),
+                ]))
+            }
+            try await expectRefusal(shop.store, .notFound, field: "supplierId") {
+                _ = try await shop.store.postSupplierReturn(SupplierReturnDraft(effectiveAt: at(20260104), supplierID: SupplierID(999), lines: [
+                    .init(productID: shop.beans.id, quantity: qty(1)),
+                ]))
+            }
+            // An archived product is sold no more; a batch names the document at fault.
+            var archived = shop.milk.details
+            archived.isArchived = true
+            _ = try await shop.store.updateProduct(shop.milk.id, archived)
+            try await expectRefusal(shop.store, .conflict, field: "lines[0].productId") {
+                _ = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260104), lines: [.init(productID: shop.milk.id, quantity: qty(1), unitPrice: eur("1.50"))]))
+            }
+            try await expectRefusal(shop.store, .notFound, field: "purchases[1].lines[0].productId") {
+                try await shop.store.postPurchases([
+                    PurchaseDraft(effectiveAt: at(20260104), lines: [.init(productID: shop.beans.id, quantity: qty(1), unitCost: eur("4.00"))]),
+                    PurchaseDraft(effectiveAt: at(20260104), lines: [.init(productID: ProductID(999), quantity: qty(1), unitCost: eur("4.00"))]),
+                ])
+            }
+        }
+
+        @Test(arguments: Backend.allCases)
         func overselling(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             try await expectRefusal(shop.store, .insufficientStock, field: "lines[1].quantity") {
