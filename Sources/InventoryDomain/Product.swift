@@ -11,25 +11,32 @@ public struct Product: Sendable, Hashable, Identifiable {
     public var createdAt: Int64
     /// When the product was last edited (ms since 1970).
     public var updatedAt: Int64
+    /// The stored pictures' names in order, the main one first (see ``ProductPictures``). They change only through
+    /// ``PictureCommand``s, never with the editable fields, so an edit cannot undo a picture added meanwhile.
+    public var pictures: [String]
 
     /// Creates a product.
-    public init(id: ProductID, details: ProductDetails, stock: LedgerBalance, createdAt: Int64, updatedAt: Int64) {
+    public init(id: ProductID, details: ProductDetails, stock: LedgerBalance, createdAt: Int64, updatedAt: Int64, pictures: [String] = []) {
         self.id = id
         self.details = details
         self.stock = stock
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.pictures = pictures
     }
 
     /// The product's name.
     public var name: String { self.details.name }
+    /// The main picture's name (the first of ``pictures``), nil when the product has none: the API's `imageRef`.
+    public var imageRef: String? { self.pictures.first }
     /// The average cost of one unit, value ÷ quantity rounded once (``LedgerBalance/roundedAverageCost``); the API
     /// writes it as `averageCost` (and, for existing clients, `costPrice`).
     public var costPrice: Money { self.stock.roundedAverageCost }
 
 }
 
-/// The fields of a product a user edits, validated and normalised by ``validated()``.
+/// The fields of a product a user edits, validated and normalised by ``validated()``. Pictures are not among them:
+/// they are the product's (``Product/pictures``) and change through ``PictureCommand``s.
 public struct ProductDetails: Sendable, Hashable {
     public var name: String
     public var sku: String?
@@ -38,8 +45,6 @@ public struct ProductDetails: Sendable, Hashable {
     public var categoryID: CategoryID?
     /// Unit of sale (pcs, kg, l, box …).
     public var unit: String
-    /// A stored picture's file name, when one was uploaded.
-    public var imageRef: String?
     /// Sale price per unit, before tax.
     public var salePrice: Money
     /// Lowest price staff may sell at without a manager.
@@ -57,7 +62,7 @@ public struct ProductDetails: Sendable, Hashable {
     /// Creates product details; call ``validated()`` before storing.
     public init(
         name: String, sku: String? = nil, barcode: String? = nil, categoryID: CategoryID? = nil, unit: String = "pcs",
-        imageRef: String? = nil, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
+        salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
         lowStockThreshold: Quantity? = nil, tracksStock: Bool = true, allowsNegativeStock: Bool = false,
         iconEmoji: String = "", isArchived: Bool = false
     ) {
@@ -66,7 +71,6 @@ public struct ProductDetails: Sendable, Hashable {
         self.barcode = barcode
         self.categoryID = categoryID
         self.unit = unit
-        self.imageRef = imageRef
         self.salePrice = salePrice
         self.minimumSalePrice = minimumSalePrice
         self.taxRate = taxRate

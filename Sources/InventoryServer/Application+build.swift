@@ -86,10 +86,11 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     router.middlewares.add(SecurityHeadersMiddleware(tls: configuration.tls != nil))
     router.middlewares.add(ProblemMiddleware())
     router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
-    router.middlewares.add(EventMiddleware(hub: configuration.events, repository: repository))
+    // Live events come from what the store commits, whichever route (or import) wrote it.
+    configuration.events.follow(repository)
     root.get("/health", .open) { _, _ in "ok" }
     let api = root.group("api/v1")
-    ProductController(repository: repository).addRoutes(to: api.group("products"))
+    ProductController(repository: repository, images: configuration.images).addRoutes(to: api.group("products"))
     CategoryController(store: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
@@ -103,6 +104,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     BarcodeController(store: repository, reader: reader).addRoutes(to: api.group("barcodes"))
     AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil,
                    sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
+    AuditController(store: repository).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
     BackupController(store: repository, images: configuration.images).addRoutes(to: api)

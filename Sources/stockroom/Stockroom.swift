@@ -4,6 +4,6 @@ import StockroomCLI
 @main
 enum Stockroom {
     static func main() async {
-        await StockroomCommand.main(nil)
+        await StockroomCommand.mainAsCommandLine()
     }
 }

@@ -180,7 +180,7 @@ import ZIPFoundation
             #expect(restored.object["pictures"] == nil)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: (folder as NSString).appendingPathComponent("images")).count == 1)
-        #expect(try await store.product(ids[1]).details.imageRef == nil, "the bare database is the one restored")
+        #expect(try await store.product(ids[1]).imageRef == nil, "the bare database is the one restored")
     }
 
     @Test func pictureNamesAreOnlyTheStoresOwn() {

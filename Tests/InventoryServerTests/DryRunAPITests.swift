@@ -82,24 +82,27 @@ import Testing
         }
     }
 
-    /// The live-events middleware publishes nothing for a dry run, and does for the real write.
+    /// A dry run commits nothing, so the store hands the live events nothing; the real write publishes.
     @Test func aDryRunPublishesNoLiveEvent() async throws {
-        let store = try InventorySQLiteRepository.inMemory()
-        let hub = EventHub()
-        let router = Router(context: AppRequestContext.self)
-        router.add(middleware: EventMiddleware(hub: hub, repository: store))
-        router.post("/api/v1/sales") { _, _ in Response(status: .ok) }
-        let events = await hub.subscribe()
-        try await Application(router: router).test(.router) { client in
-            _ = try await client.execute(uri: "/api/v1/sales?dryRun=true", method: .post)
-            await hub.publish(LiveEvent(type: "marker", data: "after the dry run"))
-            _ = try await client.execute(uri: "/api/v1/sales", method: .post)
+        var hub: EventHub?
+        let (app, store) = try makeApp { hub = $0.events }
+        let staff = try await token(store, role: .staff)
+        let product = try await store.createProduct(ProductDetails(name: "Bun", salePrice: Money(minorUnits: 100), allowsNegativeStock: true))
+        let live = try #require(hub)
+        let events = live.subscribe()
+        try await app.test(.router) { client in
+            let body = #"{"lines":[{"productId":\#(product.id),"quantity":"1"}]}"#
+            let preview = try await client.call(.post, "/api/v1/sales?dryRun=true", body, token: staff)
+            #expect(preview.status == 200)
+            live.publish(LiveEvent(type: "marker", data: "after the dry run"))
+            let sale = try await client.call(.post, "/api/v1/sales", body, token: staff)
+            #expect(sale.status == 201)
         }
         var seen: [String] = []
         for await event in events {
             seen.append(event.type)
             if seen.count == 3 { break }
         }
-        #expect(seen.prefix(3) == ["marker", "sale", "product"])
+        #expect(seen == ["marker", "sale", "product"])
     }
 }

@@ -47,6 +47,8 @@ import Testing
         "DELETE /api/v1/products/{id}": manager,
         "POST /api/v1/products/{id}/archive": manager, "POST /api/v1/products/{id}/restore": manager,
         "PUT /api/v1/products/{id}/image": manager, "DELETE /api/v1/products/{id}/image": manager,
+        "POST /api/v1/products/{id}/pictures": manager, "DELETE /api/v1/products/{id}/pictures/{name}": manager,
+        "PUT /api/v1/products/{id}/pictures/{name}/main": manager,
         "POST /api/v1/categories": manager, "PUT /api/v1/categories/{id}": manager, "DELETE /api/v1/categories/{id}": manager,
         "POST /api/v1/customers": manager, "PUT /api/v1/customers/{id}": manager, "DELETE /api/v1/customers/{id}": manager,
         "GET /api/v1/suppliers": manager, "POST /api/v1/suppliers": manager, "PUT /api/v1/suppliers/{id}": manager,

@@ -226,6 +226,24 @@ def test_api_token_is_shown_once_and_revoked_after_confirmation(shop, signed_in)
     assert status == 401
 
 
+def test_audit_log_reads_as_sentences(shop, signed_in):
+    """Issue 10, defect 7: each entry is the command's own sentence (who, what, which document, the figures), not
+    `METHOD path`; who and when (shop time) beneath."""
+    name = unique("Flat white")
+    product = shop.api("POST", "/api/v1/products", {"name": name, "salePrice": "2.90"})
+    shop.api("PATCH", f"/api/v1/products/{product['id']}", {"salePrice": "3.10"})
+    driver = signed_in(shop, "admin", width=375, height=812)
+    driver.get(shop.url("/app/users?tab=audit"))
+    first = wait_for(driver, "#audit-table li")
+    assert first.find_element(By.CSS_SELECTOR, ".title").text == f"{ADMIN[0]} changed the sale price of {name} from €2.90 to €3.10"
+    assert first.get_attribute("data-kind") == "productChanged"
+    second = driver.find_elements(By.CSS_SELECTOR, "#audit-table li")[1]
+    assert second.find_element(By.CSS_SELECTOR, ".title").text == f"{ADMIN[0]} added the product {name} at €2.90"
+    assert first.find_element(By.CSS_SELECTOR, ".sub").text.startswith(ADMIN[0] + " · ")
+    assert "/api/" not in driver.find_element(By.ID, "audit-table").text
+    assert no_horizontal_scroll(driver)
+
+
 def test_restore_needs_typed_confirmation_refuses_junk_and_replaces_the_data(shop, signed_in):
     driver = signed_in(shop, "admin", width=375, height=812)
     folder = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-backup-"))

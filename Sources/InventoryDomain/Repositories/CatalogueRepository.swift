@@ -49,4 +49,34 @@ public protocol CatalogueRepository: Sendable {
     func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int)
     /// A product's ledger in ledger order.
     func movements(productID: ProductID) async throws -> [StockMovement]
+
+    // MARK: Pictures (see ``ProductPictures``)
+
+    /// Creates a product with its pictures (the first is the main one) in one transaction.
+    /// - Throws: as ``createProduct(_:)``, and as ``ProductPictures/validated(_:field:)`` for the pictures.
+    func createProduct(_ details: ProductDetails, pictures: [String]) async throws -> Product
+    /// Changes a product's pictures by `command`, reading and writing them in one transaction (so two changes at the
+    /// same time both count); a refused command changes nothing.
+    /// - Returns: the product as stored, and the pictures no product shows any more (the caller deletes their files
+    ///   once this has returned, that is after the commit).
+    func changePictures(of id: ProductID, _ command: PictureCommand) async throws -> PictureOutcome
+    /// Of `names`, those no product shows (for the files of a deleted product).
+    func unusedPictures(among names: [String]) async throws -> [String]
+}
+
+extension CatalogueRepository {
+    /// Adds a picture last, or as the main one (``PictureCommand/add(_:makeMain:)``).
+    public func addPicture(_ id: ProductID, name: String, makeMain: Bool = false) async throws -> PictureOutcome {
+        try await self.changePictures(of: id, .add(name, makeMain: makeMain))
+    }
+
+    /// Removes one of the product's pictures (``PictureCommand/remove(_:)``).
+    public func removePicture(_ id: ProductID, name: String) async throws -> PictureOutcome {
+        try await self.changePictures(of: id, .remove(name))
+    }
+
+    /// Makes one of the product's pictures the main one (``PictureCommand/makeMain(_:)``).
+    public func setMainPicture(_ id: ProductID, name: String) async throws -> PictureOutcome {
+        try await self.changePictures(of: id, .makeMain(name))
+    }
 }

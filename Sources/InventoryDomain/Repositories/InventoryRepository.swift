@@ -8,9 +8,12 @@ import Foundation
 /// - ``LedgerRepository``: purchases, sales, returns, adjustments (the books).
 /// - ``ReportRepository``: read-only figures folded from the books.
 /// - ``DataTransferRepository``: CSV import and export.
+/// - ``ActivitySource``: every committed write's ``ShopActivity`` (also written to the audit log in the write's own
+///   transaction, attributed to ``Agent/current``).
 /// - ``StaffRepository`` (accounts, sessions, audit log) and ``BackupRepository`` (whole-shop copies) stand apart:
 ///   code that needs them asks for them by name.
 ///
 /// Implementations: `InventorySQLiteRepository` (embedded default). Each protocol has one conformance suite in
 /// `Tests/InventoryStoreTests` that every implementation runs. Code asks for the narrowest protocol it uses.
-public protocol InventoryRepository: SettingsRepository, CatalogueRepository, LedgerRepository, ReportRepository, DataTransferRepository {}
+public protocol InventoryRepository: SettingsRepository, CatalogueRepository, LedgerRepository, ReportRepository, DataTransferRepository,
+    ActivitySource {}

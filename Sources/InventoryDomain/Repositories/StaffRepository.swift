@@ -42,23 +42,51 @@ public struct StaffSession: Sendable, Hashable {
     }
 }
 
-/// One line of the audit log: who wrote what, when.
+/// One line of the audit log: who did what, when. Entries written since activities were recorded carry the
+/// ``ShopActivity``'s kind, record, products and figures, and its sentence as `detail`; older ones (`POST /api/v1/sales`,
+/// `status 201`) only `action` and `detail`.
 public struct AuditEntry: Sendable, Hashable {
     public var id: Int64
     public var at: Int64
     public var userID: UserID?
     public var username: String
+    /// The activity's kind (`saleRecorded`), or an older entry's action.
     public var action: String
+    /// The activity's sentence, or an older entry's detail.
     public var detail: String
+    /// The record the activity is about, and one it refers to (the sale a customer return is against).
+    public var record: ShopActivity.Record?
+    public var related: ShopActivity.Record?
+    /// The products it touched.
+    public var productIDs: [ProductID]
+    /// Its figures and the fields it changed (empty for older entries).
+    public var figures: ShopActivity.Figures
+    public var changes: [ShopActivity.Change]
 
     /// Creates an entry.
-    public init(id: Int64, at: Int64, userID: UserID?, username: String, action: String, detail: String) {
+    public init(id: Int64, at: Int64, userID: UserID?, username: String, action: String, detail: String, record: ShopActivity.Record? = nil,
+                related: ShopActivity.Record? = nil, productIDs: [ProductID] = [], figures: ShopActivity.Figures = ShopActivity.Figures(), changes: [ShopActivity.Change] = []) {
         self.id = id
         self.at = at
         self.userID = userID
         self.username = username
         self.action = action
         self.detail = detail
+        self.record = record
+        self.related = related
+        self.productIDs = productIDs
+        self.figures = figures
+        self.changes = changes
+    }
+
+    /// The activity's kind; nil for an entry written before activities were recorded.
+    public var kind: ShopActivity.Kind? { ShopActivity.Kind(rawValue: self.action) }
+
+    /// The entry as a sentence: the activity's own, or for an older entry its user, action and detail
+    /// (`ada: POST /api/v1/sales (status 201)`).
+    public var sentence: String {
+        if self.kind != nil { return self.detail }
+        return "\(self.username): \(self.action)\(self.detail.isEmpty ? "" : " (\(self.detail))")"
     }
 }
 
@@ -85,9 +113,11 @@ public struct Shift: Sendable, Hashable {
 public protocol StaffRepository: Sendable {
     /// How many accounts exist (zero means the first run still has to create the admin).
     func userCount() async throws -> Int
-    /// Creates the first admin — only while no account exists. - Throws: `conflict` otherwise.
+    /// Creates the first admin — only while no account exists — and audits it as done by that admin.
+    /// - Throws: `conflict` otherwise.
     func createFirstAdmin(_ account: StaffAccount) async throws -> StaffAccount
-    /// Creates an account. - Throws: `duplicate` when the username is taken.
+    /// Creates an account (audited, as every write below that changes accounts or API tokens).
+    /// - Throws: `duplicate` when the username is taken.
     func createUser(_ account: StaffAccount) async throws -> StaffAccount
     /// Saves an account's name, role, secrets and active flag.
     func updateUser(_ account: StaffAccount) async throws -> StaffAccount
@@ -99,13 +129,13 @@ public protocol StaffRepository: Sendable {
     func user(username: String) async throws -> StaffAccount?
 
     /// Stores a new session under the SHA-256 of its secret token, working until `expiresAt` (ms; nil: no expiry of its
-    /// own); returns its id.
+    /// own); returns its id. A new API token is audited.
     func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String, expiresAt: Int64?) async throws -> Int64
     /// The session and its account for a token hash, if the session exists.
     func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)?
     /// Records activity, the lock state, or a switch of user on a session.
     func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws
-    /// Ends a session.
+    /// Ends a session; a revoked API token is audited.
     func deleteSession(id: Int64) async throws
     /// Ends every session and API token of a user but `except` (the one making a change); returns how many ended.
     @discardableResult func deleteSessions(userID: UserID, except: Int64?) async throws -> Int
@@ -129,8 +159,9 @@ public protocol StaffRepository: Sendable {
     /// Shifts started from `from` through `to` (ms), newest first; one user's or everyone's.
     func shifts(userID: UserID?, from: Int64, to: Int64) async throws -> [Shift]
 
-    /// Appends to the audit log.
-    func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws
+    /// Appends a staff activity the store did not record itself (a till unlocked, sessions ended) to the audit log.
+    /// Every write of the store records its own activity in its own transaction; this is for what happens around them.
+    func recordAudit(_ activity: ShopActivity) async throws
     /// The audit log, newest first.
     func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry]
 }

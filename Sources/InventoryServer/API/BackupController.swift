@@ -21,7 +21,9 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
         api.get("backup", .permission(.backup)) { _, _ in
             let path = self.scratchPath("backup", extension: "zip")
             do {
-                try self.archive.write(to: path)
+                // No picture is deleted between the copy of the database and the copy of the files.
+                let archive = self.archive
+                try await self.images.exclusively { try archive.write(to: path) }
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw error
@@ -37,7 +39,8 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let limit = self.archive.limitBytes()
             try await Self.stream(request.body, to: path, limit: limit)
-            let pictures = try await self.archive.restore(from: path, limit: limit)
+            let archive = self.archive
+            let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
             return JSON(Restored(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
                                  pictures: pictures))
         }

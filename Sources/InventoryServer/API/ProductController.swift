@@ -5,6 +5,8 @@ import InventoryDomain
 /// `/api/v1/products`: the catalogue with stock from the books.
 struct ProductController<Repository: InventoryRepository> {
     let repository: Repository
+    /// The pictures' files, so deleting a product deletes those no other product shows (nil: left in place).
+    var images: ImageStore? = nil
 
     /// A product as the API shows it: amounts as decimal strings, stock from the ledger.
     struct ProductResponse: Codable, Sendable, Equatable {
@@ -14,7 +16,10 @@ struct ProductController<Repository: InventoryRepository> {
         var barcode: String?
         var categoryId: Int64?
         var unit: String
+        /// The main picture's name (the first of `pictures`), kept for existing clients.
         var imageRef: String?
+        /// Every picture, the main one first.
+        var pictures: [PictureResponse]
         var iconEmoji: String
         var salePrice: String
         var minimumSalePrice: String?
@@ -45,7 +50,8 @@ struct ProductController<Repository: InventoryRepository> {
             self.barcode = d.barcode
             self.categoryId = d.categoryID?.rawValue
             self.unit = d.unit
-            self.imageRef = d.imageRef
+            self.imageRef = product.imageRef
+            self.pictures = product.pictures.map(PictureResponse.init)
             self.iconEmoji = d.iconEmoji
             self.salePrice = formats.string(d.salePrice)
             self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
@@ -326,7 +332,17 @@ struct ProductController<Repository: InventoryRepository> {
     }
 
     @Sendable func delete(_ request: Request, context: some RequestContext) async throws -> Response {
-        try await self.repository.deleteProduct(ProductID(try request.id(context)))
+        let id = ProductID(try request.id(context))
+        guard let images = self.images else {
+            try await self.repository.deleteProduct(id)
+            return Response(status: .noContent)
+        }
+        let repository = self.repository
+        try await images.exclusively {
+            let pictures = try await repository.product(id).pictures
+            try await repository.deleteProduct(id)
+            images.delete(try await repository.unusedPictures(among: pictures))
+        }
         return Response(status: .noContent)
     }
 

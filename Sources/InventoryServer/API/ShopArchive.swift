@@ -67,13 +67,9 @@ struct ShopArchive<Store: BackupRepository> {
         return names.filter(Self.isPictureName).sorted()
     }
 
-    /// Whether `name` is a name the picture store gives (hex digest, `.png` or `.jpg`): nothing else is archived or
-    /// restored.
-    static func isPictureName(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, ["png", "jpg"].contains(parts[1]), (8...64).contains(parts[0].count) else { return false }
-        return parts[0].allSatisfy { $0.isHexDigit && ($0.isNumber || $0.isLowercase) }
-    }
+    /// Whether `name` is a name the picture store gives (``ProductPictures/isValidName(_:)``): nothing else is
+    /// archived or restored.
+    static func isPictureName(_ name: String) -> Bool { ProductPictures.isValidName(name) }
 
     /// A new 0700 folder beside the database for scratch work.
     func scratchFolder(_ kind: String) throws -> URL {

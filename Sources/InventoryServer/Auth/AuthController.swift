@@ -108,15 +108,6 @@ struct AuthController<Staff: StaffRepository> {
         }
     }
 
-    struct AuditResponse: Encodable, Sendable {
-        var id: Int64
-        var at: String
-        var userId: Int64?
-        var username: String
-        var action: String
-        var detail: String
-    }
-
     func addRoutes(to api: Routes) {
         let auth = api.group("auth")
         auth.get("status", .open) { _, context in
@@ -132,7 +123,6 @@ struct AuthController<Staff: StaffRepository> {
                 id: UserID(0), username: try StaffAccount.validateUsername(body.username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""), role: .admin,
                 passwordHash: try await self.secrets.hash(body.password), pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) })
             let admin = try await self.staff.createFirstAdmin(account)
-            try await self.staff.recordAudit(userID: admin.id, username: admin.username, action: "setup", detail: "created the first admin")
             return try await self.startSession(for: admin, status: .created)
         }
         auth.post("login", .open) { request, context in
@@ -165,8 +155,8 @@ struct AuthController<Staff: StaffRepository> {
             try StaffAccount.validatePIN(body.pin)
             let account = try await self.checkSecret(username: body.username, secret: body.pin, kind: "PIN", address: context.clientAddress) { $0.pinHash }
             try await self.staff.updateSession(id: identity.session.id, userID: account.id, lastSeenAt: Instant.now.milliseconds, isLocked: false)
-            try await self.staff.recordAudit(userID: account.id, username: account.username, action: "unlock",
-                                             detail: account.id == identity.account.id ? "unlocked the till" : "switched from \(identity.account.username)")
+            try await self.staff.recordAudit(.staff(.tillUnlocked, by: Agent(account),
+                                                    party: account.id == identity.account.id ? nil : identity.account.username))
             return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
         }
 
@@ -227,7 +217,9 @@ struct AuthController<Staff: StaffRepository> {
                 // A new password or PIN ends the user's other sessions and API tokens (a lost phone, a leaked token);
                 // the admin making the change keeps the session they are using.
                 let ended = try await self.staff.deleteSessions(userID: updated.id, except: context.identity?.session.id)
-                try await self.recordAudit(context, action: "end sessions", detail: "ended \(ended) session(s) and token(s) of \(updated.username) after a new password or PIN")
+                if let identity = context.identity {
+                    try await self.staff.recordAudit(.staff(.sessionsEnded, by: Agent(identity.account), user: (updated.id, updated.username), count: ended))
+                }
             }
             return JSON(UserResponse(updated))
         }
@@ -258,9 +250,6 @@ struct AuthController<Staff: StaffRepository> {
             let token = Secrets.newToken()
             let id = try await self.staff.createSession(userID: owner.id, kind: .api, name: name, tokenHash: Secrets.hashToken(token), csrfToken: "",
                                                         expiresAt: expiresAt)
-            if owner.id != identity.account.id {
-                try await self.recordAudit(context, action: "mint token", detail: "\(identity.account.username) created API token \(id) '\(name)' for \(owner.username)")
-            }
             return JSON(TokenResponse(id: id, name: name, userId: owner.id.rawValue, createdAt: Self.iso(now), lastSeenAt: Self.iso(now),
                                       expiresAt: expiresAt.map(Self.iso), token: token), status: .created)
         }
@@ -271,13 +260,6 @@ struct AuthController<Staff: StaffRepository> {
             }
             try await self.staff.deleteSession(id: id)
             return Response(status: .noContent)
-        }
-
-        api.get("audit", .permission(.viewAudit)) { request, _ in
-            let limit = try request.queryInt("limit", default: 100, range: 1...1000), offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
-            return JSON(try await self.staff.auditLog(limit: limit, offset: offset).map {
-                AuditResponse(id: $0.id, at: Self.iso($0.at), userId: $0.userID?.rawValue, username: $0.username, action: $0.action, detail: $0.detail)
-            })
         }
     }
 
@@ -303,11 +285,6 @@ struct AuthController<Staff: StaffRepository> {
         response.setCookie(Cookie(name: AuthNames.cookie, value: token, maxAge: Int(self.sessionLifetime / 1000), path: "/", secure: self.secureCookies,
                                   httpOnly: true, sameSite: .strict))
         return response
-    }
-
-    func recordAudit(_ context: AppRequestContext, action: String, detail: String) async throws {
-        guard let identity = context.identity else { return }
-        try await self.staff.recordAudit(userID: identity.account.id, username: identity.account.username, action: action, detail: detail)
     }
 
     /// Checks a password or PIN with throttling per account and per client address. The attempt is reserved on both

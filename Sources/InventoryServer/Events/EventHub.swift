@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import InventoryDomain
 import ServiceLifecycle
+import Synchronization
 
 /// A live event for signed-in clients (Server-Sent Events on `/api/v1/events`).
 public struct LiveEvent: Sendable, Equatable {
@@ -15,68 +16,130 @@ public struct LiveEvent: Sendable, Equatable {
 }
 
 /// Fans events out to every open stream of this server.
-public actor EventHub {
-    private var subscribers: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
-    private var lastLowStock: String?
+///
+/// The events come from the store: ``follow(_:)`` observes its ``ActivityFeed``, so every committed write — through
+/// the v1 API, `/api/public/add`, an import, or anything else in this process — publishes what it changed, and a
+/// refused write or a dry run, which commit nothing, publish nothing. An activity that changed sales publishes `sale`;
+/// one that changed products or their stock publishes `product` and refreshes the `low-stock` list. Both carry
+/// `{"kind", "record": {"kind", "id"}, "productIds"}`.
+public final class EventHub: Sendable {
+    private struct State {
+        var subscribers: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+        var lastLowStock: String?
+        var refreshingLowStock = false
+        var lowStockChangedAgain = false
+        /// The followed store's low-stock list as the `low-stock` event's JSON.
+        var lowStock: (@Sendable () async -> String?)?
+        var following: ActivityFeed.Observation?
+        var followed: ObjectIdentifier?
+    }
+    private let state = Mutex(State())
 
     /// Creates an empty hub.
     public init() {}
+
+    /// Publishes the activities a store commits from now on (again for the same store changes nothing; another store
+    /// replaces it). The hub holds the store; the store's feed holds the hub only weakly.
+    public func follow<Store: ActivitySource & ReportRepository>(_ store: Store) {
+        let feed = store.activityFeed
+        let already = self.state.withLock { $0.followed == ObjectIdentifier(feed) }
+        guard !already else { return }
+        let observation = feed.observe { [weak self] activities in self?.receive(activities) }
+        self.state.withLock { state in
+            state.following = observation
+            state.followed = ObjectIdentifier(feed)
+            state.lowStock = { await Self.lowStockJSON(store) }
+        }
+    }
 
     /// A stream of every event published from now on; it ends when the caller stops iterating.
     public func subscribe() -> AsyncStream<LiveEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
-        continuation.onTermination = { _ in Task { await self.remove(id) } }
-        self.subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+        self.state.withLock { $0.subscribers[id] = continuation }
         return stream
     }
 
     /// How many streams are open.
-    public var subscriberCount: Int { self.subscribers.count }
-
-    private func remove(_ id: UUID) { self.subscribers[id] = nil }
+    public var subscriberCount: Int { self.state.withLock { $0.subscribers.count } }
 
     /// Sends an event to every stream.
     public func publish(_ event: LiveEvent) {
-        for continuation in self.subscribers.values { continuation.yield(event) }
+        for continuation in self.state.withLock({ Array($0.subscribers.values) }) { continuation.yield(event) }
     }
 
-    private var refreshingLowStock = false
-    private var lowStockChangedAgain = false
-
-    /// Recomputes the low-stock list after a change, off the request's path: only while someone listens, and at most
-    /// one computation at a time (changes made meanwhile are covered by one more computation when it ends).
-    func refreshLowStock(_ compute: @escaping @Sendable () async -> String?) {
-        guard !self.subscribers.isEmpty else { return }
-        guard !self.refreshingLowStock else {
-            self.lowStockChangedAgain = true
-            return
+    /// What a live event says about an activity.
+    struct ActivityEvent: Encodable {
+        var kind: String
+        var record: Record?
+        var productIds: [Int64]
+        struct Record: Encodable {
+            var kind: String
+            var id: Int64
         }
-        self.refreshingLowStock = true
-        Task { await self.runLowStockRefresh(compute) }
+
+        init(_ activity: ShopActivity) {
+            self.kind = activity.kind.rawValue
+            self.record = activity.record.map { Record(kind: $0.kind.rawValue, id: $0.id) }
+            self.productIds = activity.productIDs.map(\.rawValue)
+        }
     }
 
-    private func runLowStockRefresh(_ compute: @Sendable () async -> String?) async {
-        repeat {
-            self.lowStockChangedAgain = false
-            if let json = await compute() { self.publishLowStock(json) }
-        } while self.lowStockChangedAgain
-        self.refreshingLowStock = false
+    /// Turns committed activities into `sale` and `product` events and, after a product change, a fresh low-stock list.
+    func receive(_ activities: [ShopActivity]) {
+        var productsChanged = false
+        for activity in activities where activity.kind.changesSales || activity.kind.changesProducts {
+            guard let data = Self.json(ActivityEvent(activity)) else { continue }
+            if activity.kind.changesSales { self.publish(LiveEvent(type: "sale", data: data)) }
+            if activity.kind.changesProducts {
+                self.publish(LiveEvent(type: "product", data: data))
+                productsChanged = true
+            }
+        }
+        if productsChanged { self.refreshLowStock() }
+    }
+
+    /// Recomputes the low-stock list after a change, off the writer's path: only while someone listens, and at most
+    /// one computation at a time (changes made meanwhile are covered by one more computation when it ends).
+    func refreshLowStock() {
+        let start = self.state.withLock { state -> Bool in
+            guard !state.subscribers.isEmpty, state.lowStock != nil else { return false }
+            guard !state.refreshingLowStock else {
+                state.lowStockChangedAgain = true
+                return false
+            }
+            state.refreshingLowStock = true
+            return true
+        }
+        if start { Task { await self.runLowStockRefresh() } }
+    }
+
+    private func runLowStockRefresh() async {
+        while true {
+            let compute = self.state.withLock { state in
+                state.lowStockChangedAgain = false
+                return state.lowStock
+            }
+            if let json = await compute?() { self.publishLowStock(json) }
+            let again = self.state.withLock { state in
+                if state.lowStockChangedAgain { return true }
+                state.refreshingLowStock = false
+                return false
+            }
+            if !again { return }
+        }
     }
 
     /// Publishes the low-stock list when it differs from the last one published.
     func publishLowStock(_ json: String) {
-        guard json != self.lastLowStock else { return }
-        self.lastLowStock = json
-        self.publish(LiveEvent(type: "low-stock", data: json))
+        let changed = self.state.withLock { state in
+            guard json != state.lastLowStock else { return false }
+            state.lastLowStock = json
+            return true
+        }
+        if changed { self.publish(LiveEvent(type: "low-stock", data: json)) }
     }
-}
-
-/// Publishes `sale`, `product` and `low-stock` events after every successful change that causes them.
-struct EventMiddleware<Repository: InventoryRepository>: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let hub: EventHub
-    let repository: Repository
 
     struct LowStockEvent: Encodable {
         var count: Int
@@ -89,33 +152,17 @@ struct EventMiddleware<Repository: InventoryRepository>: RouterMiddleware {
         }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await next(request, context)
-        let path = request.uri.path
-        // The iOS client's credential-free add changes the catalogue as much as the API does.
-        guard request.method != .get, request.method != .head, response.status.code < 400,
-            path.hasPrefix("/api/v1/") || path == "/api/public/add", !request.isDryRun
-        else {
-            return response
-        }
-        let stock = ["/api/v1/sales", "/api/v1/purchases", "/api/v1/adjustments", "/api/v1/returns", "/api/v1/products", "/api/v1/import",
-                     "/api/public/add"]
-        guard stock.contains(where: { path.hasPrefix($0) }) else { return response }
-        let detail = "{\"method\":\"\(request.method.rawValue)\",\"path\":\"\(path)\"}"
-        if path.hasPrefix("/api/v1/sales") { await self.hub.publish(LiveEvent(type: "sale", data: detail)) }
-        await self.hub.publish(LiveEvent(type: "product", data: detail))
-        let repository = self.repository
-        await self.hub.refreshLowStock {
-            guard let low = try? await repository.lowStock() else { return nil }
-            let event = LowStockEvent(count: low.count, items: low.prefix(50).map {
-                .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, status: $0.status.rawValue)
-            })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            guard let data = try? encoder.encode(event) else { return nil }
-            return String(data: data, encoding: .utf8)
-        }
-        return response
+    static func lowStockJSON(_ store: some ReportRepository) async -> String? {
+        guard let low = try? await store.lowStock() else { return nil }
+        return self.json(LowStockEvent(count: low.count, items: low.prefix(50).map {
+            .init(productId: $0.productID.rawValue, name: $0.name, quantity: $0.quantity.decimalString, status: $0.status.rawValue)
+        }))
+    }
+
+    static func json(_ value: some Encodable) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -126,7 +173,7 @@ struct EventsController {
     func addRoutes(to api: Routes) {
         // Live events (stock changed, low stock, a sale): every signed-in screen listens.
         api.get("events", .signedIn) { _, _ in
-            let events = await self.hub.subscribe()
+            let events = self.hub.subscribe()
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
             let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(100))
             let forward = Task {

@@ -3,6 +3,7 @@ import BarcodeReader
 import Crypto
 import Foundation
 import InventoryDomain
+import Synchronization
 
 /// Product pictures under `<data>/images`: JPEG or PNG recognised by content, at most 5 MB and 6000 × 6000 pixels.
 ///
@@ -22,6 +23,9 @@ public struct ImageStore: Sendable {
     public static let limits = ImageLimits(maxSide: maxSide, maxPixels: maxSide * maxSide)
     /// Where decoding runs (two at a time in the process).
     let gate: ImageDecodeGate
+    /// Serialises what adds and removes files together with the database changes that name them (see
+    /// ``commit(_:field:_:)``); shared by every copy of this store.
+    let files = AsyncExclusion()
 
     /// Creates a store in `<dataFolder>/images`.
     public init(dataFolder: String, gate: ImageDecodeGate = .shared) {
@@ -121,10 +125,86 @@ public struct ImageStore: Sendable {
         try? FileManager.default.removeItem(atPath: (self.folder as NSString).appendingPathComponent(saved.name))
     }
 
+    /// Writes `prepared` pictures and runs `change` (a database change naming them, which answers the pictures it left
+    /// unused), then deletes the unused pictures' files: after the commit, and only those no product shows. If the
+    /// change fails, the files this call created go again.
+    ///
+    /// Pictures are content-addressed, so another request may name the same file. These steps run one at a time in
+    /// the process (as do ``exclusively(_:)``'s), so a file is never deleted between another change writing it and
+    /// committing its name, nor between a backup's copy of the database and its copy of the files.
+    /// - Throws: what `change` throws, or ``InventoryError`` (`storage`) naming `field` when a file cannot be written.
+    public func commit<T: Sendable>(_ prepared: [Prepared], field: String,
+                                    _ change: @Sendable () async throws -> (value: T, released: [String])) async throws -> T {
+        try await self.files.run {
+            var saved: [Saved] = []
+            do {
+                for picture in prepared { saved.append(try self.write(picture, field: field)) }
+                let (value, released) = try await change()
+                self.delete(released)
+                return value
+            } catch {
+                for picture in saved { self.discard(picture) }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` while no picture change runs (see ``commit(_:field:_:)``): for backups, restores and deletions.
+    public func exclusively<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await self.files.run(body)
+    }
+
+    /// Deletes the files of pictures no product shows any more; names the store does not give are left alone.
+    func delete(_ names: [String]) {
+        for name in names where ProductPictures.isValidName(name) {
+            try? FileManager.default.removeItem(atPath: (self.folder as NSString).appendingPathComponent(name))
+        }
+    }
+
     /// A stored picture's bytes and content type; nil when there is none by that name.
     public func load(_ name: String) -> (data: Data, contentType: String)? {
         guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }), !name.hasPrefix(".") else { return nil }
         guard let data = FileManager.default.contents(atPath: (self.folder as NSString).appendingPathComponent(name)) else { return nil }
         return (data, name.hasSuffix(".png") ? "image/png" : "image/jpeg")
+    }
+}
+
+/// Mutual exclusion for async work: one body at a time, the others waiting in order (without blocking a thread).
+final class AsyncExclusion: Sendable {
+    private struct State {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await self.acquire()
+        defer { self.release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = self.state.withLock { state in
+                guard state.busy else {
+                    state.busy = true
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next = self.state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil as CheckedContinuation<Void, Never>?
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

@@ -7,8 +7,9 @@ import InventoryDomain
 ///
 /// `GET /api/public/get` answers a bare array of `{image, price, product_name, product_type, tax}`;
 /// `POST /api/public/add` takes `multipart/form-data` with `product_name`, `product_type`, `price`, `tax` and
-/// optional `files[]`, and answers `{message, product_details, product_id, success}`. A price with more decimals than
-/// the currency has is rounded half away from zero to its minor unit (``Money/Rounding/halfAwayFromZero``).
+/// optional `files[]` (every picture is kept, the first as the main one, whose URL `image` is), and answers
+/// `{message, product_details, product_id, success}`. A price with more decimals than the currency has is rounded half
+/// away from zero to its minor unit (``Money/Rounding/halfAwayFromZero``).
 struct PublicAPIController<Repository: InventoryRepository> {
     let repository: Repository
     let images: ImageStore
@@ -49,7 +50,8 @@ struct PublicAPIController<Repository: InventoryRepository> {
         }
         group.post("add", .open) { request, _ in
             do {
-                return try await self.add(request)
+                // The iOS client sends no credentials: its adds are audited as its own.
+                return try await Agent.$current.withValue(.publicAPI) { try await self.add(request) }
             } catch let error as InventoryError {
                 return try JSON(AddResponse(message: error.description, product_details: nil, product_id: nil, success: false), status: .badRequest).makeResponse()
             }
@@ -89,13 +91,15 @@ struct PublicAPIController<Repository: InventoryRepository> {
         } catch let error as InventoryError {
             throw InventoryError(error.code, field: "product_type", error.userMessage)
         }
-        // Every picture is checked (size, format, declared dimensions) and the first one cleaned and decoded before
-        // anything is written; only the first is kept, as before.
+        // Every picture is kept, the first as the main one. All of them are checked (size, format, declared
+        // dimensions), then cleaned and decoded, before anything is written: one refused picture refuses the product.
         let files = form.files("files[]") + form.files("files")
+        guard files.count <= ProductPictures.maximumCount else {
+            throw InventoryError(.invalidValue, field: "files[]", "at most \(ProductPictures.maximumCount) pictures per product (\(files.count) sent)")
+        }
         for file in files { _ = try ImageStore.checkHeader(file.data, field: "files[]") }
-        var prepared: ImageStore.Prepared?
-        if let file = files.first { prepared = try await self.images.prepare(file.data, field: "files[]") }
-        let saved = try prepared.map { try self.images.write($0, field: "files[]") }
+        var prepared: [ImageStore.Prepared] = []
+        for file in files { prepared.append(try await self.images.prepare(file.data, field: "files[]")) }
         var createdCategory: CategoryID?
         let product: Product
         do {
@@ -105,11 +109,12 @@ struct PublicAPIController<Repository: InventoryRepository> {
                 createdCategory = try await self.repository.createCategory(newCategory).id
                 details.categoryID = createdCategory
             }
-            details.imageRef = saved?.name
-            product = try await self.repository.createProduct(details)
+            let (repository, ready, names) = (self.repository, details, prepared.map(\.name))
+            product = try await self.images.commit(prepared, field: "files[]") {
+                (try await repository.createProduct(ready, pictures: names), released: [])
+            }
         } catch {
-            // Nothing half-written: the picture and a category made for this product go again.
-            if let saved { self.images.discard(saved) }
+            // Nothing half-written: the pictures (by commit) and a category made for this product go again.
             if let createdCategory { try? await self.repository.deleteCategory(createdCategory) }
             throw error
         }
@@ -122,60 +127,9 @@ struct PublicAPIController<Repository: InventoryRepository> {
 
     func body(_ product: Product, categoryName: String, currency: Currency) -> ProductDetailsBody {
         ProductDetailsBody(
-            image: product.details.imageRef.map { "\(self.publicURL)/images/\($0)" } ?? "",
+            image: product.imageRef.map { "\(self.publicURL)/images/\($0)" } ?? "",
             price: Decimal(string: product.details.salePrice.decimalString(currency)) ?? 0,
             product_name: product.name, product_type: categoryName,
             tax: Decimal(string: product.details.taxRate.decimalString) ?? 0)
-    }
-}
-
-/// `GET /images/{name}` (content-addressed, cached for a year) and a product's picture upload.
-struct ImageController<Repository: InventoryRepository> {
-    let repository: Repository
-    let images: ImageStore
-
-    struct Uploaded: Encodable, Sendable {
-        var imageRef: String
-        var url: String
-        var width: Int
-        var height: Int
-        /// Whether the picture was square; a non-square one is shown centre-cropped.
-        var square: Bool
-    }
-
-    func addRoutes(to router: Routes, api: Routes) {
-        router.get("images/:name", .open) { request, context in
-            let name = context.parameters.get("name") ?? ""
-            guard let (data, type) = self.images.load(name) else {
-                throw Problem(.notFound, code: .notFound, title: "Not found", detail: "no picture named \(name)")
-            }
-            let etag = "\"\(name)\""
-            if request.headers[.ifNoneMatch] == etag {
-                return Response(status: .notModified, headers: [.eTag: etag])
-            }
-            return Response(status: .ok, headers: [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=31536000, immutable"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
-        }
-        api.put("products/:id/image", .permission(.editCatalogue)) { request, context in
-            let id = ProductID(try request.id(context))
-            var details = try await self.repository.product(id).details
-            let body = try await request.body.collect(upTo: ImageStore.maxBytes + 1)
-            let saved = try await self.images.save(Array(body.readableBytesView), field: "body")
-            details.imageRef = saved.name
-            do {
-                _ = try await self.repository.updateProduct(id, details)
-            } catch {
-                self.images.discard(saved)
-                throw error
-            }
-            return JSON(Uploaded(imageRef: saved.name, url: "/images/\(saved.name)", width: saved.width, height: saved.height, square: saved.isSquare))
-        }
-        api.delete("products/:id/image", .permission(.editCatalogue)) { request, context in
-            let id = ProductID(try request.id(context))
-            var details = try await self.repository.product(id).details
-            details.imageRef = nil
-            _ = try await self.repository.updateProduct(id, details)
-            return Response(status: .noContent)
-        }
     }
 }

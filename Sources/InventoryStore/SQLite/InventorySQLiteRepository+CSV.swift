@@ -6,7 +6,7 @@ import InventoryDomain
 
 extension InventorySQLiteRepository {
     public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             var categoryIDs: [String: Int64] = [:]
             for name in plan.newCategories {
                 let category = try Category(id: CategoryID(0), name: name).validated()
@@ -34,6 +34,7 @@ extension InventorySQLiteRepository {
                     throw error.nested(under: "line \(row.line)")
                 }
             }
+            try log.record(.productsImported, figures: .init(created: created, updated: updated))
             return (created, updated)
         }
     }

@@ -9,33 +9,40 @@ extension InventorySQLiteRepository {
 
     public func createCategory(_ category: Category) async throws -> Category {
         let category = try category.validated()
-        return try await self.write { db, _ in
+        return try await self.write { db, _, log in
             try Self.requireUniqueCategoryName(db, category.name, except: nil)
             try db.execute(
                 sql: "INSERT INTO category (name, color, lowStockThreshold, markup) VALUES (?, ?, ?, ?)",
                 arguments: [category.name, category.color, category.lowStockThreshold?.thousandths, category.markup.hundredths])
             var created = category
             created.id = CategoryID(db.lastInsertedRowID)
+            try log.record(.categoryCreated, record: .init(.category, created.id.rawValue), subject: created.name)
             return created
         }
     }
 
     public func updateCategory(_ category: Category) async throws -> Category {
         let category = try category.validated()
-        return try await self.write { db, _ in
+        return try await self.write { db, _, log in
             try Self.requireUniqueCategoryName(db, category.name, except: category.id)
+            let old = try Row.fetchOne(db, sql: "SELECT id, name, color, lowStockThreshold, markup FROM category WHERE id = ?",
+                                       arguments: [category.id.rawValue]).map(Self.category)
             try db.execute(
                 sql: "UPDATE category SET name = ?, color = ?, lowStockThreshold = ?, markup = ? WHERE id = ?",
                 arguments: [category.name, category.color, category.lowStockThreshold?.thousandths, category.markup.hundredths, category.id.rawValue])
-            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "category \(category.id) does not exist") }
+            guard let old, db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "category \(category.id) does not exist") }
+            try log.record(.categoryChanged, record: .init(.category, category.id.rawValue), subject: category.name,
+                           changes: ShopActivity.Change.between(old, category))
             return category
         }
     }
 
     public func deleteCategory(_ id: CategoryID) async throws {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
+            let name = try String.fetchOne(db, sql: "SELECT name FROM category WHERE id = ?", arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM category WHERE id = ?", arguments: [id.rawValue])
             guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "category \(id) does not exist") }
+            try log.record(.categoryDeleted, record: .init(.category, id.rawValue), subject: name)
         }
     }
 
@@ -96,37 +103,50 @@ extension InventorySQLiteRepository {
 
     private func createContact<Kind>(_ contact: Contact<Kind>, table: String) async throws -> Contact<Kind> {
         let contact = try contact.validated()
-        return try await self.write { db, _ in
+        return try await self.write { db, _, log in
             try db.execute(
                 sql: "INSERT INTO \(table) (name, location, phone, email, note, searchKey) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
                             Self.searchKey(contact.name, contact.location, contact.phone, contact.email)])
             var created = contact
             created.id = ID<Kind>(db.lastInsertedRowID)
+            let supplier = table == "supplier"
+            try log.record(supplier ? .supplierCreated : .customerCreated, record: .init(supplier ? .supplier : .customer, created.id.rawValue),
+                           subject: created.name)
             return created
         }
     }
 
     private func updateContact<Kind>(_ contact: Contact<Kind>, table: String) async throws -> Contact<Kind> {
         let contact = try contact.validated()
-        return try await self.write { db, _ in
+        return try await self.write { db, _, log in
+            let old = try Row.fetchOne(db, sql: "SELECT id, name, location, phone, email, note FROM \(table) WHERE id = ?",
+                                       arguments: [contact.id.rawValue]).map {
+                Contact<Kind>(id: ID<Kind>($0[0]), name: $0[1], location: $0[2], phone: $0[3], email: $0[4], note: $0[5])
+            }
             try db.execute(
                 sql: "UPDATE \(table) SET name = ?, location = ?, phone = ?, email = ?, note = ?, searchKey = ? WHERE id = ?",
                 arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
                             Self.searchKey(contact.name, contact.location, contact.phone, contact.email), contact.id.rawValue])
-            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(contact.id) does not exist") }
+            guard let old, db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(contact.id) does not exist") }
+            let supplier = table == "supplier"
+            try log.record(supplier ? .supplierChanged : .customerChanged, record: .init(supplier ? .supplier : .customer, contact.id.rawValue),
+                           subject: contact.name, changes: ShopActivity.Change.between(old, contact))
             return contact
         }
     }
 
     private func deleteContact(_ id: Int64, table: String, documentColumn: String) async throws {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE \(documentColumn) = ?", arguments: [id]) ?? 0
             guard uses == 0 else {
                 throw InventoryError(.inUse, field: "id", "this \(table) appears on \(uses) document(s) and cannot be deleted")
             }
+            let name = try String.fetchOne(db, sql: "SELECT name FROM \(table) WHERE id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(id) does not exist") }
+            let supplier = table == "supplier"
+            try log.record(supplier ? .supplierDeleted : .customerDeleted, record: .init(supplier ? .supplier : .customer, id), subject: name)
         }
     }
 
@@ -149,7 +169,7 @@ extension InventorySQLiteRepository {
     // MARK: - Products
 
     static let productColumns = """
-        p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, p.imageRef, p.salePrice, p.minimumSalePrice, p.taxRate,
+        p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, \(Self.pictureListColumn), p.salePrice, p.minimumSalePrice, p.taxRate,
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
         p.quantity, p.value, p.averageCost
         """
@@ -157,14 +177,14 @@ extension InventorySQLiteRepository {
     static func product(_ row: Row) -> Product {
         let details = ProductDetails(
             name: row[1], sku: row[2], barcode: row[3], categoryID: (row[4] as Int64?).map(CategoryID.init(rawValue:)),
-            unit: row[5], imageRef: row[6], salePrice: Money(minorUnits: row[7]),
+            unit: row[5], salePrice: Money(minorUnits: row[7]),
             minimumSalePrice: (row[8] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[9]),
             lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
             allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14])
         return Product(
             id: ProductID(row[0]), details: details,
             stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
-            createdAt: row[15], updatedAt: row[16])
+            createdAt: row[15], updatedAt: row[16], pictures: Self.pictureList(row[6]))
     }
 
     static func fetchProduct(_ db: Database, _ id: ProductID) throws -> Product {
@@ -199,9 +219,9 @@ extension InventorySQLiteRepository {
         try self.requireUnique(db, details, except: nil)
         let now = Self.now
         try db.execute(sql: """
-            INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, imageRef, salePrice, minimumSalePrice, taxRate,
+            INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
                 lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: self.productArguments(details) + [now, now])
         return ProductID(db.lastInsertedRowID)
     }
@@ -209,7 +229,7 @@ extension InventorySQLiteRepository {
     static func productArguments(_ details: ProductDetails) -> StatementArguments {
         [
             details.name, self.searchKey(details.name, details.sku, details.barcode), details.sku, details.barcode,
-            details.categoryID?.rawValue, details.unit, details.imageRef, details.salePrice.minorUnits,
+            details.categoryID?.rawValue, details.unit, details.salePrice.minorUnits,
             details.minimumSalePrice?.minorUnits, details.taxRate.hundredths, details.lowStockThreshold?.thousandths,
             details.tracksStock, details.allowsNegativeStock, details.iconEmoji, details.isArchived,
         ]
@@ -217,23 +237,29 @@ extension InventorySQLiteRepository {
 
     public func createProduct(_ details: ProductDetails) async throws -> Product {
         let details = try details.validated()
-        return try await self.write { db, _ in
+        return try await self.write { db, _, log in
             let id = try Self.insertProduct(db, details)
+            try log.recordProductCreated(id, details)
             return try Self.fetchProduct(db, id)
         }
     }
 
     public func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product {
         let details = try details.validated()
-        return try await self.write { db, settings in
-            try Self.replaceProduct(db, settings, id, details, old: try Self.fetchProduct(db, id))
+        return try await self.write { db, settings, log in
+            let old = try Self.fetchProduct(db, id)
+            let product = try Self.replaceProduct(db, settings, id, details, old: old)
+            try log.recordProductChanged(old: old, new: product)
+            return product
         }
     }
 
     public func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let old = try Self.fetchProduct(db, id)
-            return try Self.replaceProduct(db, settings, id, try patch.applied(to: old.details).validated(), old: old)
+            let product = try Self.replaceProduct(db, settings, id, try patch.applied(to: old.details).validated(), old: old)
+            try log.recordProductChanged(old: old, new: product)
+            return product
         }
     }
 
@@ -241,7 +267,7 @@ extension InventorySQLiteRepository {
     static func replaceProduct(_ db: Database, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) throws -> Product {
         try Self.requireUnique(db, details, except: id)
         try db.execute(sql: """
-            UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?, imageRef = ?,
+            UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
                 allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
             WHERE id = ?
@@ -262,13 +288,14 @@ extension InventorySQLiteRepository {
     }
 
     public func deleteProduct(_ id: ProductID) async throws {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             let product = try Self.fetchProduct(db, id)
             let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE productId = ?", arguments: [id.rawValue]) ?? 0
             guard uses == 0 else {
                 throw InventoryError(.inUse, field: "id", "'\(product.name)' has \(uses) stock movement(s); archive it instead")
             }
             try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
+            try log.record(.productDeleted, record: .init(.product, id.rawValue), productIDs: [id], subject: product.name)
         }
     }
 

@@ -9,8 +9,9 @@ extension InventorySQLiteRepository {
 
     public func postPurchase(_ draft: PurchaseDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<PurchaseRecord> {
         let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .purchase, book: { db, settings in
+        return try await self.writeOnce(idempotency, kind: .purchase, book: { db, settings, log in
             let record = try Self.bookPurchase(db, settings, draft, replacing: nil)
+            try log.recordDocument(.recorded, .purchase, id: record.id.rawValue)
             return (record.id.rawValue, record)
         }, replay: { db, id in try Self.fetchPurchase(db, PurchaseID(id)) })
     }
@@ -33,22 +34,28 @@ extension InventorySQLiteRepository {
         let drafts = try drafts.enumerated().map { index, draft in
             do { return try draft.validated() } catch let error as InventoryError { throw error.nested(under: "purchases[\(index)]") }
         }
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    _ = try Self.insertPurchase(db, settings, draft, writer: writer, replacing: nil)
+                    ids.append(try Self.insertPurchase(db, settings, draft, writer: writer, replacing: nil))
                 } catch let error as InventoryError {
                     throw error.nested(under: "purchases[\(index)]")
                 }
             }
             try writer.flush()
+            try Self.recordImported(log, .purchase, ids: ids)
         }
     }
 
     public func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord {
         let draft = try draft.validated()
-        return try await self.write { db, settings in try Self.bookPurchase(db, settings, draft, replacing: id) }
+        return try await self.write { db, settings, log in
+            let record = try Self.bookPurchase(db, settings, draft, replacing: id)
+            try log.recordDocument(.changed, .purchase, id: id.rawValue)
+            return record
+        }
     }
 
     public func deletePurchase(_ id: PurchaseID) async throws {
@@ -214,8 +221,9 @@ extension InventorySQLiteRepository {
     // MARK: - Sales
 
     public func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord> {
-        try await self.writeOnce(idempotency, kind: .sale, book: { db, settings in
+        try await self.writeOnce(idempotency, kind: .sale, book: { db, settings, log in
             let record = try Self.bookSale(db, settings, draft, replacing: nil)
+            try log.recordDocument(.recorded, .sale, id: record.id.rawValue)
             return (record.id.rawValue, record)
         }, replay: { db, id in try Self.fetchSale(db, SaleID(id)) })
     }
@@ -235,21 +243,27 @@ extension InventorySQLiteRepository {
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    _ = try Self.insertSale(db, settings, draft, writer: writer, replacing: nil)
+                    ids.append(try Self.insertSale(db, settings, draft, writer: writer, replacing: nil))
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
             }
             try writer.flush()
+            try Self.recordImported(log, .sale, ids: ids)
         }
     }
 
     public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
-        try await self.write { db, settings in try Self.bookSale(db, settings, draft, replacing: id) }
+        try await self.write { db, settings, log in
+            let record = try Self.bookSale(db, settings, draft, replacing: id)
+            try log.recordDocument(.changed, .sale, id: id.rawValue)
+            return record
+        }
     }
 
     public func deleteSale(_ id: SaleID) async throws {
@@ -345,7 +359,7 @@ extension InventorySQLiteRepository {
 
     public func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID> {
         let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings in
+        return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings, log in
             try Self.requireActiveProduct(db, draft.productID, field: "productId", allowArchived: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
@@ -359,6 +373,7 @@ extension InventorySQLiteRepository {
                     unitAmount: draft.unitCost ?? .zero, field: "quantityChange")
             ])
             try writer.flush()
+            try log.recordDocument(.recorded, .adjustment, id: documentID)
             return (documentID, AdjustmentID(documentID))
         }, replay: { _, id in AdjustmentID(id) })
     }
@@ -369,7 +384,7 @@ extension InventorySQLiteRepository {
 
     public func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID> {
         let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings in
+        return try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings, log in
             let sale = try Self.fetchSale(db, draft.saleID)
             guard draft.effectiveAt >= sale.effectiveAt else {
                 throw InventoryError(.invalidValue, field: "effectiveAt", "a return cannot be dated before its sale")
@@ -407,6 +422,7 @@ extension InventorySQLiteRepository {
             }
             try writer.write(pending)
             try writer.flush()
+            try log.recordDocument(.recorded, .customerReturn, id: documentID)
             return (documentID, CustomerReturnID(documentID))
         }, replay: { _, id in CustomerReturnID(id) })
     }
@@ -417,7 +433,7 @@ extension InventorySQLiteRepository {
 
     public func postSupplierReturn(_ draft: SupplierReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SupplierReturnID> {
         let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .supplierReturn, book: { db, settings in
+        return try await self.writeOnce(idempotency, kind: .supplierReturn, book: { db, settings, log in
             if let supplier = draft.supplierID {
                 try Self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
             }
@@ -436,6 +452,7 @@ extension InventorySQLiteRepository {
                     effect: .issue(quantity: line.quantity), field: "lines[\(index)].quantity")
             })
             try writer.flush()
+            try log.recordDocument(.recorded, .supplierReturn, id: documentID)
             return (documentID, SupplierReturnID(documentID))
         }, replay: { _, id in SupplierReturnID(id) })
     }
@@ -446,9 +463,10 @@ extension InventorySQLiteRepository {
 
     /// Deletes a document and replays every product it touched.
     func deleteDocument(_ id: Int64, kind: MovementKind) async throws {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let old = try Self.requireDocument(db, id, kind: kind)
             if kind == .sale { try Self.requireNoReturns(db, SaleID(id)) }
+            try log.recordDocument(.deleted, kind, id: id)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             try writer.deleteMovements(documentID: id)
             try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
@@ -457,6 +475,25 @@ extension InventorySQLiteRepository {
             }
             try writer.flush()
         }
+    }
+}
+
+extension InventorySQLiteRepository {
+    /// Records a batch of sales or purchases (`ids`, booked by this write) as one import: how many and their total.
+    static func recordImported(_ log: ActivityLog, _ kind: MovementKind, ids: [Int64]) throws {
+        guard let first = ids.min(), let last = ids.max() else { return }
+        let total: Int64
+        if kind == .sale {
+            total = try Int64.fetchOne(log.db, sql: """
+                SELECT (SELECT COALESCE(SUM(revenue + tax), 0) FROM movement WHERE documentId BETWEEN ?1 AND ?2 AND kind = 'sale')
+                     + (SELECT COALESCE(SUM(tip), 0) FROM document WHERE id BETWEEN ?1 AND ?2 AND kind = 'sale')
+                """, arguments: [first, last]) ?? 0
+        } else {
+            total = try Row.fetchAll(log.db, sql: "SELECT quantity, unitAmount FROM movement WHERE documentId BETWEEN ? AND ? AND kind = 'purchase'",
+                                     arguments: [first, last])
+                .reduce(Money.zero) { $0 + Money.extended(Money(minorUnits: $1[1]), by: Quantity(thousandths: $1[0])) }.minorUnits
+        }
+        try log.record(kind == .sale ? .salesImported : .purchasesImported, figures: .init(total: Money(minorUnits: total), count: ids.count))
     }
 }
 

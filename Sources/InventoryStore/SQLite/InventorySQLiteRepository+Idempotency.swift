@@ -5,13 +5,13 @@ extension InventorySQLiteRepository {
     /// Books a new document at most once per ``IdempotencyKey``: in the same transaction as the booking, a key seen
     /// before (within its lifetime) answers the document booked then — or is refused when it came with another
     /// request — and a new key is stored with the document it booked. A refused booking stores no key, so the
-    /// client may retry it.
+    /// client may retry it. `book` records the document's activity in the log it is given; a replay records none.
     func writeOnce<T: Sendable>(
         _ key: IdempotencyKey?, kind: MovementKind,
-        book: @escaping @Sendable (Database, ShopSettings) throws -> (documentID: Int64, record: T),
+        book: @escaping @Sendable (Database, ShopSettings, ActivityLog) throws -> (documentID: Int64, record: T),
         replay: @escaping @Sendable (Database, Int64) throws -> T
     ) async throws -> Idempotent<T> {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let now = Self.now
             let oldest = now - IdempotencyKey.lifetimeMilliseconds
             if let key, let row = try Row.fetchOne(db, sql: """
@@ -30,7 +30,7 @@ extension InventorySQLiteRepository {
                 }
                 return Idempotent(record: try replay(db, documentID), replayed: true)
             }
-            let (documentID, record) = try book(db, settings)
+            let (documentID, record) = try book(db, settings, log)
             if let key {
                 try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt < ?", arguments: [oldest])
                 try db.execute(sql: """

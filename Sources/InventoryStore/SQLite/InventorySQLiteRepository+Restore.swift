@@ -59,8 +59,15 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "file", "the backup could not be brought up to this version (from \(applied.last ?? "nothing"))",
                                  cause: error)
         }
+        let restored: ShopActivity
         do {
             try checked.read { db in try Self.validateContents(db) }
+            // The restore is audited in the restored books themselves, so the entry arrives with them or not at all.
+            restored = try checked.write { db in
+                let activity = ShopActivity(.backupRestored, by: Agent.current, currency: try Self.loadSettings(db).currency)
+                try Self.insertAudit(db, activity)
+                return activity
+            }
         } catch {
             try? checked.close()
             if let error = error as? InventoryError { throw error }
@@ -74,6 +81,7 @@ extension InventorySQLiteRepository {
         } catch {
             throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
         }
+        self.activityFeed.publish([restored])
     }
 
     static func restoreConfiguration(readonly: Bool) -> Configuration {
@@ -177,6 +185,7 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "file", "the backup's setting \(error.field ?? "") is invalid: \(error.userMessage)")
         }
         try self.validateSample(db)
+        try self.validatePictureRows(db)
         let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE role = 'admin' AND isActive = 1") ?? 0
         guard admins > 0 else {
             throw InventoryError(.invalidValue, field: "file", "the backup has no active admin, so no one could sign in to manage the shop")

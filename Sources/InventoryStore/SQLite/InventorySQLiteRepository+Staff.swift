@@ -15,18 +15,25 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     public func createFirstAdmin(_ account: StaffAccount) async throws -> StaffAccount {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") == 0 else {
                 throw InventoryError(.conflict, field: "username", "the shop already has an admin; sign in instead")
             }
             var admin = account
             admin.role = .admin
-            return try Self.insertUser(db, admin)
+            let created = try Self.insertUser(db, admin)
+            try log.record(.firstAdminCreated, record: .init(.user, created.id.rawValue), subject: created.username, by: Agent(created))
+            return created
         }
     }
 
     public func createUser(_ account: StaffAccount) async throws -> StaffAccount {
-        try await self.write { db, _ in try Self.insertUser(db, account) }
+        try await self.write { db, _, log in
+            let created = try Self.insertUser(db, account)
+            try log.record(.userCreated, record: .init(.user, created.id.rawValue), subject: created.username,
+                           changes: [.init(.role, from: .none, to: .text(created.role.rawValue))])
+            return created
+        }
     }
 
     static func insertUser(_ db: Database, _ account: StaffAccount) throws -> StaffAccount {
@@ -46,7 +53,8 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     public func updateUser(_ account: StaffAccount) async throws -> StaffAccount {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
+            let old = try Self.fetchUser(db, account.id)
             let username = try StaffAccount.validateUsername(account.username)
             if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ? COLLATE NOCASE", arguments: [username]),
                owner != account.id.rawValue {
@@ -64,7 +72,10 @@ extension InventorySQLiteRepository: StaffRepository {
                                  account.passwordHash, account.pinHash, account.isActive, account.id.rawValue])
             guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "user \(account.id) does not exist") }
             if !account.isActive { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [account.id.rawValue]) }
-            return try Self.fetchUser(db, account.id)
+            let updated = try Self.fetchUser(db, account.id)
+            try log.record(.userChanged, record: .init(.user, updated.id.rawValue), subject: updated.username,
+                           changes: ShopActivity.Change.between(old, updated))
+            return updated
         }
     }
 
@@ -95,13 +106,18 @@ extension InventorySQLiteRepository: StaffRepository {
 
     public func createSession(userID: UserID, kind: StaffSession.Kind, name: String, tokenHash: String, csrfToken: String,
                               expiresAt: Int64?) async throws -> Int64 {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             let now = Self.now
             try db.execute(sql: """
                 INSERT INTO session (tokenHash, userId, kind, name, csrfToken, createdAt, lastSeenAt, isLocked, expiresAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
                 """, arguments: [tokenHash, userID.rawValue, kind.rawValue, name, csrfToken, now, now, expiresAt])
-            return db.lastInsertedRowID
+            let id = db.lastInsertedRowID
+            if kind == .api {
+                let owner = try Self.fetchUser(db, userID)
+                try log.record(.tokenCreated, record: .init(.token, id), subject: name, party: owner.id == log.agent.userID ? nil : owner.username)
+            }
+            return id
         }
     }
 
@@ -127,9 +143,16 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     public func deleteSession(id: Int64) async throws {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
+            let token = try Row.fetchOne(db, sql: """
+                SELECT s.name, s.userId, u.username FROM session s JOIN user u ON u.id = s.userId WHERE s.id = ? AND s.kind = 'api'
+                """, arguments: [id])
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "session \(id) does not exist") }
+            if let token {
+                try log.record(.tokenRevoked, record: .init(.token, id), subject: token[0],
+                               party: token[1] == log.agent.userID?.rawValue ? nil : token[2] as String)
+            }
         }
     }
 
@@ -239,21 +262,5 @@ extension InventorySQLiteRepository: StaffRepository {
             throw InventoryError(.notFound, field: "shift", "shift \(id) does not exist")
         }
         return Self.shift(row)
-    }
-
-    public func recordAudit(userID: UserID?, username: String, action: String, detail: String) async throws {
-        try await self.write { db, _ in
-            try db.execute(sql: "INSERT INTO auditLog (at, userId, username, action, detail) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.now, userID?.rawValue, username, action, detail])
-        }
-    }
-
-    public func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry] {
-        try await self.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, at, userId, username, action, detail FROM auditLog ORDER BY id DESC LIMIT ? OFFSET ?",
-                             arguments: [limit, offset]).map {
-                AuditEntry(id: $0[0], at: $0[1], userID: ($0[2] as Int64?).map(UserID.init(rawValue:)), username: $0[3], action: $0[4], detail: $0[5])
-            }
-        }
     }
 }

@@ -10,6 +10,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     let coalescer: WriteCoalescer
     /// The shop's settings as last read (see ``settings()``).
     let settingsCache = SettingsCache()
+    /// Every committed write's activities, for the server's live events (``ActivitySource``).
+    public let activityFeed = ActivityFeed()
 
     /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
@@ -76,10 +78,24 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// share a transaction (group commit, each in its own savepoint) and each returns only after that transaction
     /// has committed. Database errors become ``InventoryError/Code/storage``.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database, ShopSettings) throws -> T) async throws -> T {
+        try await self.write { db, settings, _ in try body(db, settings) }
+    }
+
+    /// ``write(_:)`` for a command whose outcome is audited: `body` records its ``ShopActivity`` in the
+    /// ``ActivityLog`` it is given, which writes it to the audit log inside the same savepoint (so a refused write
+    /// leaves none), attributed to ``Agent/current`` as it was when the write was submitted. Once the transaction has
+    /// committed, the activities go to ``activityFeed``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database, ShopSettings, ActivityLog) throws -> T) async throws -> T {
+        let agent = Agent.current
         do {
-            return try await self.coalescer.write { db in
-                try body(db, try Self.loadSettings(db))
+            let (value, activities) = try await self.coalescer.write { db in
+                let settings = try Self.loadSettings(db)
+                let log = ActivityLog(db, agent: agent, currency: settings.currency)
+                let value = try body(db, settings, log)
+                return (value, log.activities)
             }
+            self.activityFeed.publish(activities)
+            return value
         } catch let error as InventoryError {
             throw error
         } catch let error as DatabaseError {
@@ -187,7 +203,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
 
     public func saveSettings(_ settings: ShopSettings) async throws {
         let settings = try settings.validated()
-        try await self.write { db, old in
+        try await self.write { db, old, log in
             if old.currency != settings.currency, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement") ?? 0 > 0,
                 old.currency.minorUnits != settings.currency.minorUnits
             {
@@ -208,6 +224,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             if old.timeZoneIdentifier != settings.timeZoneIdentifier {
                 try Self.rebucketDays(db, calendar: settings.calendar)
             }
+            try log.record(.settingsChanged, changes: ShopActivity.Change.between(old, settings))
         }
         self.settingsCache.invalidate()
     }
@@ -247,7 +264,7 @@ extension InventorySQLiteRepository {
     public func testOnly_dump() async throws -> String {
         try await self.read { db in
             var lines: [String] = []
-            for table in ["setting", "category", "supplier", "customer", "product", "document", "movement", "productSalesYear", "user"] {
+            for table in ["setting", "category", "supplier", "customer", "product", "productPicture", "document", "movement", "productSalesYear", "user"] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
                     lines.append("\(table): \(row.description)")
                 }

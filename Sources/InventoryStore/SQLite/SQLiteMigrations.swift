@@ -3,7 +3,8 @@ import GRDB
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
-    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency"]
+    static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
+                         "v4-product-pictures", "v5-activity-audit"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -195,6 +196,33 @@ enum SQLiteMigrations {
                     PRIMARY KEY (userId, key)
                 ) WITHOUT ROWID;
                 CREATE INDEX idempotency_created ON idempotencyKey(createdAt);
+                """)
+        }
+        // A product keeps several pictures in order, the main one at position 0 (ProductPictures); the one picture a
+        // product had (product.imageRef) becomes its main picture, and the column goes.
+        migrator.registerMigration("v4-product-pictures") { db in
+            try db.execute(sql: """
+                CREATE TABLE productPicture (
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (productId, position),
+                    UNIQUE (productId, name)
+                ) WITHOUT ROWID;
+                CREATE INDEX productPicture_name ON productPicture(name);
+                INSERT INTO productPicture (productId, position, name)
+                    SELECT id, 0, imageRef FROM product WHERE imageRef IS NOT NULL AND imageRef != '';
+                ALTER TABLE product DROP COLUMN imageRef;
+                """)
+        }
+        // The audit log keeps each command's activity (ShopActivity): `action` its kind, `detail` its sentence, and
+        // the record, products and figures it touched. Older rows keep their raw `METHOD path` and read as before.
+        migrator.registerMigration("v5-activity-audit") { db in
+            try db.execute(sql: """
+                ALTER TABLE auditLog ADD COLUMN recordKind TEXT;
+                ALTER TABLE auditLog ADD COLUMN recordId INTEGER;
+                ALTER TABLE auditLog ADD COLUMN productIds TEXT;
+                ALTER TABLE auditLog ADD COLUMN facts TEXT;
                 """)
         }
         return migrator

@@ -1,6 +1,6 @@
 // Products: the list (search as you type, filters, sort, paged from the API), the add/edit form (inline
-// validation, the server's barcode check and duplicate barcodes, picture upload with preview) and the detail screen
-// with the stock history.
+// validation, the server's barcode check and duplicate barcodes, pictures: several, one of them the main one, with
+// previews) and the detail screen with the stock history.
 import { api, el, icon, debounce, confirmDialog, toast, announce, page, clearErrors, fieldError, showProblem, ApiError, onLiveEvents } from "/static/js/app.js";
 import {
   statusBadge, loadCategories, fillCategorySelect, pageError, errorText, decimalProblem, flash, STATUS,
@@ -199,13 +199,14 @@ async function showForm(productId) {
   const title = document.getElementById("product-form-title");
   const picture = document.getElementById("pf-picture");
   const preview = document.getElementById("pf-preview");
-  const removePicture = document.getElementById("pf-picture-remove");
+  const pictureList = document.getElementById("pf-pictures");
   const suggest = document.getElementById("pf-suggest");
   const scale = minorUnits();
   let product = null;
-  let chosenFile = null;
-  let previewUrl = null;
-  let removeExisting = false;
+  // The pictures as they will be once saved, the main one first: stored ones ({ name }) and chosen files
+  // ({ file, url, note }); `removed` holds the stored ones taken off. Nothing changes on the server before Save.
+  let pictures = [];
+  const removed = new Set();
 
   const categoriesReady = fillCategorySelect(form.categoryId).catch(() => []);
   if (productId) {
@@ -227,6 +228,7 @@ async function showForm(productId) {
     form.categoryId.value = product.categoryId ?? "";
     form.tracksStock.checked = product.tracksStock;
     form.allowsNegativeStock.checked = product.allowsNegativeStock;
+    pictures = (product.pictures ?? []).map((p) => ({ name: p.imageRef }));
     title.textContent = `Edit ${product.name}`;
   } else {
     setTitle("New product");
@@ -238,68 +240,125 @@ async function showForm(productId) {
     await categoriesReady;
     if (params.get("categoryId")) form.categoryId.value = params.get("categoryId");
   }
-  showPreview();
+  showPictures();
   updateSuggestion();
   (form.name.value ? form.salePrice : form.name).focus();
 
-  // ----- picture -----
-  function showPreview() {
+  // ----- pictures -----
+  const MAX_PICTURES = 12;
+  const pictureError = document.getElementById("pf-picture-error");
+  /** A picture's thumbnail: a chosen file's preview, else the stored picture (the icon should it fail to load). */
+  function pictureThumb(item, cls) {
+    if (item.file) return el("img", { class: `thumb ${cls}`, src: item.url, alt: `Preview of ${item.file.name}` });
+    return productThumb({ imageRef: item.name, iconEmoji: form.iconEmoji.value }, cls);
+  }
+  function showPictures() {
+    const main = pictures[0];
     let node;
-    if (chosenFile && previewUrl) {
-      node = el("img", { class: "thumb thumb-lg", src: previewUrl, alt: `Preview of ${chosenFile.name}`, id: "pf-preview-image" });
-    } else if (product?.imageRef && !removeExisting) {
-      node = productThumb(product, "thumb-lg");
-      node.alt = "Current picture";
-    } else {
+    if (!main) {
       node = productThumb({ iconEmoji: form.iconEmoji.value }, "thumb-lg");
+    } else {
+      node = pictureThumb(main, "thumb-lg");
+      if (main.file) node.id = "pf-preview-image";
+      else node.alt = "Main picture";
     }
-    preview.replaceChildren(node, chosenFile ? el("div", { class: "hint" }, `${chosenFile.name} · ${Math.ceil(chosenFile.size / 1024)} KB · uploaded when you save`) : "");
-    removePicture.hidden = !(chosenFile || (product?.imageRef && !removeExisting));
+    preview.replaceChildren(node,
+      main?.file ? el("div", { class: "hint" }, `${main.file.name} · ${Math.ceil(main.file.size / 1024)} KB · uploaded when you save`) : "",
+      main?.note ? el("div", { class: "hint", id: "pf-preview-shape" }, main.note) : "");
+    pictureList.hidden = pictures.length === 0;
+    pictureList.replaceChildren(...pictures.map((item, index) => {
+      const label = `picture ${index + 1}${item.file ? ` (${item.file.name})` : ""}`;
+      return el("li", { class: "picture-item" + (index === 0 ? " is-main" : ""), dataset: item.file ? { new: "true" } : { name: item.name } },
+        pictureThumb(item, ""),
+        index === 0 ? el("span", { class: "badge", "data-main": "true" }, "Main picture") : null,
+        item.note && index > 0 ? el("span", { class: "picture-note" }, item.note) : null,
+        el("span", { class: "picture-actions" },
+          index > 0 ? el("button", { type: "button", class: "btn-small picture-make-main", "aria-label": `Make ${label} the main one`,
+            onclick: () => { pictures.unshift(...pictures.splice(index, 1)); showPictures(); announce(`The ${label} is now the main picture.`); } }, "Make main") : null,
+          el("button", { type: "button", class: "btn-small picture-remove", "aria-label": `Remove ${label}`,
+            onclick: () => removePictureAt(index) }, "Remove")));
+    }));
+  }
+  function removePictureAt(index) {
+    const [item] = pictures.splice(index, 1);
+    if (item.file) URL.revokeObjectURL(item.url);
+    else removed.add(item.name);
+    showPictures();
+    announce(pictures.length ? "Picture removed; it goes when you save." : "Picture removed; the product shows its icon.");
   }
   picture.addEventListener("change", () => {
-    const file = picture.files?.[0];
-    const box = document.getElementById("pf-picture-error");
-    box.textContent = "";
-    if (!file) return;
-    if (!["image/jpeg", "image/png"].includes(file.type) && !/\.(jpe?g|png)$/i.test(file.name)) {
-      box.textContent = "Choose a JPEG or PNG picture.";
-      picture.value = "";
-      announce(box.textContent, { assertive: true });
-      return;
+    pictureError.textContent = "";
+    const problems = [];
+    for (const file of picture.files ?? []) {
+      if (!["image/jpeg", "image/png"].includes(file.type) && !/\.(jpe?g|png)$/i.test(file.name)) {
+        problems.push(`${file.name}: choose a JPEG or PNG picture.`);
+      } else if (file.size > 5 * 1024 * 1024) {
+        problems.push(`${file.name}: the picture is larger than 5 MB; choose a smaller one.`);
+      } else if (pictures.length >= MAX_PICTURES) {
+        problems.push(`${file.name}: a product keeps at most ${MAX_PICTURES} pictures; remove one first.`);
+      } else {
+        const item = { file, url: URL.createObjectURL(file), note: "" };
+        pictures.push(item);
+        // Tell the user now whether it will be centre-cropped.
+        const probe = new Image();
+        probe.addEventListener("load", () => {
+          item.note = probe.naturalWidth === probe.naturalHeight ? "Square picture."
+            : `${probe.naturalWidth} × ${probe.naturalHeight}: it will be shown centre-cropped to a square.`;
+          if (pictures.includes(item)) showPictures();
+        });
+        probe.src = item.url;
+      }
     }
-    if (file.size > 5 * 1024 * 1024) {
-      box.textContent = "The picture is larger than 5 MB; choose a smaller one.";
-      picture.value = "";
-      announce(box.textContent, { assertive: true });
-      return;
-    }
-    if (previewUrl) URL.revokeObjectURL(previewUrl);
-    chosenFile = file;
-    previewUrl = URL.createObjectURL(file);
-    removeExisting = false;
-    showPreview();
-    // Tell the user now whether it will be centre-cropped.
-    const probe = new Image();
-    probe.onload = () => {
-      if (chosenFile !== file) return;
-      const note = probe.naturalWidth === probe.naturalHeight ? "Square picture." : `${probe.naturalWidth} × ${probe.naturalHeight}: it will be shown centre-cropped to a square.`;
-      preview.append(el("div", { class: "hint", id: "pf-preview-shape" }, note));
-    };
-    probe.src = previewUrl;
-    announce("Picture chosen; it is uploaded when you save.");
-  });
-  removePicture.addEventListener("click", () => {
-    if (chosenFile) {
-      chosenFile = null;
-      picture.value = "";
-      if (previewUrl) URL.revokeObjectURL(previewUrl);
-      previewUrl = null;
+    picture.value = "";
+    showPictures();
+    if (problems.length) {
+      pictureError.textContent = problems.join(" ");
+      announce(pictureError.textContent, { assertive: true });
     } else {
-      removeExisting = true;
+      announce("Pictures chosen; they are uploaded when you save.");
     }
-    showPreview();
   });
-  form.iconEmoji.addEventListener("input", () => { if (!chosenFile && !(product?.imageRef && !removeExisting)) showPreview(); });
+  form.iconEmoji.addEventListener("input", () => showPictures());
+
+  /** Brings the saved product's pictures to what the form shows: removals, uploads in order, then the main one. Each
+   *  step done is recorded here, so after a refusal Save again does only what is left. Returns what to tell the user. */
+  async function savePictures(id) {
+    const messages = [];
+    const path = `/api/v1/products/${id}/pictures`;
+    let main = product?.imageRef ?? null;
+    let removedCount = 0;
+    for (const name of [...removed]) {
+      try {
+        main = (await api("DELETE", `${path}/${encodeURIComponent(name)}`)).imageRef ?? null;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;  // already gone
+      }
+      removed.delete(name);
+      removedCount += 1;
+    }
+    if (removedCount) messages.push(removedCount === 1 ? "Picture removed." : `${removedCount} pictures removed.`);
+    const uploaded = [];
+    for (const item of pictures.filter((p) => p.file)) {
+      const answer = await api("POST", path, item.file, { headers: { "Content-Type": item.file.type || "application/octet-stream" } });
+      URL.revokeObjectURL(item.url);
+      Object.assign(item, { name: answer.added.imageRef, file: null, url: null, note: "" });
+      main = answer.imageRef ?? null;
+      uploaded.push(answer.added);
+    }
+    if (uploaded.length === 1) {
+      const [one] = uploaded;
+      messages.push(one.square ? "Picture uploaded." : `Picture uploaded (${one.width} × ${one.height}): shown centre-cropped to a square.`);
+    } else if (uploaded.length > 1) {
+      const cropped = uploaded.filter((u) => !u.square).length;
+      messages.push(`${uploaded.length} pictures uploaded${cropped ? ` (${cropped} shown centre-cropped to a square)` : ""}.`);
+    }
+    const wanted = pictures[0]?.name;
+    if (wanted && wanted !== main) {
+      await api("PUT", `${path}/${encodeURIComponent(wanted)}/main`);
+      messages.push("Main picture changed.");
+    }
+    return messages;
+  }
 
   // ----- suggested price from the category's markup -----
   async function updateSuggestion() {
@@ -449,21 +508,15 @@ async function showForm(productId) {
     product = saved;
     const messages = [`Saved ${saved.name}.`];
     try {
-      if (chosenFile) {
-        const uploaded = await api("PUT", `/api/v1/products/${saved.id}/image`, chosenFile, { headers: { "Content-Type": chosenFile.type || "application/octet-stream" } });
-        messages.push(uploaded.square ? "Picture uploaded." : `Picture uploaded (${uploaded.width} × ${uploaded.height}): shown centre-cropped to a square.`);
-      } else if (removeExisting) {
-        await api("DELETE", `/api/v1/products/${saved.id}/image`);
-        messages.push("Picture removed.");
-      }
+      messages.push(...await savePictures(saved.id));
     } catch (error) {
-      // The product is saved; only the picture failed. Stay here, now editing the saved product.
+      // The product is saved; only a picture failed. Stay here, now editing the saved product.
       save.disabled = false;
       history.replaceState(null, "", `/app/products/${saved.id}/edit`);
       title.textContent = `Edit ${saved.name}`;
-      const box = document.getElementById("pf-picture-error");
-      box.textContent = `The product was saved, but the picture was refused: ${errorText(error)}`;
-      announce(box.textContent, { assertive: true });
+      showPictures();
+      pictureError.textContent = `The product was saved, but a picture was refused: ${errorText(error)}`;
+      announce(pictureError.textContent, { assertive: true });
       return;
     }
     flash(messages.join(" "));
@@ -509,6 +562,11 @@ const rendered = { product: null, movements: null };
 function renderProduct(product) {
   rendered.product = JSON.stringify(product);
   document.getElementById("pd-picture").replaceChildren(productThumb(product, "thumb-lg"));
+  // The other pictures, after the main one.
+  const gallery = document.getElementById("pd-gallery");
+  const more = (product.pictures ?? []).slice(1);
+  gallery.hidden = more.length === 0;
+  gallery.replaceChildren(...more.map((p) => el("li", {}, productThumb({ imageRef: p.imageRef, iconEmoji: product.iconEmoji }))));
   document.getElementById("pd-name").textContent = product.name;
   document.getElementById("pd-badges").replaceChildren(statusBadge(product.status),
     product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : "");

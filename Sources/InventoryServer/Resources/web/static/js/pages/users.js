@@ -170,10 +170,11 @@ async function loadAudit() {
     const more = entries.length > AUDIT_PAGE;
     const shown = entries.slice(0, AUDIT_PAGE);
     box.replaceChildren(shown.length
-      ? el("ul", { class: "list audit-list", id: "audit-table", "aria-label": "Audit log entries" }, shown.map((entry) => el("li", {},
+      // Each entry reads as the sentence the server wrote for it; who and when (shop time) beneath.
+      ? el("ul", { class: "list audit-list", id: "audit-table", "aria-label": "Audit log entries" }, shown.map((entry) => el("li", { "data-kind": entry.kind ?? "" },
         el("div", { class: "main" },
-          el("div", { class: "title mono" }, entry.action),
-          el("div", { class: "sub" }, el("strong", {}, entry.username || "—"), ` · ${dateTime(entry.at)}`, entry.detail ? ` · ${entry.detail}` : "")))))
+          el("div", { class: "title" }, entry.sentence),
+          el("div", { class: "sub" }, el("strong", {}, entry.username || "—"), " · ", el("time", { datetime: entry.at }, dateTime(entry.at)))))))
       : el("p", { class: "empty" }, "Nothing logged yet."));
     $("audit-page").textContent = shown.length ? `${auditOffset + 1}–${auditOffset + shown.length}` : "";
     $("audit-newer").disabled = auditOffset === 0;

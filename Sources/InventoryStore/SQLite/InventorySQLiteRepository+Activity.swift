@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import InventoryDomain
+
+/// The activities of one write, recorded inside its transaction: each goes to the audit log at once (in the write's
+/// savepoint, so it is kept exactly when the change is) and is kept for the ``ActivityFeed`` once the transaction
+/// has committed (``InventorySQLiteRepository/write(_:)-(Database,ShopSettings,ActivityLog)``).
+final class ActivityLog {
+    let db: Database
+    /// Who submitted the write.
+    let agent: Agent
+    let currency: Currency
+    private(set) var activities: [ShopActivity] = []
+
+    init(_ db: Database, agent: Agent, currency: Currency) {
+        self.db = db
+        self.agent = agent
+        self.currency = currency
+    }
+
+    /// Records an activity of this write, by its agent (or `agent`), now, in the shop's currency.
+    func record(_ kind: ShopActivity.Kind, record: ShopActivity.Record? = nil, productIDs: [ProductID] = [], subject: String? = nil,
+                party: String? = nil, figures: ShopActivity.Figures = ShopActivity.Figures(), changes: [ShopActivity.Change] = [],
+                by agent: Agent? = nil) throws {
+        try self.record(ShopActivity(kind, by: agent ?? self.agent, at: Instant(milliseconds: InventorySQLiteRepository.now), record: record,
+                                     productIDs: productIDs, subject: subject, party: party, figures: figures, changes: changes,
+                                     currency: self.currency))
+    }
+
+    /// Writes an activity to the audit log and keeps it for the feed.
+    func record(_ activity: ShopActivity) throws {
+        try InventorySQLiteRepository.insertAudit(self.db, activity)
+        self.activities.append(activity)
+    }
+
+    /// Records a new product.
+    func recordProductCreated(_ id: ProductID, _ details: ProductDetails) throws {
+        try self.record(.productCreated, record: .init(.product, id.rawValue), productIDs: [id], subject: details.name,
+                        figures: .init(price: details.salePrice))
+    }
+
+    /// Records an edit of a product's fields (categories named as they are now).
+    func recordProductChanged(old: Product, new: Product) throws {
+        let lookup = try self.db.cachedStatement(sql: "SELECT name FROM category WHERE id = ?")
+        let changes = ShopActivity.Change.between(old.details, new.details) { try? String.fetchOne(lookup, arguments: [$0.rawValue]) }
+        try self.record(.productChanged, record: .init(.product, new.id.rawValue), productIDs: [new.id], subject: new.name, changes: changes)
+    }
+
+    /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before
+    /// deleting it.
+    func recordDocument(_ verb: ShopActivity.Kind.Verb, _ kind: MovementKind, id: Int64) throws {
+        let header = try Row.fetchOne(self.db, sql: """
+            SELECT d.tip, d.reason, d.saleId, COALESCE(s.name, c.name) FROM document d
+            LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ?
+            """, arguments: [id])
+        let lines = try Row.fetchAll(self.db, sql: """
+            SELECT m.productId, p.name, m.quantity, m.unitAmount, m.revenue, m.tax, m.valueChange
+            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
+            """, arguments: [id]).map { row in
+            ShopActivity.DocumentLine(
+                productID: ProductID(row[0]), productName: row[1], quantity: Quantity(thousandths: row[2]), unitAmount: Money(minorUnits: row[3]),
+                revenue: Money(minorUnits: row[4]), tax: Money(minorUnits: row[5]), valueChange: Money(minorUnits: row[6]))
+        }
+        try self.record(ShopActivity.document(
+            verb, kind, id: id, lines: lines, tip: Money(minorUnits: header?[0] ?? 0), party: header?[3],
+            reason: (header?[1] as String?).flatMap(AdjustmentReason.init(rawValue:)), saleID: (header?[2] as Int64?).map(SaleID.init(rawValue:)),
+            by: self.agent, at: Instant(milliseconds: InventorySQLiteRepository.now), currency: self.currency))
+    }
+}
+
+extension InventorySQLiteRepository {
+    /// What an audit row keeps beside its sentence, as JSON: exact integers (minor units, thousandths), never a
+    /// password or picture name.
+    struct StoredFacts: Codable {
+        var figures: [String: Int64]?
+        var changes: [StoredChange]?
+        var related: ShopActivity.Record?
+    }
+
+    struct StoredChange: Codable {
+        var field: String
+        var from: StoredValue?
+        var to: StoredValue?
+    }
+
+    struct StoredValue: Codable {
+        var text: String?
+        var money: Int64?
+        var percent: Int64?
+        var quantity: Int64?
+        var number: Int?
+        var flag: Bool?
+        var hidden: Bool?
+
+        init?(_ value: ShopActivity.Change.Value) {
+            switch value {
+            case .none: return nil
+            case .text(let text): self.text = text
+            case .money(let money): self.money = money.minorUnits
+            case .percent(let percent): self.percent = percent.hundredths
+            case .quantity(let quantity): self.quantity = quantity.thousandths
+            case .number(let number): self.number = number
+            case .flag(let flag): self.flag = flag
+            case .hidden: self.hidden = true
+            }
+        }
+
+        static func value(_ stored: StoredValue?) -> ShopActivity.Change.Value {
+            guard let stored else { return .none }
+            if let text = stored.text { return .text(text) }
+            if let money = stored.money { return .money(Money(minorUnits: money)) }
+            if let percent = stored.percent { return .percent(Percent(hundredths: percent)) }
+            if let quantity = stored.quantity { return .quantity(Quantity(thousandths: quantity)) }
+            if let number = stored.number { return .number(number) }
+            if let flag = stored.flag { return .flag(flag) }
+            return stored.hidden == true ? .hidden("") : .none
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Appends an activity to the audit log (its kind as `action`, its sentence as `detail`). An agent whose account
+    /// does not exist is kept by name only.
+    static func insertAudit(_ db: Database, _ activity: ShopActivity) throws {
+        let figures = activity.figures.stored
+        let facts = StoredFacts(
+            figures: figures.isEmpty ? nil : figures,
+            changes: activity.changes.isEmpty ? nil : activity.changes.map {
+                StoredChange(field: $0.field.rawValue, from: StoredValue($0.old), to: StoredValue($0.new))
+            },
+            related: activity.related)
+        try db.cachedStatement(sql: """
+            INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts)
+            VALUES (?, (SELECT id FROM user WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                activity.at.milliseconds, activity.agent.userID?.rawValue, activity.agent.username, activity.kind.rawValue, activity.sentence,
+                activity.record?.kind.rawValue, activity.record?.id,
+                activity.productIDs.isEmpty ? nil : try self.json(activity.productIDs.map(\.rawValue)),
+                facts.figures == nil && facts.changes == nil && facts.related == nil ? nil : try self.json(facts),
+            ])
+    }
+
+    static func auditEntry(_ row: Row) -> AuditEntry {
+        let decoder = JSONDecoder()
+        let facts = (row["facts"] as String?).flatMap { try? decoder.decode(StoredFacts.self, from: Data($0.utf8)) }
+        let productIDs = (row["productIds"] as String?).flatMap { try? decoder.decode([Int64].self, from: Data($0.utf8)) } ?? []
+        let record = (row["recordKind"] as String?).flatMap(ShopActivity.Record.Kind.init(rawValue:)).flatMap { kind in
+            (row["recordId"] as Int64?).map { ShopActivity.Record(kind, $0) }
+        }
+        return AuditEntry(
+            id: row["id"], at: row["at"], userID: (row["userId"] as Int64?).map(UserID.init(rawValue:)), username: row["username"],
+            action: row["action"], detail: row["detail"], record: record, related: facts?.related, productIDs: productIDs.map(ProductID.init(rawValue:)),
+            figures: ShopActivity.Figures(stored: facts?.figures ?? [:]),
+            changes: (facts?.changes ?? []).compactMap { change in
+                ShopActivity.Change.Field(rawValue: change.field).map {
+                    ShopActivity.Change($0, from: StoredValue.value(change.from), to: StoredValue.value(change.to))
+                }
+            })
+    }
+
+    public func recordAudit(_ activity: ShopActivity) async throws {
+        try await self.write { _, _, log in try log.record(activity) }
+    }
+
+    public func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, at, userId, username, action, detail, recordKind, recordId, productIds, facts FROM auditLog
+                ORDER BY id DESC LIMIT ? OFFSET ?
+                """, arguments: [limit, offset]).map(Self.auditEntry)
+        }
+    }
+}
