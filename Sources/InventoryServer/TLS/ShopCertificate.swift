@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import InventoryDomain
 import NIOCore
 import NIOSSL
 import SwiftASN1
@@ -61,10 +62,23 @@ public struct ShopCertificate: Sendable {
                 SubjectAlternativeNames(names)
             },
             issuerPrivateKey: .init(key))
-        try key.pemRepresentation.write(toFile: files.keyPath, atomically: true, encoding: .utf8)
-        _ = chmod(files.keyPath, 0o600)
-        try certificate.serializeAsPEM().pemString.write(toFile: files.certificatePath, atomically: true, encoding: .utf8)
+        try Self.writePrivately(key.pemRepresentation, to: files.keyPath)
+        try Self.writePrivately(try certificate.serializeAsPEM().pemString, to: files.certificatePath)
         return files
+    }
+
+    /// Writes `text` to `path` through a scratch file that is 0600 from its creation and then renamed over `path`:
+    /// the private key is never readable by others, not even while it is written (`write(atomically:)` makes its
+    /// scratch file with the process's umask, 0644).
+    static func writePrivately(_ text: String, to path: String) throws {
+        let scratch = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent)-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: scratch, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw InventoryError(.storage, field: "tls", "cannot write \(path)")
+        }
+        guard rename(scratch, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw InventoryError(.storage, field: "tls", "cannot write \(path)")
+        }
     }
 
     /// A host name (`shop.local`) or an IPv4/IPv6 address as a certificate name.
