@@ -105,7 +105,8 @@ public struct ImageStore: Sendable {
         guard !FileManager.default.fileExists(atPath: path) else { return saved }
         do {
             try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
-            try Data(prepared.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // A 0600 scratch file in the pictures folder, renamed into place (write(.atomic) made a 0644 scratch file).
+            try ShopCertificate.writePrivately(Data(prepared.bytes), to: path)
         } catch {
             throw InventoryError(.storage, field: field, "the picture could not be stored", cause: error)
         }

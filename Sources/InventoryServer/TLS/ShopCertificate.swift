@@ -70,9 +70,12 @@ public struct ShopCertificate: Sendable {
     /// Writes `text` to `path` through a scratch file that is 0600 from its creation and then renamed over `path`:
     /// the private key is never readable by others, not even while it is written (`write(atomically:)` makes its
     /// scratch file with the process's umask, 0644).
-    static func writePrivately(_ text: String, to path: String) throws {
+    static func writePrivately(_ text: String, to path: String) throws { try self.writePrivately(Data(text.utf8), to: path) }
+
+    /// Writes `data` to `path` through a 0600 scratch file renamed over it (see ``writePrivately(_:to:)-(String,_)``).
+    static func writePrivately(_ data: Data, to path: String) throws {
         let scratch = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent)-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: scratch, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: scratch, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw InventoryError(.storage, field: "tls", "cannot write \(path)")
         }
         guard rename(scratch, path) == 0 else {
