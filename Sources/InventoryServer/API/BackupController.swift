@@ -70,7 +70,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
     /// Writes a request body to a new 0600 file as it arrives, never holding it all in memory.
     /// - Throws: 413 when the body is larger than `limit` (the partial file is removed by the caller).
     static func stream(_ body: RequestBody, to path: String, limit: Int64) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+        guard PrivateFile.create(path),
             let handle = FileHandle(forWritingAtPath: path)
         else {
             throw InventoryError(.storage, field: "file", "the upload could not be stored")

@@ -25,7 +25,7 @@ struct ShopArchive<Store: BackupRepository> {
         let scratch = try self.scratchFolder("backup")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }
         let database = scratch.appendingPathComponent(Self.databaseEntry)
-        FileManager.default.createFile(atPath: database.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        PrivateFile.create(database.path)
         try self.store.backup(to: database.path)
         // Made inside the 0700 scratch folder (ZIPFoundation creates the file with the process's umask), made 0600,
         // then moved to `path`: the archive is never readable by others, not even while it is written.
@@ -182,7 +182,7 @@ struct ShopArchive<Store: BackupRepository> {
                     throw InventoryError(.invalidValue, field: "file", "the backup's picture \(file) cannot be read")
                 }
                 let target = pictures.appendingPathComponent(file)
-                guard FileManager.default.createFile(atPath: target.path, contents: Data(cleaned), attributes: [.posixPermissions: 0o600]) else {
+                guard PrivateFile.create(target.path, contents: Data(cleaned)) else {
                     throw InventoryError(.storage, field: "file", "the backup's pictures could not be unpacked")
                 }
                 pictureCount += 1
@@ -198,7 +198,7 @@ struct ShopArchive<Store: BackupRepository> {
 
     /// Unpacks one entry to a new 0600 file, refusing it once it passes `limit` bytes (whatever its header claims).
     static func extract(_ entry: Entry, from archive: Archive, to url: URL, limit: Int64, name: String) throws -> Int64 {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+        guard PrivateFile.create(url.path),
             let handle = FileHandle(forWritingAtPath: url.path)
         else {
             throw InventoryError(.storage, field: "file", "the backup could not be unpacked")

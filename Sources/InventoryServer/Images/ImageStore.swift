@@ -106,7 +106,7 @@ public struct ImageStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
             // A 0600 scratch file in the pictures folder, renamed into place (write(.atomic) made a 0644 scratch file).
-            try ShopCertificate.writePrivately(Data(prepared.bytes), to: path)
+            try PrivateFile.write(Data(prepared.bytes), to: path)
         } catch {
             throw InventoryError(.storage, field: field, "the picture could not be stored", cause: error)
         }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import InventoryDomain
 import NIOCore
 import NIOSSL
 import SwiftASN1
@@ -62,26 +61,9 @@ public struct ShopCertificate: Sendable {
                 SubjectAlternativeNames(names)
             },
             issuerPrivateKey: .init(key))
-        try Self.writePrivately(key.pemRepresentation, to: files.keyPath)
-        try Self.writePrivately(try certificate.serializeAsPEM().pemString, to: files.certificatePath)
+        try PrivateFile.write(Data(key.pemRepresentation.utf8), to: files.keyPath)
+        try PrivateFile.write(Data(try certificate.serializeAsPEM().pemString.utf8), to: files.certificatePath)
         return files
-    }
-
-    /// Writes `text` to `path` through a scratch file that is 0600 from its creation and then renamed over `path`:
-    /// the private key is never readable by others, not even while it is written (`write(atomically:)` makes its
-    /// scratch file with the process's umask, 0644).
-    static func writePrivately(_ text: String, to path: String) throws { try self.writePrivately(Data(text.utf8), to: path) }
-
-    /// Writes `data` to `path` through a 0600 scratch file renamed over it (see ``writePrivately(_:to:)-(String,_)``).
-    static func writePrivately(_ data: Data, to path: String) throws {
-        let scratch = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent)-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: scratch, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw InventoryError(.storage, field: "tls", "cannot write \(path)")
-        }
-        guard rename(scratch, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: scratch)
-            throw InventoryError(.storage, field: "tls", "cannot write \(path)")
-        }
     }
 
     /// A host name (`shop.local`) or an IPv4/IPv6 address as a certificate name.
