@@ -37,11 +37,12 @@ final class LiveServer: @unchecked Sendable {
         self.process.standardOutput = FileHandle.nullDevice
         self.process.standardError = FileHandle.nullDevice
         try self.process.run()
-        for _ in 0..<300 {
+        // A liveness bound, not a speed check: a coverage build on a loaded 2-core machine can take long to start.
+        for _ in 0..<1_200 where self.process.isRunning {
             if (try? await self.call("GET", "/health").status) == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("the server did not come up within 30 s")
+        Issue.record("the server did not come up within 120 s")
     }
 
     /// Creates the admin (first run) and returns the browser session it is signed in with.
@@ -214,7 +215,8 @@ func issueCost(value: Int64, quantity: Int64, taking q: Int64) -> Int64 {
             }
         }
         // Kill it once sales are flowing.
-        for _ in 0..<200 where acknowledged.count < 150 { try await Task.sleep(for: .milliseconds(50)) }
+        // Waits (up to 2 minutes, a liveness bound) until 150 sales are acknowledged.
+        for _ in 0..<2_400 where acknowledged.count < 150 { try await Task.sleep(for: .milliseconds(50)) }
         server.kill()
         await load.value
         let acked = acknowledged.ids

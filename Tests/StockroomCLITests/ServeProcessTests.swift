@@ -30,9 +30,9 @@ import FoundationNetworking
         let stream = Task { try? await server.raw("GET", "/api/v1/events", headers: ["Cookie": cookie]) }
         try await Task.sleep(for: .milliseconds(300))
         server.process.terminate()  // SIGTERM
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)  // a liveness bound: it must stop, however loaded the machine is
         while server.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.process.isRunning, "the server did not stop within 10 s of SIGTERM")
+        #expect(!server.process.isRunning, "the server did not stop within 60 s of SIGTERM")
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
         stream.cancel()
 

@@ -45,7 +45,7 @@ final class LiveStockroom: @unchecked Sendable {
             self.process.standardError = self.process.standardOutput
             try self.process.run()
             let health = self.url.appendingPathComponent("health")
-            for _ in 0..<300 where self.process.isRunning {
+            for _ in 0..<1_200 where self.process.isRunning {  // up to 120 s: a liveness bound
                 if let (_, response) = try? await URLSession.shared.data(from: health), (response as? HTTPURLResponse)?.statusCode == 200 { return }
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -42,6 +42,9 @@ final class WriteCoalescer: Sendable {
         self.writer = writer
     }
 
+    /// How many writes wait for the next transaction (for tests that need a known queue).
+    var waiting: Int { self.state.withLock { $0.pending.count } }
+
     /// Runs `body` in a savepoint of the next group transaction and returns its result after that transaction commits.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

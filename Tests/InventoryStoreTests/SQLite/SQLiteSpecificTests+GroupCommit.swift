@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import InventoryDomain
 @testable import InventoryStore
+import Synchronization
 import Testing
 
 extension SQLiteSpecificTests {
@@ -15,14 +16,17 @@ extension SQLiteSpecificTests {
             queue.add(transactionObserver: commits)
             let coalescer = WriteCoalescer(queue)
 
-            // The first write holds its transaction while 60 more arrive; those must share the next transaction.
+            // The first write holds its transaction until 60 more are waiting (however slowly they arrive on a loaded
+            // machine); those must share the next transaction.
+            let started = Mutex(false)
             let first = Task {
                 try await coalescer.write { db in
-                    Thread.sleep(forTimeInterval: 0.3)
+                    started.withLock { $0 = true }
+                    while coalescer.waiting < 60 { Thread.sleep(forTimeInterval: 0.005) }
                     try db.execute(sql: "INSERT INTO item (name) VALUES ('first')")
                 }
             }
-            try await Task.sleep(for: .milliseconds(50))
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             let results = await withTaskGroup(of: (Int, Bool).self) { group in
                 for index in 0..<60 {
                     group.addTask {
