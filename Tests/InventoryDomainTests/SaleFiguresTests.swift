@@ -21,15 +21,21 @@ import Testing
     func aPercentageDiscountIsTheLinesAmountTimesThePercentRoundedOnce(price: Int64, quantity: String, hundredths: Int64, expected: Int64) throws {
         let line = SaleDraft.Line(productID: Self.pen, quantity: try Quantity.parse(quantity, field: "quantity"), unitPrice: Money(minorUnits: price),
                                   discountPercent: Percent(hundredths: hundredths))
-        #expect(line.discount == Money(minorUnits: expected))
-        #expect(line.netAmount == line.grossAmount - line.discount)
+        let priced = try SaleDraft(effectiveAt: Instant(milliseconds: 0), lines: [line])
+            .priced(products: [Self.pen: ProductFacts(id: Self.pen)], editing: false, currency: Self.euro).lines[0]
+        #expect(priced.discount == Money(minorUnits: expected))
+        #expect(priced.revenue == priced.grossAmount - priced.discount)
     }
 
-    @Test func aPercentageAboveAHundredIsRefusedAsTooLargeADiscount() throws {
+    static let euro = Currency(code: "EUR", minorUnits: 2)
+
+    @Test func aPercentageAboveAHundredIsRefused() throws {
         let line = SaleDraft.Line(productID: Self.pen, quantity: .init(thousandths: 1000), unitPrice: Money(minorUnits: 10_000),
-                                  discountPercent: Percent(hundredths: 10_001))   // 100.00 × 100.01 % = 100.01
+                                  discountPercent: Percent(hundredths: 10_001))
         let draft = SaleDraft(effectiveAt: Instant(milliseconds: 0), lines: [line])
-        #expect(throws: InventoryError(.invalidValue, field: "lines[0].discount", "")) { try draft.validated() }
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].discountPercent", "")) {
+            try draft.priced(products: [Self.pen: ProductFacts(id: Self.pen)], editing: false, currency: Self.euro)
+        }
     }
 
     @Test func aRecordedSaleGivesItsAmountsDiscountsAndTaxPerRate() {
@@ -56,5 +62,23 @@ import Testing
         #expect(sale.taxShares.reduce(Money.zero) { $0 + $1.tax } == sale.tax)
         #expect(sale.taxShares.reduce(Money.zero) { $0 + $1.revenue } == sale.revenue)
         #expect(sale.lines.reduce(Money.zero) { $0 + $1.amount } - sale.discount == sale.revenue)
+    }
+
+    @Test func aPeriodSumsItsDaysAndAveragesTheBasketOverAllItsSales() {
+        let days = [
+            DailyPerformance(day: 20260301, grossSales: Money(minorUnits: 1_100), discounts: Money(minorUnits: 100), revenue: Money(minorUnits: 1_000),
+                             tax: Money(minorUnits: 70), tips: Money(minorUnits: 5), costOfGoodsSold: Money(minorUnits: 400), salesCount: 1),
+            DailyPerformance(day: 20260302, grossSales: Money(minorUnits: 200), returns: Money(minorUnits: 50), revenue: Money(minorUnits: 150),
+                             tax: Money(minorUnits: 10), costOfGoodsSold: Money(minorUnits: 60), salesCount: 2),
+        ]
+        let period = DailyPerformance.total(of: days, firstDay: 20260301)
+        #expect(period.day == 20260301)
+        #expect(period.revenue == Money(minorUnits: 1_150) && period.grossSales == Money(minorUnits: 1_300))
+        #expect(period.discounts == Money(minorUnits: 100) && period.returns == Money(minorUnits: 50))
+        #expect(period.tax == Money(minorUnits: 80) && period.tips == Money(minorUnits: 5))
+        #expect(period.profit == Money(minorUnits: 690) && period.salesCount == 3)
+        // 11.50 over 3 sales = 3.833… → 3.83; the average of the days' averages (10.00 and 0.75) would be 5.38.
+        #expect(period.averageBasket == Money(minorUnits: 383))
+        #expect(DailyPerformance.total(of: [], firstDay: 20260301).averageBasket == .zero)
     }
 }

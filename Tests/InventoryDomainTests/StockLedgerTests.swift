@@ -99,7 +99,8 @@ import Testing
             try PurchaseDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity(1), unitCost: Money.maximum + Money(minorUnits: 1))]).validated()
         }
         #expect(throws: InventoryError(.invalidValue, field: "lines[0].unitPrice", "")) {
-            try SaleDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity(1), unitPrice: Money(minorUnits: Int64.max))]).validated()
+            try SaleDraft(effectiveAt: .now, lines: [.init(productID: product, quantity: Quantity(1), unitPrice: Money(minorUnits: Int64.max))])
+                .priced(products: [product: ProductFacts(id: product)], editing: false, currency: Currency(code: "EUR", minorUnits: 2))
         }
         #expect(throws: InventoryError(.invalidValue, field: "quantityChange", "")) {
             try AdjustmentDraft(effectiveAt: .now, productID: product, quantityChange: Quantity(thousandths: -Int64.max), reason: .count).validated()

@@ -101,6 +101,10 @@ struct SessionMiddleware: ClientMiddleware {
         #expect(sale.cashTendered == "50.00" && sale.change == "2.58" && sale.paymentMethod == .cash && sale.soldBy == "owner")
         #expect(sale.lines.map { [$0.quantity, $0.unitPrice, $0.discount, $0.revenue, $0.taxRate, $0.tax, $0.costOfGoodsSold] } ==
                 [["4", "8.90", "0.00", "35.60", "7", "2.49", "16.69"], ["3", "2.49", "0.47", "7.00", "19", "1.33", "2.85"]])
+        // What a receipt prints comes from the server too: each line's amount before its discount, the sale's discounts
+        // and its tax per rate.
+        #expect(sale.lines.map(\.amount) == ["35.60", "7.47"] && sale.discount == "0.47")
+        #expect(sale.taxes.map { [$0.taxRate, $0.revenue, $0.tax] } == [["7", "35.60", "2.49"], ["19", "7.00", "1.33"]])
 
         // The till retries after a lost answer: the same key answers the same sale and books nothing again.
         let retried = try await client.createSale(headers: .init(idempotencyKey: key), body: .json(saleRequest)).created
@@ -124,7 +128,8 @@ struct SessionMiddleware: ClientMiddleware {
         _ = try await client.createCustomerReturn(body: .json(.init(
             effectiveAt: "2026-03-02T15:00:00.000Z", saleId: sale.id, note: "wrong grind", lines: [.init(saleLineId: blendLine.id, quantity: "1")])))
             .created.body.json.id
-        #expect(try await client.getSale(path: .init(id: sale.id)).ok.body.json.lines.map(\.returnedQuantity) == ["1", "0"])
+        let afterReturn = try await client.getSale(path: .init(id: sale.id)).ok.body.json
+        #expect(afterReturn.lines.map(\.returnedQuantity) == ["1", "0"] && afterReturn.lines.map(\.returnableQuantity) == ["3", "3"])
 
         // Stock: blend 13 − 4 − 2 + 1 = 8 worth 54.25 − 16.69 − 8.35 + 4.17 = 33.38 (average 4.1725 → 4.17);
         // oat milk 12 − 3 = 9 worth 11.40 − 2.85 = 8.55 (0.95); filter papers never moved.

@@ -118,42 +118,43 @@ public struct SaleDraft: Sendable, Hashable {
     public var paymentMethod: PaymentMethod
     /// Whether a manager approved prices below the products' minimum sale price.
     public var allowBelowMinimum: Bool
-    /// Who rang the sale up (a username; empty when not known, e.g. imported or from the command line).
+    /// Who rang the sale up (a username; empty when not known, e.g. imported or from the command line). An edit keeps
+    /// the sale's original seller.
     public var soldBy: String
     /// Cash the customer handed over (cash sales only); the change is what exceeds the total.
     public var cashTendered: Money?
 
-    /// One line of a sale.
+    /// How a line is discounted: an amount of money, or a percentage of the line's amount (price × quantity).
+    public enum Discount: Sendable, Hashable {
+        case amount(Money)
+        case percent(Percent)
+    }
+
+    /// One line of a sale as the till or a script asks for it; ``priced(products:editing:currency:)`` turns it into
+    /// the line that is booked.
     public struct Line: Sendable, Hashable {
         public var productID: ProductID
         public var quantity: Quantity
-        /// Price per unit before tax.
-        public var unitPrice: Money
-        /// Discount on the whole line.
-        public var discount: Money
+        /// Price per unit before tax; nil sells at the product's sale price.
+        public var unitPrice: Money?
+        public var discount: Discount
         /// Tax rate in force; nil takes the product's.
         public var taxRate: Percent?
 
-        /// Creates a line.
-        public init(productID: ProductID, quantity: Quantity, unitPrice: Money, discount: Money = .zero, taxRate: Percent? = nil) {
+        /// Creates a line discounted by an amount of money on the whole line.
+        public init(productID: ProductID, quantity: Quantity, unitPrice: Money? = nil, discount: Money = .zero, taxRate: Percent? = nil) {
             self.productID = productID
             self.quantity = quantity
             self.unitPrice = unitPrice
-            self.discount = discount
+            self.discount = .amount(discount)
             self.taxRate = taxRate
         }
 
-        /// Creates a line whose discount is `percent` of its amount (price × quantity), rounded half away from zero to
-        /// the minor unit as tax is: the one place a percentage discount becomes money (clients send the percentage).
-        public init(productID: ProductID, quantity: Quantity, unitPrice: Money, discountPercent percent: Percent, taxRate: Percent? = nil) {
+        /// Creates a line whose discount is `percent` of its amount (price × quantity).
+        public init(productID: ProductID, quantity: Quantity, unitPrice: Money? = nil, discountPercent percent: Percent, taxRate: Percent? = nil) {
             self.init(productID: productID, quantity: quantity, unitPrice: unitPrice, taxRate: taxRate)
-            self.discount = self.grossAmount.applying(percent)
+            self.discount = .percent(percent)
         }
-
-        /// Price × quantity, before discount.
-        public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
-        /// Revenue of the line: price × quantity − discount.
-        public var netAmount: Money { self.grossAmount - self.discount }
     }
 
     /// Creates a sale draft.
@@ -170,57 +171,6 @@ public struct SaleDraft: Sendable, Hashable {
         self.allowBelowMinimum = allowBelowMinimum
         self.soldBy = soldBy
         self.cashTendered = cashTendered
-    }
-
-    /// What the customer pays once each line's tax rate is known: Σ (net amount + tax) + tip.
-    public func total(taxRates: (Line) -> Percent) -> Money {
-        self.lines.reduce(self.tip) { sum, line in sum + line.netAmount + line.netAmount.applying(taxRates(line)) }
-    }
-
-    /// Checks the cash handed over against the total (cash sales only).
-    /// - Throws: ``InventoryError`` on `cashTendered`.
-    public func checkCashTendered(total: Money, currency: Currency) throws {
-        guard let tendered = self.cashTendered else { return }
-        guard self.paymentMethod == .cash else {
-            throw InventoryError(.invalidValue, field: "cashTendered", "only a cash sale has cash tendered")
-        }
-        try tendered.requireWithinLimit(field: "cashTendered", currency: currency)
-        guard tendered >= total else {
-            throw InventoryError(.invalidValue, field: "cashTendered", "is less than the total \(total.decimalString(currency))")
-        }
-    }
-
-    /// Checks every line; `minimumPrices` maps products to their minimum sale price, enforced unless
-    /// ``allowBelowMinimum`` (a manager's sale).
-    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
-    public func validated(minimumPrices: [ProductID: Money] = [:]) throws -> SaleDraft {
-        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
-        try requireLineLimit(self.lines.count)
-        guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
-        try self.tip.requireWithinLimit(field: "tip")
-        for (index, line) in self.lines.enumerated() {
-            let field = "lines[\(index)]"
-            try line.quantity.requirePositive(field: "\(field).quantity")
-            guard line.unitPrice >= .zero else {
-                throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative")
-            }
-            try line.unitPrice.requireWithinLimit(field: "\(field).unitPrice")
-            guard line.discount >= .zero, line.discount <= line.grossAmount else {
-                throw InventoryError(.invalidValue, field: "\(field).discount", "must be between 0 and the line amount")
-            }
-            if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
-                throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
-            }
-            if !self.allowBelowMinimum, let minimum = minimumPrices[line.productID], line.unitPrice < minimum {
-                throw InventoryError(
-                    .invalidValue, field: "\(field).unitPrice",
-                    "is below the product's minimum sale price; a manager must approve it")
-            }
-        }
-        var copy = self
-        copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
-        try TextLimit.note.check(copy.note, field: "note")
-        return copy
     }
 }
 
@@ -461,6 +411,8 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var costOfGoodsSold: Money
         /// How much of the line customers have brought back so far.
         public var returnedQuantity: Quantity
+        /// How much of the line customers may still bring back.
+        public var returnableQuantity: Quantity { max(self.quantity - self.returnedQuantity, .zero) }
 
         /// Creates a value.
         public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitPrice: Money, discount: Money, taxRate: Percent, tax: Money, revenue: Money, costOfGoodsSold: Money,

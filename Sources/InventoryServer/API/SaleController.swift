@@ -2,7 +2,7 @@ import Hummingbird
 import InventoryDomain
 
 /// `/api/v1/sales`: sales at the till or on account; every write re-costs exactly as the ledger does.
-struct SaleController<Store: LedgerRepository & CatalogueRepository & SettingsRepository> {
+struct SaleController<Store: LedgerRepository & SettingsRepository> {
     let store: Store
 
     func addRoutes(to sales: Routes) {
@@ -25,8 +25,8 @@ struct SaleController<Store: LedgerRepository & CatalogueRepository & SettingsRe
         let dryRun = try request.dryRunFlag()
         let (body, bytes) = try await request.decodeJSONBody(as: SaleRequest.self, context: context)
         let formats = try await self.store.formats().0
-        let draft = try await body.draft(formats, catalogue: self.store, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
-                                         soldBy: context.identity?.account.username ?? "")
+        let draft = try body.draft(formats, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
+                                   soldBy: context.identity?.account.username ?? "")
         if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: nil), formats)) }
         let booked = try await self.store.postSale(draft, idempotency: try request.idempotencyKey(context, body: bytes))
         return .created(SaleResponse(booked.record, formats), booked)
@@ -41,10 +41,8 @@ struct SaleController<Store: LedgerRepository & CatalogueRepository & SettingsRe
         let dryRun = try request.dryRunFlag()
         let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
         let formats = try await self.store.formats().0
-        // An edit keeps who rang the sale up.
-        let seller = try await self.store.sale(id).soldBy
-        let draft = try await body.draft(formats, catalogue: self.store, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
-                                         soldBy: seller)
+        // An edit keeps who rang the sale up (the store does not change it).
+        let draft = try body.draft(formats, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false, soldBy: "")
         if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: id), formats)) }
         return JSON(SaleResponse(try await self.store.updateSale(id, draft), formats))
     }

@@ -114,7 +114,7 @@ extension InventorySQLiteRepository {
         for (index, line) in draft.lines.enumerated() {
             switch line.product {
             case .existing(let id):
-                try self.requireActiveProduct(db, id, field: "lines[\(index)].productId", allowArchived: old != nil)
+                try self.requireUsableProduct(db, id, field: "lines[\(index)].productId", editing: old != nil)
                 productIDs.append(id)
             case .new(let details):
                 do {
@@ -185,13 +185,20 @@ extension InventorySQLiteRepository {
         }
     }
 
-    static func requireActiveProduct(_ db: Database, _ id: ProductID, field: String, allowArchived: Bool) throws {
-        guard let archived = try Bool.fetchOne(db.cachedStatement(sql: "SELECT isArchived FROM product WHERE id = ?"), arguments: [id.rawValue]) else {
+    /// The facts a document needs about product `id`, read in the document's transaction.
+    /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
+    static func productFacts(_ db: Database, _ id: ProductID, field: String) throws -> ProductFacts {
+        let statement = try db.cachedStatement(sql: "SELECT isArchived, salePrice, minimumSalePrice, taxRate FROM product WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: field, "product \(id) does not exist")
         }
-        if archived && !allowArchived {
-            throw InventoryError(.conflict, field: field, "product \(id) is archived; restore it before using it")
-        }
+        return ProductFacts(id: id, isArchived: row[0], salePrice: Money(minorUnits: row[1]),
+                            minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]))
+    }
+
+    /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
+    static func requireUsableProduct(_ db: Database, _ id: ProductID, field: String, editing: Bool) throws {
+        try self.productFacts(db, id, field: field).requireUsable(field: field, editing: editing)
     }
 
     static func fetchPurchase(_ db: Database, _ id: PurchaseID) throws -> PurchaseRecord {
@@ -296,34 +303,25 @@ extension InventorySQLiteRepository {
         if let customer = draft.customerID {
             try self.requireRow(db, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
         }
-        var minimums: [ProductID: Money] = [:]
-        var taxRates: [ProductID: Percent] = [:]
-        let lookup = try db.cachedStatement(sql: "SELECT isArchived, minimumSalePrice, taxRate FROM product WHERE id = ?")
-        for (index, line) in draft.lines.enumerated() {
-            let field = "lines[\(index)].productId"
-            guard let row = try Row.fetchOne(lookup, arguments: [line.productID.rawValue]) else {
-                throw InventoryError(.notFound, field: field, "product \(line.productID) does not exist")
-            }
-            if row[0] as Bool && old == nil {
-                throw InventoryError(.conflict, field: field, "product \(line.productID) is archived; restore it before using it")
-            }
-            if let minimum = row[1] as Int64? { minimums[line.productID] = Money(minorUnits: minimum) }
-            taxRates[line.productID] = Percent(hundredths: row[2])
+        var products: [ProductID: ProductFacts] = [:]
+        for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
+            products[line.productID] = try self.productFacts(db, line.productID, field: "lines[\(index)].productId")
         }
-        let draft = try draft.validated(minimumPrices: minimums)
-        try draft.checkCashTendered(total: draft.total { $0.taxRate ?? taxRates[$0.productID] ?? .zero }, currency: settings.currency)
-        let documentID = try self.saveHeader(
-            db, settings, kind: .sale, effectiveAt: draft.effectiveAt, replacing: old, writer: writer,
-            columns: ["customerId": draft.customerID?.rawValue, "note": draft.note, "tip": draft.tip.minorUnits,
-                      "paymentMethod": draft.paymentMethod.rawValue, "soldBy": draft.soldBy, "cashTendered": draft.cashTendered?.minorUnits])
-        let effectiveAt = draft.effectiveAt.milliseconds
+        let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency)
+        let header = sale.draft
+        var columns: [String: (any DatabaseValueConvertible)?] = [
+            "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
+            "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits]
+        // An edit keeps who rang the sale up.
+        if old == nil { columns["soldBy"] = header.soldBy }
+        let documentID = try self.saveHeader(db, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer, columns: columns)
+        let effectiveAt = header.effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
-        let pending = draft.lines.enumerated().map { index, line in
-            let rate = line.taxRate ?? taxRates[line.productID] ?? .zero
-            return PendingMovement(
+        let pending = sale.lines.enumerated().map { index, line in
+            PendingMovement(
                 documentID: documentID, kind: .sale, lineNo: index, productID: line.productID, effectiveAt: effectiveAt, day: day,
                 recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.discount,
-                taxRate: rate, revenue: line.netAmount, tax: line.netAmount.applying(rate), field: "lines[\(index)].quantity")
+                taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, field: "lines[\(index)].quantity")
         }
         try self.writeMovements(writer, pending, replacing: old)
         return documentID
@@ -360,7 +358,7 @@ extension InventorySQLiteRepository {
     public func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID> {
         let draft = try draft.validated()
         return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings, log in
-            try Self.requireActiveProduct(db, draft.productID, field: "productId", allowArchived: false)
+            try Self.requireUsableProduct(db, draft.productID, field: "productId", editing: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
                 db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
@@ -386,39 +384,22 @@ extension InventorySQLiteRepository {
         let draft = try draft.validated()
         return try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings, log in
             let sale = try Self.fetchSale(db, draft.saleID)
-            guard draft.effectiveAt >= sale.effectiveAt else {
-                throw InventoryError(.invalidValue, field: "effectiveAt", "a return cannot be dated before its sale")
-            }
+            let lines = try draft.priced(against: sale)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(
                 db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["saleId": draft.saleID.rawValue, "customerId": sale.customerID?.rawValue, "note": draft.note])
             let effectiveAt = draft.effectiveAt.milliseconds
+            let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
             var pending: [PendingMovement] = []
-            for (index, line) in draft.lines.enumerated() {
-                guard let saleLine = sale.lines.first(where: { $0.movementID == line.saleLineID }) else {
-                    throw InventoryError(.notFound, field: "lines[\(index)].saleLineId", "line \(line.saleLineID) is not part of sale \(draft.saleID)")
-                }
-                let returned = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(quantity), 0) FROM movement WHERE sourceMovementId = ?",
-                                                  arguments: [line.saleLineID.rawValue]) ?? 0
-                let pendingSame = pending.filter { $0.sourceMovementID == line.saleLineID }.reduce(Int64(0)) { $0 + $1.effect.quantity.thousandths }
-                let left = saleLine.quantity.thousandths - returned - pendingSame
-                guard line.quantity.thousandths <= left else {
-                    throw InventoryError(
-                        .invalidValue, field: "lines[\(index)].quantity",
-                        "only \(Quantity(thousandths: left).decimalString) of '\(saleLine.productName)' can still be returned")
-                }
-                let booked = try writer.bookedCost(of: line.saleLineID)
-                let share = { (amount: Money) -> Money in
-                    Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(
-                        Int128(amount.minorUnits) * Int128(line.quantity.thousandths), Int128(saleLine.quantity.thousandths))))
-                }
+            for (index, line) in lines.enumerated() {
+                let booked = try writer.bookedCost(of: line.saleLine.movementID)
                 pending.append(PendingMovement(
-                    documentID: documentID, kind: .customerReturn, lineNo: index, productID: saleLine.productID, effectiveAt: effectiveAt,
-                    day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now,
+                    documentID: documentID, kind: .customerReturn, lineNo: index, productID: line.saleLine.productID, effectiveAt: effectiveAt,
+                    day: day, recordedAt: Self.now,
                     effect: .returnToStock(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
-                    unitAmount: saleLine.unitPrice, taxRate: saleLine.taxRate, revenue: -share(saleLine.revenue), tax: -share(saleLine.tax),
-                    sourceMovementID: line.saleLineID, field: "lines[\(index)].quantity"))
+                    unitAmount: line.saleLine.unitPrice, taxRate: line.saleLine.taxRate, revenue: -line.revenue, tax: -line.tax,
+                    sourceMovementID: line.saleLine.movementID, field: "lines[\(index)].quantity"))
             }
             try writer.write(pending)
             try writer.flush()
@@ -438,7 +419,7 @@ extension InventorySQLiteRepository {
                 try Self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
             }
             for (index, line) in draft.lines.enumerated() {
-                try Self.requireActiveProduct(db, line.productID, field: "lines[\(index)].productId", allowArchived: false)
+                try Self.requireUsableProduct(db, line.productID, field: "lines[\(index)].productId", editing: false)
             }
             let writer = LedgerWriter(db, calendar: settings.calendar)
             let documentID = try Self.saveHeader(

@@ -81,7 +81,7 @@ struct SaleCommand: AsyncParsableCommand {
             for (index, text) in self.lines.enumerated() {
                 let spec = try LineSpec.parse(text, index: index, amountRequired: false)
                 let product = try await lookup.product(spec.product, field: "line[\(index)].product")
-                let price = try spec.amount.map { try Money.parse($0, currency: currency, field: "line[\(index)].unitPrice") } ?? product.details.salePrice
+                let price = try spec.amount.map { try Money.parse($0, currency: currency, field: "line[\(index)].unitPrice") }  // nil: the product's
                 let discount = try spec.options["discount"].map { try Money.parse($0, currency: currency, field: "line[\(index)].discount") } ?? .zero
                 draftLines.append(.init(productID: product.id, quantity: spec.quantity, unitPrice: price, discount: discount))
             }

@@ -24,6 +24,23 @@ extension LedgerConformance {
             }
         }
 
+        /// A line without a price sells at the product's price and tax rate as they are when the sale is booked (read in
+        /// the sale's own transaction); a percentage discount is taken of that price.
+        @Test(arguments: Backend.allCases)
+        func aLineWithoutAPriceSellsAtTheProductsCurrentPrice(backend: Backend) async throws {
+            let shop = try await self.shop(backend)
+            var details = shop.beans.details
+            details.salePrice = eur("9.50")
+            details.taxRate = Percent(hundredths: 700)
+            _ = try await shop.store.updateProduct(shop.beans.id, details)
+            // 2 × 9.50 = 19.00, less 10 % = 1.90: 17.10; tax 7 % = 1.197 → 1.20.
+            let sale = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [
+                .init(productID: shop.beans.id, quantity: qty(2), discountPercent: Percent(hundredths: 1000)),
+            ]))
+            #expect(sale.lines[0].unitPrice == eur("9.50") && sale.lines[0].taxRate == Percent(hundredths: 700))
+            #expect(sale.lines[0].discount == eur("1.90") && sale.revenue == eur("17.10") && sale.tax == eur("1.20"))
+        }
+
         @Test(arguments: Backend.allCases)
         func negativePricesAndCosts(backend: Backend) async throws {
             let shop = try await self.shop(backend)
@@ -158,6 +175,9 @@ extension LedgerConformance {
             #expect(sale.change == eur("1.50"))
             let again = try await shop.store.sale(sale.id)
             #expect(again.soldBy == "mia" && again.change == eur("1.50"))
+            // An edit, by whoever makes it, keeps who rang the sale up.
+            let edited = try await shop.store.updateSale(sale.id, SaleDraft(effectiveAt: at(20260102), lines: [line], soldBy: "sam"))
+            #expect(edited.soldBy == "mia")
             // A sale without a cash amount has no change; an unknown seller is empty.
             let card = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [line], paymentMethod: .card))
             #expect(card.change == nil && card.soldBy.isEmpty)

@@ -28,31 +28,23 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
     static var nested: [String: any KnownFields.Type] { ["lines": Line.self] }
 
-    func draft(_ formats: Formats, catalogue: some CatalogueRepository, allowBelowMinimum: Bool, soldBy: String) async throws -> SaleDraft {
+    /// The sale as asked for; the domain prices it (a line without a price sells at the product's) inside the
+    /// transaction that books it.
+    func draft(_ formats: Formats, allowBelowMinimum: Bool, soldBy: String) throws -> SaleDraft {
         try requireLineLimit(self.lines.count)
-        var lines: [SaleDraft.Line] = []
-        for (index, line) in self.lines.enumerated() {
+        let lines = try self.lines.enumerated().map { index, line in
             let field = "lines[\(index)]"
-            let price: Money
-            if let text = line.unitPrice {
-                price = try formats.money(text, field: "\(field).unitPrice")
-            } else {
-                do {
-                    price = try await catalogue.product(ProductID(line.productId)).details.salePrice
-                    try price.requireWithinLimit(field: "\(field).unitPrice", currency: formats.currency)
-                } catch let error as InventoryError {
-                    throw InventoryError(error.code, field: "\(field).productId", error.userMessage)
-                }
-            }
+            let productID = ProductID(line.productId)
+            let price = try line.unitPrice.map { try formats.money($0, field: "\(field).unitPrice") }
             let quantity = try formats.quantity(line.quantity, field: "\(field).quantity")
             let discount = try formats.money(line.discount, field: "\(field).discount")
             let percent = try line.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
             let taxRate = try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
             switch (discount, percent) {
             case (_, nil):
-                lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate))
+                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate)
             case (nil, let percent?):
-                lines.append(SaleDraft.Line(productID: ProductID(line.productId), quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate))
+                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate)
             case (.some, .some):
                 throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
             }
@@ -111,6 +103,8 @@ struct SaleResponse: Encodable, Sendable {
         var revenue: String
         var costOfGoodsSold: String
         var returnedQuantity: String
+        /// What customers may still bring back of the line.
+        var returnableQuantity: String
     }
 
     init(_ s: SaleRecord, _ f: Formats) {
@@ -135,7 +129,8 @@ struct SaleResponse: Encodable, Sendable {
         self.lines = s.lines.map {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                  unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
-                 revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString)
+                 revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString,
+                 returnableQuantity: $0.returnableQuantity.decimalString)
         }
     }
 }

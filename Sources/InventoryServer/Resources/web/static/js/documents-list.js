@@ -52,16 +52,27 @@ export async function documentList(kind, container, openId = null) {
   if (openId) openDetail(kind, openId, false);
 }
 
+/** What a live `sale` event's activity kind tells the screen reader. */
+const SALE_NEWS = {
+  saleRecorded: "A new sale came in",
+  saleChanged: "A sale was changed",
+  saleDeleted: "A sale was deleted",
+  salesImported: "Sales were imported",
+};
+
 /** The first page of sales follows the tills live (a sale elsewhere appears without a reload). */
 export function followLiveSales(container) {
   if (Number.parseInt(query("page") ?? "1", 10) > 1) return;
   let timer = null;
-  onLiveEvents(() => {
+  let news = null;
+  onLiveEvents((_, event) => {
+    // Several changes in a burst are announced once, by the last one's kind.
+    news = SALE_NEWS[event?.kind] ?? "The sales changed";
     clearTimeout(timer);
     timer = setTimeout(async () => {
       if (document.querySelector("dialog[open]")) return;
       await documentList("sale", container, null);
-      announce("A new sale came in");
+      announce(news);
     }, 400);
   }, ["sale"]);
 }
@@ -136,13 +147,13 @@ function openReturn(kind, doc) {
   form.append(el("div", { class: "form-error banner banner-error", role: "alert" }));
   doc.lines.forEach((line, index) => {
     const id = `return-${index}`;
-    // What customers already brought back cannot be returned again.
-    const returned = isSale ? parseQuantity(line.returnedQuantity ?? "0") ?? 0n : 0n;
-    const left = (parseQuantity(line.quantity) ?? 0n) - returned;
-    const note = isSale && returned > 0n ? ` (sold ${quantity(line.quantity)}, ${quantityValue(returned)} already returned)` : ` (${isSale ? "sold" : "bought"} ${quantity(line.quantity)})`;
+    // What customers already brought back cannot be returned again: the server says what is left.
+    const returned = isSale ? parseQuantity(line.returnedQuantity) ?? 0n : 0n;
+    const left = isSale ? parseQuantity(line.returnableQuantity) ?? 0n : parseQuantity(line.quantity) ?? 0n;
+    const note = isSale && returned > 0n ? ` (sold ${quantity(line.quantity)}, ${quantity(line.returnedQuantity)} already returned)` : ` (${isSale ? "sold" : "bought"} ${quantity(line.quantity)})`;
     form.append(el("div", { class: "field return-line" },
       el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, note)),
-      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": quantityValue(left < 0n ? 0n : left),
+      el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": quantityValue(left),
                     "data-line": line.id, "data-product": line.productId, disabled: isSale && left <= 0n })));
   });
   const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: localInput() });

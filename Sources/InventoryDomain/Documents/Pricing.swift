@@ -1,0 +1,176 @@
+import Foundation
+
+/// What a document needs to know about a product, read by the store inside the document's own transaction.
+public struct ProductFacts: Sendable, Hashable {
+    public var id: ProductID
+    public var isArchived: Bool
+    public var salePrice: Money
+    public var minimumSalePrice: Money?
+    public var taxRate: Percent
+
+    /// Creates the facts of one product.
+    public init(id: ProductID, isArchived: Bool = false, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero) {
+        self.id = id
+        self.isArchived = isArchived
+        self.salePrice = salePrice
+        self.minimumSalePrice = minimumSalePrice
+        self.taxRate = taxRate
+    }
+
+    /// The archived-product rule: a new document may not use an archived product (restore it first); an edit of a
+    /// document that already holds it may keep it, so old documents stay editable.
+    /// - Throws: ``InventoryError`` (`conflict`) on `field`.
+    public func requireUsable(field: String, editing: Bool) throws {
+        if self.isArchived && !editing {
+            throw InventoryError(.conflict, field: field, "product \(self.id) is archived; restore it before using it")
+        }
+    }
+
+    /// Looks up `id` in `facts`.
+    /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
+    public static func of(_ id: ProductID, in facts: [ProductID: ProductFacts], field: String) throws -> ProductFacts {
+        guard let found = facts[id] else { throw InventoryError(.notFound, field: field, "product \(id) does not exist") }
+        return found
+    }
+}
+
+/// A sale as it will be booked: every line with its price, discount in money, tax rate, revenue and tax — the figures
+/// a till shows and the ledger stores, computed once, here.
+public struct PricedSale: Sendable, Hashable {
+    /// The sale's header as asked for (note trimmed); its lines are in ``lines``.
+    public var draft: SaleDraft
+    public var lines: [Line]
+
+    /// One booked line.
+    public struct Line: Sendable, Hashable {
+        public var productID: ProductID
+        public var quantity: Quantity
+        public var unitPrice: Money
+        /// Discount on the whole line, in money.
+        public var discount: Money
+        public var taxRate: Percent
+
+        /// Price × quantity, before discount.
+        public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
+        /// Revenue of the line: price × quantity − discount.
+        public var revenue: Money { self.grossAmount - self.discount }
+        /// Tax on the revenue, rounded half away from zero to the minor unit.
+        public var tax: Money { self.revenue.applying(self.taxRate) }
+    }
+
+    /// What the customer pays: Σ (revenue + tax) + tip.
+    public var total: Money { self.lines.reduce(self.draft.tip) { $0 + $1.revenue + $1.tax } }
+}
+
+extension SaleDraft {
+    /// Prices and checks the sale against the facts of its products: the product's sale price where a line gives
+    /// none, a percentage discount turned into money (half away from zero, as tax), the product's tax rate where a
+    /// line gives none, the minimum sale price (unless a manager approved ``allowBelowMinimum``), the archived-product
+    /// rule (an edit may keep an archived product), the amount limits and the cash handed over.
+    /// - Parameters:
+    ///   - products: the facts of (at least) every product on the lines; a missing one does not exist.
+    ///   - editing: whether the sale replaces an existing one.
+    ///   - currency: the shop's currency (its minor unit bounds the amounts; messages show amounts in it).
+    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
+    public func priced(products: [ProductID: ProductFacts], editing: Bool, currency: Currency) throws -> PricedSale {
+        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
+        try requireLineLimit(self.lines.count)
+        guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
+        try self.tip.requireWithinLimit(field: "tip", currency: currency)
+        var lines: [PricedSale.Line] = []
+        lines.reserveCapacity(self.lines.count)
+        for (index, line) in self.lines.enumerated() {
+            let field = "lines[\(index)]"
+            let product = try ProductFacts.of(line.productID, in: products, field: "\(field).productId")
+            try product.requireUsable(field: "\(field).productId", editing: editing)
+            try line.quantity.requirePositive(field: "\(field).quantity")
+            let price = line.unitPrice ?? product.salePrice
+            guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative") }
+            try price.requireWithinLimit(field: "\(field).unitPrice", currency: currency)
+            if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
+                throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
+            }
+            if !self.allowBelowMinimum, let minimum = product.minimumSalePrice, price < minimum {
+                throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
+            }
+            var priced = PricedSale.Line(productID: line.productID, quantity: line.quantity, unitPrice: price, discount: .zero,
+                                         taxRate: line.taxRate ?? product.taxRate)
+            switch line.discount {
+            case .amount(let amount):
+                guard amount >= .zero, amount <= priced.grossAmount else {
+                    throw InventoryError(.invalidValue, field: "\(field).discount", "must be between 0 and the line amount")
+                }
+                priced.discount = amount
+            case .percent(let percent):
+                guard percent >= .zero, percent.hundredths <= 100_00 else {
+                    throw InventoryError(.invalidValue, field: "\(field).discountPercent", "must be between 0 and 100 %")
+                }
+                priced.discount = priced.grossAmount.applying(percent)
+            }
+            lines.append(priced)
+        }
+        var header = self
+        header.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.note.check(header.note, field: "note")
+        let sale = PricedSale(draft: header, lines: lines)
+        try sale.checkCashTendered(currency: currency)
+        return sale
+    }
+}
+
+extension PricedSale {
+    /// Checks the cash handed over against the total (cash sales only).
+    /// - Throws: ``InventoryError`` on `cashTendered`.
+    func checkCashTendered(currency: Currency) throws {
+        guard let tendered = self.draft.cashTendered else { return }
+        guard self.draft.paymentMethod == .cash else {
+            throw InventoryError(.invalidValue, field: "cashTendered", "only a cash sale has cash tendered")
+        }
+        try tendered.requireWithinLimit(field: "cashTendered", currency: currency)
+        let total = self.total
+        guard tendered >= total else {
+            throw InventoryError(.invalidValue, field: "cashTendered", "is less than the total \(total.decimalString(currency))")
+        }
+    }
+}
+
+/// One line of a customer return as it will be booked: the sale line it undoes and its share of that line's revenue
+/// and tax (positive amounts; the ledger books them as negative revenue).
+public struct PricedReturnLine: Sendable, Hashable {
+    public var saleLine: SaleRecord.Line
+    public var quantity: Quantity
+    /// The returned quantity's share of the sale line's revenue, rounded half away from zero.
+    public var revenue: Money
+    /// The returned quantity's share of the sale line's tax, rounded half away from zero.
+    public var tax: Money
+}
+
+extension CustomerReturnDraft {
+    /// Prices the return against its sale: not dated before the sale, each line a line of that sale, no more than is
+    /// left to return of it (what earlier returns and this return's own earlier lines took), and each line's revenue
+    /// and tax the returned share of the sale line's.
+    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].quantity`.
+    public func priced(against sale: SaleRecord) throws -> [PricedReturnLine] {
+        let draft = try self.validated()
+        guard draft.effectiveAt >= sale.effectiveAt else {
+            throw InventoryError(.invalidValue, field: "effectiveAt", "a return cannot be dated before its sale")
+        }
+        var taken: [MovementID: Quantity] = [:]
+        return try draft.lines.enumerated().map { index, line in
+            guard let saleLine = sale.lines.first(where: { $0.movementID == line.saleLineID }) else {
+                throw InventoryError(.notFound, field: "lines[\(index)].saleLineId", "line \(line.saleLineID) is not part of sale \(sale.id)")
+            }
+            let left = saleLine.returnableQuantity - (taken[line.saleLineID] ?? .zero)
+            guard line.quantity <= left else {
+                throw InventoryError(.invalidValue, field: "lines[\(index)].quantity",
+                                     "only \(max(left, .zero).decimalString) of '\(saleLine.productName)' can still be returned")
+            }
+            taken[line.saleLineID, default: .zero] = (taken[line.saleLineID] ?? .zero) + line.quantity
+            let share = { (amount: Money) -> Money in
+                Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(
+                    Int128(amount.minorUnits) * Int128(line.quantity.thousandths), Int128(saleLine.quantity.thousandths))))
+            }
+            return PricedReturnLine(saleLine: saleLine, quantity: line.quantity, revenue: share(saleLine.revenue), tax: share(saleLine.tax))
+        }
+    }
+}
