@@ -107,6 +107,10 @@ func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, Inven
             let daily = try await client.call(.get, "/api/v1/reports/daily?date=2026-03-03").array
             #expect(daily.first?["revenue"] as? String == "20.00")
             #expect(daily.first?["profit"] as? String == "6.25")
+            let period = try await client.call(.get, "/api/v1/reports/daily/total?from=2026-03-01&to=2026-03-31").object
+            #expect(period["from"] as? String == "2026-03-01" && period["to"] as? String == "2026-03-31")
+            #expect(period["revenue"] as? String == "20.00" && period["salesCount"] as? Int == 1 && period["averageBasket"] as? String == "20.00")
+            #expect(period["profit"] as? String == "6.25", "\(period)")
             let top = try await client.call(.get, "/api/v1/reports/top?from=2026-03-01&to=2026-03-31").array
             #expect(top.first?["productId"] as? Int == productID)
             let snapshot = try await client.call(.get, "/api/v1/reports/snapshot?at=2026-03-01").object

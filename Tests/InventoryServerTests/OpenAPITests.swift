@@ -172,6 +172,7 @@ import Testing
                 ("/api/v1/purchases", "/api/v1/purchases"), ("/api/v1/purchases/\(purchaseID)", "/api/v1/purchases/{id}"),
                 ("/api/v1/sales", "/api/v1/sales"), ("/api/v1/sales/\(saleID)", "/api/v1/sales/{id}"),
                 ("/api/v1/reports/snapshot?at=2026-03-02", "/api/v1/reports/snapshot"), ("/api/v1/reports/daily?date=2026-03-03", "/api/v1/reports/daily"),
+                ("/api/v1/reports/daily/total?from=2026-03-01&to=2026-03-31", "/api/v1/reports/daily/total"),
                 ("/api/v1/reports/top?from=2026-03-01&to=2026-03-31", "/api/v1/reports/top"), ("/api/v1/reports/low-stock", "/api/v1/reports/low-stock"),
                 ("/api/v1/reports/valuation", "/api/v1/reports/valuation"), ("/api/v1/reports/expiring?days=3650", "/api/v1/reports/expiring"),
                 ("/api/v1/export/products", "/api/v1/export/{kind}"), ("/api/v1/export/nothing", "/api/v1/export/{kind}"),

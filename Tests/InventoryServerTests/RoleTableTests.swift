@@ -56,7 +56,7 @@ import Testing
         "GET /api/v1/purchases": manager, "POST /api/v1/purchases": manager, "GET /api/v1/purchases/{id}": manager,
         "PUT /api/v1/purchases/{id}": manager, "PUT /api/v1/sales/{id}": manager,
         "POST /api/v1/returns/customer": manager, "POST /api/v1/returns/supplier": manager, "POST /api/v1/adjustments": manager,
-        "GET /api/v1/reports/snapshot": manager, "GET /api/v1/reports/daily": manager, "GET /api/v1/reports/top": manager,
+        "GET /api/v1/reports/snapshot": manager, "GET /api/v1/reports/daily": manager, "GET /api/v1/reports/daily/total": manager, "GET /api/v1/reports/top": manager,
         "GET /api/v1/reports/valuation": manager, "GET /api/v1/export/{kind}": manager,
         // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,

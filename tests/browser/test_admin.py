@@ -1,7 +1,7 @@
 """Admin screens: reports & CSV export, product import (dry run first), settings, users, backup/restore."""
 import csv
 import datetime
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 import io
 import pathlib
 import tempfile
@@ -86,6 +86,13 @@ def test_reports_totals_are_exact_and_print_hides_the_frame(shop, signed_in):
     assert totals[1].text == euro(sum(Decimal(d["revenue"]) for d in days))
     cards = driver.find_element(By.ID, "daily-totals").text
     assert euro(sum(Decimal(d["tips"]) for d in days)) in cards and euro(sum(Decimal(d["profit"]) for d in days)) in cards
+    # The period's figures are the server's own (the average basket over all its sales, rounded once).
+    period = shop.api("GET", f"/api/v1/reports/daily/total?from={first}&to={last}")
+    count = sum(d["salesCount"] for d in days)
+    revenue = sum(Decimal(d["revenue"]) for d in days)
+    assert period["salesCount"] == count >= 2
+    assert Decimal(period["averageBasket"]) == (revenue / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    assert euro(Decimal(period["averageBasket"])) in cards and euro(Decimal(period["revenue"])) in cards
     valuation = shop.api("GET", "/api/v1/reports/valuation")
     total = sum(Decimal(v["value"]) for v in valuation)
     foot = driver.find_element(By.CSS_SELECTOR, "#valuation-table tfoot").text

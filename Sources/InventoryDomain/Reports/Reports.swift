@@ -84,6 +84,17 @@ public struct DailyPerformance: Sendable, Hashable {
         guard self.salesCount > 0 else { return .zero }
         return Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(Int128(self.revenue.minorUnits), Int128(self.salesCount))))
     }
+
+    /// The figures of several days taken together, as one period: every amount and count summed, the average basket
+    /// over all their sales (not an average of the days' averages). Its ``day`` is `firstDay`.
+    public static func total(of days: [DailyPerformance], firstDay: Int) -> DailyPerformance {
+        days.reduce(DailyPerformance(day: firstDay)) { sum, day in
+            DailyPerformance(day: firstDay, grossSales: sum.grossSales + day.grossSales, discounts: sum.discounts + day.discounts,
+                             returns: sum.returns + day.returns, revenue: sum.revenue + day.revenue, tax: sum.tax + day.tax,
+                             tips: sum.tips + day.tips, costOfGoodsSold: sum.costOfGoodsSold + day.costOfGoodsSold,
+                             salesCount: sum.salesCount + day.salesCount)
+        }
+    }
 }
 
 /// What to rank top products by.

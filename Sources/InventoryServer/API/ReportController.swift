@@ -9,6 +9,7 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
     func addRoutes(to reports: Routes) {
         reports.get("snapshot", .permission(.viewReports), use: self.snapshot)
         reports.get("daily", .permission(.viewReports), use: self.daily)
+        reports.get("daily/total", .permission(.viewReports), use: self.dailyTotal)
         reports.get("top", .permission(.viewReports), use: self.top)
         reports.get("low-stock", .permission(.viewCatalogue), use: self.lowStock)
         reports.get("valuation", .permission(.viewReports), use: self.valuation)
@@ -21,6 +22,10 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
 
     @Sendable func daily(_ request: Request, context: some RequestContext) async throws -> JSON<[DailyResponse]> {
         JSON(try await self.daily(date: request.query("date"), from: request.query("from"), to: request.query("to")))
+    }
+
+    @Sendable func dailyTotal(_ request: Request, context: some RequestContext) async throws -> JSON<PeriodResponse> {
+        JSON(try await self.dailyTotal(date: request.query("date"), from: request.query("from"), to: request.query("to")))
     }
 
     @Sendable func top(_ request: Request, context: some RequestContext) async throws -> JSON<[TopResponse]> {
@@ -56,6 +61,20 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
     /// `GET /reports/daily?date=|from=&to=`: one row a day, today when no day is given.
     func daily(date: String?, from: String?, to: String?) async throws -> [DailyResponse] {
         let (f, _) = try await self.store.formats()
+        let (from, to) = try Self.days(date: date, from: from, to: to, formats: f)
+        return try await self.store.daily(from: from, to: to).map { DailyResponse($0, formats: f) }
+    }
+
+    /// `GET /reports/daily/total?date=|from=&to=`: the same days' figures taken together, today when no day is given.
+    func dailyTotal(date: String?, from: String?, to: String?) async throws -> PeriodResponse {
+        let (f, _) = try await self.store.formats()
+        let (from, to) = try Self.days(date: date, from: from, to: to, formats: f)
+        let days = try await self.store.daily(from: from, to: to)
+        return PeriodResponse(DailyPerformance.total(of: days, firstDay: from), from: from, to: to, formats: f)
+    }
+
+    /// The shop days a daily report covers: `date`, or `from` through `to` (at most ten years), else today.
+    static func days(date: String?, from: String?, to: String?, formats f: Formats) throws -> (from: Int, to: Int) {
         let today = f.calendar.dayNumber(.now)
         let single = try date.map { try f.day($0, field: "date") }
         let from = try single ?? from.map { try f.day($0, field: "from") } ?? today
@@ -63,7 +82,7 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
         guard f.calendar.days(from: from, through: to).count <= 3660 else {
             throw InventoryError(.invalidValue, field: "to", "a range may span at most ten years")
         }
-        return try await self.store.daily(from: from, to: to).map { DailyResponse($0, formats: f) }
+        return (from, to)
     }
 
     /// `GET /reports/top?from=&to=&limit=&by=`: best sellers, the last 30 days by default.

@@ -29,9 +29,8 @@ struct SnapshotResponse: Encodable, Sendable {
     }
 }
 
-/// One row of `GET /api/v1/reports/daily`: a shop day's sales figures.
-struct DailyResponse: Encodable, Sendable {
-    var date: String
+/// A shop day's or a period's sales figures, as the daily reports answer them (inside the day's or period's object).
+struct SalesFigures: Encodable, Sendable {
     var grossSales: String
     var discounts: String
     var returns: String
@@ -43,18 +42,58 @@ struct DailyResponse: Encodable, Sendable {
     var salesCount: Int
     var averageBasket: String
 
+    init(_ figures: DailyPerformance, formats f: Formats) {
+        self.grossSales = f.string(figures.grossSales)
+        self.discounts = f.string(figures.discounts)
+        self.returns = f.string(figures.returns)
+        self.revenue = f.string(figures.revenue)
+        self.tax = f.string(figures.tax)
+        self.tips = f.string(figures.tips)
+        self.costOfGoodsSold = f.string(figures.costOfGoodsSold)
+        self.profit = f.string(figures.profit)
+        self.salesCount = figures.salesCount
+        self.averageBasket = f.string(figures.averageBasket)
+    }
+}
+
+/// One row of `GET /api/v1/reports/daily`: a shop day's sales figures.
+struct DailyResponse: Encodable, Sendable {
+    var date: String
+    var figures: SalesFigures
+
     init(_ day: DailyPerformance, formats f: Formats) {
         self.date = ShopCalendar.isoDate(day.day)
-        self.grossSales = f.string(day.grossSales)
-        self.discounts = f.string(day.discounts)
-        self.returns = f.string(day.returns)
-        self.revenue = f.string(day.revenue)
-        self.tax = f.string(day.tax)
-        self.tips = f.string(day.tips)
-        self.costOfGoodsSold = f.string(day.costOfGoodsSold)
-        self.profit = f.string(day.profit)
-        self.salesCount = day.salesCount
-        self.averageBasket = f.string(day.averageBasket)
+        self.figures = SalesFigures(day, formats: f)
+    }
+
+    enum CodingKeys: String, CodingKey { case date }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.date, forKey: .date)
+        try self.figures.encode(to: encoder)
+    }
+}
+
+/// `GET /api/v1/reports/daily/total`: a period's sales figures taken together (the average basket over all its sales).
+struct PeriodResponse: Encodable, Sendable {
+    var from: String
+    var to: String
+    var figures: SalesFigures
+
+    init(_ period: DailyPerformance, from: Int, to: Int, formats f: Formats) {
+        self.from = ShopCalendar.isoDate(from)
+        self.to = ShopCalendar.isoDate(to)
+        self.figures = SalesFigures(period, formats: f)
+    }
+
+    enum CodingKeys: String, CodingKey { case from, to }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.from, forKey: .from)
+        try container.encode(self.to, forKey: .to)
+        try self.figures.encode(to: encoder)
     }
 }
 

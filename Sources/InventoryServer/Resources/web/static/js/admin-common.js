@@ -14,14 +14,6 @@ export function sum(texts, scale) {
   return Decimal.format(Decimal.rescale(total, SUM_SCALE, scale), scale);
 }
 
-/** a / n for a decimal string and a whole number, rounded half away from zero at `scale` decimals; "" when n is 0. */
-export function average(text, count, scale) {
-  if (!count) return Decimal.format(0n, scale);
-  const value = Decimal.parse(text, SUM_SCALE);
-  if (value === null) return "";
-  return Decimal.format(Decimal.rescale(Decimal.divide(value, BigInt(count)), SUM_SCALE, scale), scale);
-}
-
 /**
  * A table: columns are {label, value(row) → string|Node, num?: true, phone?: false (hidden below 768 px),
  * wide?: true (hidden below 1280 px), nowrap?: true, wrap?: true (long text)}. Print shows every column. `foot` is an optional array of

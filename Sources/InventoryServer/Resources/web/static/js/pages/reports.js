@@ -1,7 +1,7 @@
 // Reports: daily figures (with an exact totals row), stock on a date, top products, low stock, valuation by
 // category, expiring lots; CSV export links; print / save as PDF (print CSS shows the tables only).
 import { api, el, showProblem, clearErrors, fieldError, announce } from "/static/js/app.js";
-import { sum, average, table, loading } from "/static/js/admin-common.js";
+import { sum, table, loading } from "/static/js/admin-common.js";
 import { statusBadge } from "/static/js/catalogue-common.js";
 import { dateTime, localInput, shopDay } from "/static/js/shared/dates.js";
 import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
@@ -30,8 +30,8 @@ async function loadDaily() {
   const box = $("daily-result");
   loading(box);
   try {
-    const days = await api("GET", `/api/v1/reports/daily?from=${from}&to=${to}`);
-    const scale = minorUnits();
+    const range = `from=${from}&to=${to}`;
+    const [days, totals] = await Promise.all([api("GET", `/api/v1/reports/daily?${range}`), api("GET", `/api/v1/reports/daily/total?${range}`)]);
     const columns = [
       { label: "Day", value: (d) => [el("span", { class: "day-long" }, d.date), el("span", { class: "day-short" }, shortDay(d.date))], nowrap: true },
       { label: "Sales", value: (d) => String(d.salesCount), num: true },
@@ -44,20 +44,19 @@ async function loadDaily() {
       { label: "Discounts", value: (d) => money(d.discounts), num: true, wide: true },
       { label: "Returns", value: (d) => money(d.returns), num: true, wide: true },
     ];
-    const total = (key) => sum(days.map((d) => d[key]), scale);
-    const count = days.reduce((n, d) => n + d.salesCount, 0);
-    const revenue = total("revenue");
-    const foot = ["Total", String(count), money(revenue), money(total("costOfGoodsSold")), money(total("profit")),
-      money(average(revenue, count, scale)), money(total("tax")), money(total("tips")), money(total("discounts")), money(total("returns"))];
+    // The period's figures come from the server (the average basket over all its sales), not added up here.
+    const t = totals;
+    const foot = ["Total", String(t.salesCount), money(t.revenue), money(t.costOfGoodsSold), money(t.profit),
+      money(t.averageBasket), money(t.tax), money(t.tips), money(t.discounts), money(t.returns)];
     const stat = (label, value) => el("div", { class: "stat" }, el("div", { class: "label" }, label), el("div", { class: "value" }, value));
     box.replaceChildren(
       el("div", { class: "stats", id: "daily-totals" },
-        stat("Revenue", money(revenue)), stat("Profit", money(total("profit"))), stat("COGS", money(total("costOfGoodsSold"))),
-        stat("Sales", String(count)), stat("Avg basket", money(average(revenue, count, scale))), stat("Tax", money(total("tax"))),
-        stat("Tips", money(total("tips"))), stat("Returns", money(total("returns")))),
+        stat("Revenue", money(t.revenue)), stat("Profit", money(t.profit)), stat("COGS", money(t.costOfGoodsSold)),
+        stat("Sales", String(t.salesCount)), stat("Avg basket", money(t.averageBasket)), stat("Tax", money(t.tax)),
+        stat("Tips", money(t.tips)), stat("Returns", money(t.returns))),
       table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range.", limit: 31 }));
     $("daily-range").textContent = `${from} – ${to}`;
-    say(`Daily figures: ${days.length} days, revenue ${money(revenue)}`);
+    say(`Daily figures: ${days.length} days, revenue ${money(t.revenue)}`);
   } catch (error) {
     if (error.field === "from" || error.field === "to") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
   }
