@@ -25,7 +25,6 @@ struct ShopArchive<Store: BackupRepository> {
         let scratch = try self.scratchFolder("backup")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }
         let database = scratch.appendingPathComponent(Self.databaseEntry)
-        PrivateFile.create(database.path)
         try self.store.backup(to: database.path)
         // Made inside the 0700 scratch folder (ZIPFoundation creates the file with the process's umask), made 0600,
         // then moved to `path`: the archive is never readable by others, not even while it is written.

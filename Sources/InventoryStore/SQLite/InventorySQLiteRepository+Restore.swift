@@ -45,8 +45,7 @@ extension InventorySQLiteRepository {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
         }
         do {
-            try FileManager.default.copyItem(atPath: path, toPath: scratch)
-            _ = chmod(scratch, 0o600)
+            try PrivateFile.copy(from: path, to: scratch)
         } catch {
             throw InventoryError(.storage, field: "file", "the upload could not be copied for checking", cause: error)
         }

@@ -25,7 +25,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         // The shop's data is readable by the server's user only: the file is made 0600 before SQLite opens it, and
         // SQLite gives its -wal and -shm files the same mode.
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            PrivateFile.create(path)
         }
         do {
             let repository = try InventorySQLiteRepository(DatabasePool(path: path, configuration: Self.configuration()))
@@ -65,8 +65,9 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         try await self.dbWriter.read { db in try SQLiteMigrations.migrator.appliedMigrations(db) }
     }
 
-    /// Writes a consistent copy of the live database to `path` (online backup).
+    /// Writes a consistent copy of the live database to `path` (online backup); a new file is 0600 from its creation.
     public func backup(to path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) { PrivateFile.create(path) }
         let destination = try DatabaseQueue(path: path)
         try self.dbWriter.backup(to: destination)
         try destination.close()

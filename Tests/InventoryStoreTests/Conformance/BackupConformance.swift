@@ -27,6 +27,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try store.backup(to: path)
         #expect(FileManager.default.fileExists(atPath: path))
+        // The copy holds the whole shop: only the server's user may read it.
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let snapshot = try await store.testOnly_dump()
         let state = try await Self.shopState(store)
 
