@@ -150,7 +150,3 @@ extension SQLiteSpecificTests {
         }
     }
 }
-
-/// The suite's name before the store tests were grouped by aggregate; `SQLiteSpecificTests+PictureRestore.swift`
-/// still uses it. Remove once nothing does.
-typealias RestoreTests = SQLiteSpecificTests.Restore
