@@ -8,8 +8,7 @@ extension InventorySQLiteRepository {
     // MARK: - Purchases
 
     public func postPurchase(_ draft: PurchaseDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<PurchaseRecord> {
-        let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .purchase, book: { db, settings, log in
+        try await self.writeOnce(idempotency, kind: .purchase, book: { db, settings, log in
             let record = try Self.bookPurchase(db, settings, draft, replacing: nil)
             try log.recordDocument(.recorded, .purchase, id: record.id.rawValue)
             return (record.id.rawValue, record)
@@ -17,8 +16,7 @@ extension InventorySQLiteRepository {
     }
 
     public func previewPurchase(_ draft: PurchaseDraft, replacing id: PurchaseID? = nil) async throws -> PurchaseRecord {
-        let draft = try draft.validated()
-        return try await self.dryRun { db, settings in try Self.bookPurchase(db, settings, draft, replacing: id) }
+        try await self.dryRun { db, settings in try Self.bookPurchase(db, settings, draft, replacing: id) }
     }
 
     /// Books a purchase (new, or replacing `id`) and reads it back: the one write path of posting, editing and previewing.
@@ -31,9 +29,6 @@ extension InventorySQLiteRepository {
     }
 
     public func postPurchases(_ drafts: [PurchaseDraft]) async throws {
-        let drafts = try drafts.enumerated().map { index, draft in
-            do { return try draft.validated() } catch let error as InventoryError { throw error.nested(under: "purchases[\(index)]") }
-        }
         try await self.write { db, settings, log in
             let writer = LedgerWriter(db, calendar: settings.calendar)
             var ids: [Int64] = []
@@ -50,8 +45,7 @@ extension InventorySQLiteRepository {
     }
 
     public func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord {
-        let draft = try draft.validated()
-        return try await self.write { db, settings, log in
+        try await self.write { db, settings, log in
             let record = try Self.bookPurchase(db, settings, draft, replacing: id)
             try log.recordDocument(.changed, .purchase, id: id.rawValue)
             return record
@@ -107,6 +101,7 @@ extension InventorySQLiteRepository {
     /// Inserts (or replaces, keeping the id and entry sequence) a purchase and costs its lines.
     static func insertPurchase(_ db: Database, _ settings: ShopSettings, _ draft: PurchaseDraft, writer: LedgerWriter,
                                replacing old: DocumentHeader?) throws -> Int64 {
+        let draft = try draft.validated()
         if let supplier = draft.supplierID {
             try self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
         }
@@ -381,8 +376,7 @@ extension InventorySQLiteRepository {
     }
 
     public func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID> {
-        let draft = try draft.validated()
-        return try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings, log in
+        try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings, log in
             let sale = try Self.fetchSale(db, draft.saleID)
             let lines = try draft.priced(against: sale)
             let writer = LedgerWriter(db, calendar: settings.calendar)
