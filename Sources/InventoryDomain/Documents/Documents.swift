@@ -254,13 +254,20 @@ public struct CustomerReturnDraft: Sendable, Hashable {
     /// Checks the lines.
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> CustomerReturnDraft {
-        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
-        try requireLineLimit(self.lines.count)
-        try TextLimit.note.check(self.note, field: "note")
-        for (index, line) in self.lines.enumerated() {
-            try line.quantity.requirePositive(field: "lines[\(index)].quantity")
-        }
+        try checkReturn(quantities: self.lines.map(\.quantity), note: self.note)
         return self
+    }
+}
+
+/// What every return (to or from the shop) must be: at least one line and at most ``maximumDocumentLines``, each
+/// quantity positive, the note within its limit.
+/// - Throws: ``InventoryError`` naming the field.
+func checkReturn(quantities: [Quantity], note: String) throws {
+    guard !quantities.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
+    try requireLineLimit(quantities.count)
+    try TextLimit.note.check(note, field: "note")
+    for (index, quantity) in quantities.enumerated() {
+        try quantity.requirePositive(field: "lines[\(index)].quantity")
     }
 }
 
@@ -294,12 +301,7 @@ public struct SupplierReturnDraft: Sendable, Hashable {
     /// Checks the lines.
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> SupplierReturnDraft {
-        guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a return needs at least one line") }
-        try requireLineLimit(self.lines.count)
-        try TextLimit.note.check(self.note, field: "note")
-        for (index, line) in self.lines.enumerated() {
-            try line.quantity.requirePositive(field: "lines[\(index)].quantity")
-        }
+        try checkReturn(quantities: self.lines.map(\.quantity), note: self.note)
         return self
     }
 }
