@@ -40,6 +40,20 @@ import Testing
         var approved = below
         approved.allowBelowMinimum = true
         #expect(try approved.priced(products: Self.facts, editing: false, currency: Self.euro).lines[0].unitPrice == Money(minorUnits: 145))
+        // A discount may not take the line below the minimum either (issue 12: 50 % off 2.90 sold at 1.45 under a 2.24 minimum).
+        let halfOff = Self.sale([.init(productID: Self.tea, quantity: Quantity(2), discountPercent: Percent(hundredths: 5000))])
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].discountPercent", "")) {
+            try halfOff.priced(products: Self.facts, editing: false, currency: Self.euro)
+        }
+        let tooMuch = Self.sale([.init(productID: Self.tea, quantity: Quantity(2), discount: Money(minorUnits: 133))])  // 5.80 − 1.33 = 4.47 < 4.48
+        #expect(throws: InventoryError(.invalidValue, field: "lines[0].discount", "")) {
+            try tooMuch.priced(products: Self.facts, editing: false, currency: Self.euro)
+        }
+        let justEnough = Self.sale([.init(productID: Self.tea, quantity: Quantity(2), discount: Money(minorUnits: 132))])  // 4.48 = 2 × 2.24
+        #expect(try justEnough.priced(products: Self.facts, editing: false, currency: Self.euro).lines[0].revenue == Money(minorUnits: 448))
+        var managerHalfOff = halfOff
+        managerHalfOff.allowBelowMinimum = true
+        #expect(try managerHalfOff.priced(products: Self.facts, editing: false, currency: Self.euro).lines[0].revenue == Money(minorUnits: 290))
     }
 
     @Test func unknownAndArchivedProductsAreRefusedOnTheirLineButAnEditMayKeepAnArchivedOne() throws {

@@ -65,7 +65,8 @@ public struct PricedSale: Sendable, Hashable {
 extension SaleDraft {
     /// Prices and checks the sale against the facts of its products: the product's sale price where a line gives
     /// none, a percentage discount turned into money (half away from zero, as tax), the product's tax rate where a
-    /// line gives none, the minimum sale price (unless a manager approved ``allowBelowMinimum``), the archived-product
+    /// line gives none, the minimum sale price — of the price and of the line after its discount — (unless a manager
+    /// approved ``allowBelowMinimum``), the archived-product
     /// rule (an edit may keep an archived product), the amount limits and the cash handed over.
     /// - Parameters:
     ///   - products: the facts of (at least) every product on the lines; a missing one does not exist.
@@ -95,17 +96,27 @@ extension SaleDraft {
             }
             var priced = PricedSale.Line(productID: line.productID, quantity: line.quantity, unitPrice: price, discount: .zero,
                                          taxRate: line.taxRate ?? product.taxRate)
+            let discountField: String
             switch line.discount {
             case .amount(let amount):
+                discountField = "\(field).discount"
                 guard amount >= .zero, amount <= priced.grossAmount else {
-                    throw InventoryError(.invalidValue, field: "\(field).discount", "must be between 0 and the line amount")
+                    throw InventoryError(.invalidValue, field: discountField, "must be between 0 and the line amount")
                 }
                 priced.discount = amount
             case .percent(let percent):
+                discountField = "\(field).discountPercent"
                 guard percent >= .zero, percent.hundredths <= 100_00 else {
-                    throw InventoryError(.invalidValue, field: "\(field).discountPercent", "must be between 0 and 100 %")
+                    throw InventoryError(.invalidValue, field: discountField, "must be between 0 and 100 %")
                 }
                 priced.discount = priced.grossAmount.applying(percent)
+            }
+            // A discount may not take the line below the minimum either: what the line brings in must be at least the
+            // minimum price × quantity.
+            if !self.allowBelowMinimum, priced.discount > .zero, let minimum = product.minimumSalePrice,
+               priced.revenue < Money.extended(minimum, by: line.quantity) {
+                throw InventoryError(.invalidValue, field: discountField,
+                                     "takes the line below the product's minimum sale price; a manager must approve it")
             }
             lines.append(priced)
         }
