@@ -27,6 +27,11 @@ public struct Product: Sendable, Hashable, Identifiable {
 
     /// The product's name.
     public var name: String { self.details.name }
+    /// Whether nothing of it can be sold now: it tracks stock, has none, and may not go below zero (the ledger refuses
+    /// to take out more than is in stock unless ``ProductDetails/allowsNegativeStock``). The till greys such a tile.
+    public var isSoldOut: Bool {
+        self.details.tracksStock && !self.details.allowsNegativeStock && self.stock.quantity <= .zero
+    }
     /// The main picture's name (the first of ``pictures``), nil when the product has none: the API's `imageRef`.
     public var imageRef: String? { self.pictures.first }
     /// The average cost of one unit, value ÷ quantity rounded once (``LedgerBalance/roundedAverageCost``); the API

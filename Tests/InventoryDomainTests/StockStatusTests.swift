@@ -47,3 +47,33 @@ import Testing
         #expect(thresholds.threshold(for: ProductDetails(name: "Tea", categoryID: drinks.id, lowStockThreshold: Quantity(1))) == Quantity(1))
     }
 }
+
+/// The till greys a product it cannot sell; the rule is the domain's, the tile shows `soldOut`.
+@Suite struct SoldOutTests {
+    static func product(quantity: Int64, tracks: Bool = true, negative: Bool = false) -> Product {
+        Product(id: ProductID(1), details: ProductDetails(name: "Tea", tracksStock: tracks, allowsNegativeStock: negative),
+                stock: LedgerBalance(quantity: Quantity(quantity), value: .zero, averageCost: .zero), createdAt: 0, updatedAt: 0)
+    }
+
+    @Test func onlyATrackedProductWithNothingLeftThatMayNotGoNegativeIsSoldOut() {
+        #expect(Self.product(quantity: 0).isSoldOut)
+        #expect(Self.product(quantity: -2).isSoldOut)
+        #expect(!Self.product(quantity: 1).isSoldOut)
+        #expect(!Self.product(quantity: 0, negative: true).isSoldOut)
+        #expect(!Self.product(quantity: 0, tracks: false).isSoldOut)
+    }
+}
+
+@Suite struct MovementUnitCostTests {
+    @Test func aMovementsUnitCostIsItsValueOverItsQuantityAtTheAveragesPrecision() {
+        func movement(_ quantity: Int64, _ value: Int64) -> StockMovement {
+            StockMovement(id: MovementID(1), productID: ProductID(1), kind: .sale, documentID: 1,
+                          position: LedgerPosition(effectiveAt: 0, sequence: 1, lineNo: 0), recordedAt: 0, quantity: Quantity(quantity),
+                          unitAmount: .zero, revenue: .zero, tax: .zero, valueChange: Money(minorUnits: value), costAdjustment: .zero,
+                          balance: LedgerBalance(quantity: .zero, value: .zero, averageCost: .zero))
+        }
+        #expect(movement(-3, -1_000).unitCost == UnitCost(scaled: 3_333_333))  // 10.00 / 3 = 3.333333
+        #expect(movement(4, 1_100).unitCost == UnitCost(scaled: 2_750_000))
+        #expect(movement(0, 50).unitCost == nil)
+    }
+}

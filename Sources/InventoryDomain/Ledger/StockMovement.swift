@@ -167,6 +167,12 @@ public struct StockMovement: Sendable, Hashable, Identifiable {
         self.reason = reason
     }
 
+    /// What one unit of this movement was worth in the books: |value change| ÷ |quantity| at the average cost's
+    /// precision (a purchase's cost, the average a sale issued at, a return's booked cost); nil when no quantity moved.
+    public var unitCost: UnitCost? {
+        UnitCost.average(value: Money(minorUnits: abs(self.valueChange.minorUnits)), quantity: self.quantity.magnitude)
+    }
+
     /// Cost of goods sold booked by this movement: the cost issued by a sale, minus the cost restocked by a return.
     public var costOfGoodsSold: Money {
         switch self.kind {
