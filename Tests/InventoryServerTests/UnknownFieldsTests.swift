@@ -20,7 +20,9 @@ import Testing
             (.post, "/api/v1/suppliers", #"{"name":"Roastery","fax":"1"}"#, "fax"),
             (.post, "/api/v1/customers", #"{"name":"Ada","fax":"1"}"#, "fax"),
             (.post, "/api/v1/products", #"{"name":"Mug","colour":"red"}"#, "colour"),
+            (.put, "/api/v1/products/\(product.id)", #"{"name":"Mug","colour":"red"}"#, "colour"),
             (.patch, "/api/v1/products/\(product.id)", #"{"colour":"red"}"#, "colour"),
+            (.patch, "/api/v1/products/\(product.id)", #"{"salePrice":null,"barcode":"x","colour":null}"#, "colour"),
             (.put, "/api/v1/settings", #"{"shopName":"S","currency":"EUR","timeZone":"UTC","defaultTaxRate":"0","lowStockDefault":"0","lockMinutes":5,"x":1}"#, "x"),
             (.post, "/api/v1/purchases", #"{"lines":[\#(line)],"vendor":"x"}"#, "vendor"),
             (.post, "/api/v1/purchases", #"{"lines":[\#(line),{"productId":\#(product.id),"quantity":"1","unitCost":"1.00","price":"2"}]}"#, "lines[1].price"),
@@ -41,6 +43,15 @@ import Testing
                 #expect(reply.object["code"] as? String == "invalidValue", "\(method) \(path): \(reply.text)")
                 #expect(reply.object["field"] as? String == field, "\(method) \(path): \(reply.text)")
             }
+            // A product's merge patch sent as what it is (`application/merge-patch+json`) is checked the same way.
+            let patch = try await raw.execute(uri: "/api/v1/products/\(product.id)", method: .patch,
+                                              headers: [.contentType: "application/merge-patch+json", .authorization: "Bearer \(admin)"],
+                                              body: ByteBuffer(string: #"{"name":"Mug","colour":"red"}"#)) { response in
+                Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType])
+            }
+            #expect(patch.status == 400, "\(patch.text)")
+            #expect(patch.object["code"] as? String == "invalidValue", "\(patch.text)")
+            #expect(patch.object["field"] as? String == "colour", "\(patch.text)")
             #expect(try await store.testOnly_dump() == before, "a refused body wrote something")
         }
     }

@@ -24,9 +24,9 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     /// `GET /api/v1/products?…`: one page of the list for `query`.
     public func products(_ query: ProductQuery) async throws -> Data {
         let result = try await self.repository.products(query)
-        var items: [ProductController<Repository>.ProductResponse] = []
+        var items: [ProductResponse] = []
         for product in result.products { items.append(try await self.products.respond(product).value) }
-        return try APIJSON.encode(ProductController<Repository>.Page(items: items, total: result.total, limit: query.limit, offset: query.offset))
+        return try APIJSON.encode(ProductPage(items: items, total: result.total, limit: query.limit, offset: query.offset))
     }
 
     /// `GET /api/v1/products/{id}/movements`: the product's ledger.

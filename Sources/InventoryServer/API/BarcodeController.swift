@@ -5,27 +5,15 @@ import InventoryDomain
 
 /// `POST /api/v1/barcodes/decode`: the codes in a picture (PNG, JPEG) or a raw grey camera frame, each with the product
 /// that has it.
-struct BarcodeController<Store: InventoryRepository> {
+struct BarcodeController<Store: CatalogueRepository & SettingsRepository> {
     let store: Store
     let reader: BarcodeReader
-
-    struct DecodeResponse: Encodable, Sendable {
-        var width: Int
-        var height: Int
-        var milliseconds: Int
-        var barcodes: [Code]
-        struct Code: Encodable, Sendable {
-            var format: String
-            var text: String
-            var product: ProductController<Store>.ProductResponse?
-        }
-    }
 
     func addRoutes(to barcodes: Routes) {
         barcodes.post("decode", .permission(.scan), use: self.decode)
     }
 
-    @Sendable func decode(_ request: Request, context: some RequestContext) async throws -> JSON<DecodeResponse> {
+    @Sendable func decode(_ request: Request, context: some RequestContext) async throws -> JSON<BarcodeDecodeResponse> {
         let buffer = try await request.body.collect(upTo: 8 << 20)
         let bytes = Array(buffer.readableBytesView)
         let frame: GrayscaleImage?
@@ -65,14 +53,14 @@ struct BarcodeController<Store: InventoryRepository> {
         }
         let (f, _) = try await self.store.formats()
         let thresholds = try await self.store.stockThresholds()
-        var codes: [DecodeResponse.Code] = []
+        var codes: [BarcodeDecodeResponse.Code] = []
         for code in found {
             let product = try await self.store.product(barcode: code.text)
             codes.append(.init(format: code.format.rawValue, text: code.text,
-                               product: product.map { ProductController<Store>.ProductResponse($0, formats: f, thresholds: thresholds) }))
+                               product: product.map { ProductResponse($0, formats: f, thresholds: thresholds) }))
         }
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return JSON(DecodeResponse(width: image.width, height: image.height, milliseconds: ms, barcodes: codes))
+        return JSON(BarcodeDecodeResponse(width: image.width, height: image.height, milliseconds: ms, barcodes: codes))
     }
 
     /// A picture sent for decoding that is refused, on the `body` field.

@@ -2,29 +2,6 @@ import Foundation
 import Hummingbird
 import InventoryDomain
 
-/// A coding key for any JSON member, to find members a request type does not know.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
-
-extension Decoder {
-    /// Refuses members that `Keys` does not list, so a misspelt field is an error, not silently ignored.
-    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
-        let known = Set(Keys.allCases.map(\.stringValue))
-        let container = try self.container(keyedBy: AnyCodingKey.self)
-        for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: self.codingPath + [key], debugDescription: "unknown field; known fields are \(known.sorted().joined(separator: ", "))"))
-        }
-    }
-}
-
 /// The shop's currency and calendar, for reading and writing amounts and dates.
 struct Formats: Sendable {
     var currency: Currency

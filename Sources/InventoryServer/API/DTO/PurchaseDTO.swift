@@ -1,5 +1,54 @@
 import InventoryDomain
 
+/// `POST` and `PUT /api/v1/purchases`: a receipt from a supplier, each line an existing product or a new one.
+struct PurchaseRequest: Decodable, Sendable, KnownFields {
+    var effectiveAt: String?
+    var supplierId: Int64?
+    var note: String?
+    var lines: [Line]
+
+    struct Line: Decodable, Sendable, KnownFields {
+        var productId: Int64?
+        var newProduct: ProductRequest?
+        var quantity: String
+        var unitCost: String
+        var lotCode: String?
+        var expiryDate: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case productId, newProduct, quantity, unitCost, lotCode, expiryDate }
+        static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+        static var nested: [String: any KnownFields.Type] { ["newProduct": ProductRequest.self] }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, supplierId, note, lines }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+    static var nested: [String: any KnownFields.Type] { ["lines": Line.self] }
+
+    func draft(_ formats: Formats, defaultTax: Percent) throws -> PurchaseDraft {
+        try requireLineLimit(self.lines.count)
+        let lines = try self.lines.enumerated().map { index, line -> PurchaseDraft.Line in
+            let field = "lines[\(index)]"
+            let product: ProductReference
+            switch (line.productId, line.newProduct) {
+            case (let id?, nil): product = .existing(ProductID(id))
+            case (nil, let new?):
+                do {
+                    product = .new(try new.details(formats: formats, defaultTax: defaultTax))
+                } catch let error as InventoryError {
+                    throw error.nested(under: "\(field).newProduct")
+                }
+            default:
+                throw InventoryError(.missingValue, field: "\(field).productId", "give either productId or newProduct")
+            }
+            return PurchaseDraft.Line(
+                product: product, quantity: try formats.quantity(line.quantity, field: "\(field).quantity"),
+                unitCost: try formats.money(line.unitCost, field: "\(field).unitCost"), lotCode: line.lotCode, expiryDate: line.expiryDate)
+        }
+        return PurchaseDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"),
+                             supplierID: self.supplierId.map(SupplierID.init(rawValue:)), note: self.note ?? "", lines: lines)
+    }
+}
+
 /// A purchase as `/api/v1/purchases` answers it, each line with the average cost after it.
 struct PurchaseResponse: Encodable, Sendable {
     var id: Int64

@@ -1,0 +1,210 @@
+import InventoryDomain
+
+/// A product as the API shows it: amounts as decimal strings, stock from the ledger.
+struct ProductResponse: Codable, Sendable, Equatable {
+    var id: Int64
+    var name: String
+    var sku: String?
+    var barcode: String?
+    var categoryId: Int64?
+    var unit: String
+    /// The main picture's name (the first of `pictures`), kept for existing clients.
+    var imageRef: String?
+    /// Every picture, the main one first.
+    var pictures: [PictureResponse]
+    var iconEmoji: String
+    var salePrice: String
+    var minimumSalePrice: String?
+    var taxRate: String
+    var lowStockThreshold: String?
+    /// The threshold that decides `status`: the product's, else its category's, else the shop's default.
+    var effectiveLowStockThreshold: String
+    var tracksStock: Bool
+    var allowsNegativeStock: Bool
+    var archived: Bool
+    /// The average cost: stock value ÷ quantity rounded once to the minor unit (what one unit issued now books).
+    var averageCost: String
+    /// The average cost at full precision (four decimals beyond the currency's), as the ledger keeps it.
+    var averageCostExact: String
+    /// `averageCost` under its former name, for existing clients.
+    var costPrice: String
+    var quantity: String
+    var stockValue: String
+    var status: String
+    var createdAt: String
+    var updatedAt: String
+
+    init(_ product: Product, formats: Formats, thresholds: StockThresholds) {
+        let d = product.details
+        self.id = product.id.rawValue
+        self.name = d.name
+        self.sku = d.sku
+        self.barcode = d.barcode
+        self.categoryId = d.categoryID?.rawValue
+        self.unit = d.unit
+        self.imageRef = product.imageRef
+        self.pictures = product.pictures.map(PictureResponse.init)
+        self.iconEmoji = d.iconEmoji
+        self.salePrice = formats.string(d.salePrice)
+        self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
+        self.taxRate = d.taxRate.decimalString
+        self.lowStockThreshold = d.lowStockThreshold?.decimalString
+        self.effectiveLowStockThreshold = thresholds.threshold(for: d).decimalString
+        self.tracksStock = d.tracksStock
+        self.allowsNegativeStock = d.allowsNegativeStock
+        self.archived = d.isArchived
+        self.averageCost = formats.string(product.stock.roundedAverageCost)
+        self.averageCostExact = formats.exactString(product.stock.averageCost)
+        self.costPrice = self.averageCost
+        self.quantity = product.stock.quantity.decimalString
+        self.stockValue = formats.string(product.stock.value)
+        self.status = thresholds.status(of: product).rawValue
+        self.createdAt = formats.string(Instant(milliseconds: product.createdAt))
+        self.updatedAt = formats.string(Instant(milliseconds: product.updatedAt))
+    }
+}
+
+/// `POST /api/v1/products`, `PUT /api/v1/products/{id}` (and a purchase line's `newProduct`): the fields of a product
+/// to create or replace. Amounts are decimal strings.
+struct ProductRequest: Decodable, Sendable, KnownFields {
+    var name: String
+    var sku: String?
+    var barcode: String?
+    var categoryId: Int64?
+    var unit: String?
+    var iconEmoji: String?
+    var salePrice: String?
+    var minimumSalePrice: String?
+    var taxRate: String?
+    var lowStockThreshold: String?
+    var tracksStock: Bool?
+    var allowsNegativeStock: Bool?
+    var archived: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, sku, barcode, categoryId, unit, iconEmoji, salePrice, minimumSalePrice, taxRate, lowStockThreshold,
+            tracksStock, allowsNegativeStock, archived
+    }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+    /// The domain fields, keeping `base`'s image and anything not given.
+    func details(formats: Formats, defaultTax: Percent, base: ProductDetails? = nil) throws -> ProductDetails {
+        var details = base ?? ProductDetails(name: "", taxRate: defaultTax)
+        details.name = self.name
+        details.sku = self.sku
+        details.barcode = self.barcode
+        details.categoryID = self.categoryId.map(CategoryID.init(rawValue:))
+        if let unit { details.unit = unit }
+        if let iconEmoji { details.iconEmoji = iconEmoji }
+        if let salePrice { details.salePrice = try formats.money(salePrice, field: "salePrice") }
+        details.minimumSalePrice = try formats.money(self.minimumSalePrice, field: "minimumSalePrice")
+        if let taxRate { details.taxRate = try Percent.parse(taxRate, field: "taxRate") }
+        details.lowStockThreshold = try self.lowStockThreshold.map { try Quantity.parse($0, field: "lowStockThreshold") }
+        if let tracksStock { details.tracksStock = tracksStock }
+        if let allowsNegativeStock { details.allowsNegativeStock = allowsNegativeStock }
+        if let archived { details.isArchived = archived }
+        return details
+    }
+}
+
+/// A JSON merge patch (RFC 7396) of a product: a member left out keeps its value, `null` clears an optional one
+/// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon).
+/// `PATCH /api/v1/products/{id}`; its members are those of ``ProductRequest``.
+struct ProductPatchRequest: Decodable, Sendable, KnownFields {
+    var patch: [CodingKeys: Value] = [:]
+
+    /// A member as sent: `null`, or a value.
+    enum Value: Sendable {
+        case null, string(String), integer(Int64), boolean(Bool)
+    }
+
+    typealias CodingKeys = ProductRequest.CodingKeys
+    static var fields: [String] { ProductRequest.fields }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        for key in CodingKeys.allCases where c.contains(key) {
+            if try c.decodeNil(forKey: key) {
+                self.patch[key] = .null
+            } else {
+                switch key {
+                case .categoryId: self.patch[key] = .integer(try c.decode(Int64.self, forKey: key))
+                case .tracksStock, .allowsNegativeStock, .archived: self.patch[key] = .boolean(try c.decode(Bool.self, forKey: key))
+                default: self.patch[key] = .string(try c.decode(String.self, forKey: key))
+                }
+            }
+        }
+    }
+
+    /// The domain's patch; amounts are read in the shop's currency.
+    func productPatch(formats: Formats) throws -> ProductPatch {
+        var patch = ProductPatch()
+        for key in CodingKeys.allCases {
+            guard let value = self.patch[key] else { continue }
+            let field = key.stringValue
+            let text: String?
+            switch value {
+            case .null: text = nil
+            case .string(let string): text = string
+            case .integer, .boolean: text = nil
+            }
+            func required() throws -> String {
+                guard let text else {
+                    throw InventoryError(key == .name ? .missingValue : .invalidValue, field: field,
+                                         key == .name ? "is required" : "cannot be cleared; leave it out to keep it")
+                }
+                return text
+            }
+            func flag() throws -> Bool {
+                guard case .boolean(let flag) = value else {
+                    throw InventoryError(.invalidValue, field: field, "cannot be cleared; leave it out to keep it")
+                }
+                return flag
+            }
+            switch key {
+            case .name: patch.name = try required()
+            case .sku: patch.sku = .some(text)
+            case .barcode: patch.barcode = .some(text)
+            case .categoryId:
+                if case .integer(let id) = value { patch.categoryID = CategoryID(rawValue: id) } else { patch.categoryID = .some(nil) }
+            case .unit: patch.unit = try required()
+            case .iconEmoji: patch.iconEmoji = .some(text)
+            case .salePrice: patch.salePrice = .some(try formats.money(try required(), field: field) as Money)
+            case .minimumSalePrice: patch.minimumSalePrice = .some(try text.map { try formats.money($0, field: field) as Money })
+            case .taxRate: patch.taxRate = try Percent.parse(try required(), field: field)
+            case .lowStockThreshold: patch.lowStockThreshold = .some(try text.map { try Quantity.parse($0, field: field) })
+            case .tracksStock: patch.tracksStock = try flag()
+            case .allowsNegativeStock: patch.allowsNegativeStock = try flag()
+            case .archived: patch.isArchived = try flag()
+            }
+        }
+        return patch
+    }
+}
+
+/// `GET /api/v1/products`: one page of the list.
+struct ProductPage: Encodable, Sendable {
+    var items: [ProductResponse]
+    var total: Int
+    var limit: Int
+    var offset: Int
+}
+
+/// One line of `GET /api/v1/products/{id}/movements`: a product's ledger.
+struct MovementResponse: Encodable, Sendable {
+    var id: Int64
+    var kind: String
+    var reason: String?
+    var documentId: Int64
+    var effectiveAt: String
+    var recordedAt: String
+    var quantity: String
+    var valueChange: String
+    var costAdjustment: String
+    var quantityAfter: String
+    var valueAfter: String
+    /// The average cost after the movement, rounded once (``LedgerBalance/roundedAverageCost``).
+    var averageCostAfter: String
+    /// The same at full precision.
+    var averageCostAfterExact: String
+}
