@@ -14,6 +14,7 @@ import Testing
         let (app, store) = try makeApp()
         let admin = try await token(store, role: .admin)
         let product = try await store.createProduct(ProductDetails(name: "Sticker", salePrice: Money(minorUnits: 50)))
+        let adminID = try #require(try await store.users().first?.id)
         let line = #"{"productId":\#(product.id),"quantity":"1","unitCost":"1.00"}"#
         let cases: [(HTTPRequest.Method, String, String, String)] = [
             (.post, "/api/v1/categories", #"{"name":"Tea","colour":"red"}"#, "colour"),
@@ -33,6 +34,10 @@ import Testing
             (.post, "/api/v1/returns/supplier", #"{"lines":[{"productId":\#(product.id),"quantity":"1"}],"why":"x"}"#, "why"),
             (.post, "/api/v1/adjustments", #"{"productId":\#(product.id),"quantityChange":"1","reason":"correction","why":"x"}"#, "why"),
             (.post, "/api/v1/tokens", #"{"name":"t","scope":"all"}"#, "scope"),
+            (.post, "/api/v1/users", #"{"username":"ada","password":"long-enough-1","email":"a@b"}"#, "email"),
+            (.put, "/api/v1/users/\(adminID)", #"{"displayName":"Ada","email":"a@b"}"#, "email"),
+            (.post, "/api/v1/auth/login", #"{"username":"ada","password":"x","remember":true}"#, "remember"),
+            (.post, "/api/v1/auth/setup", #"{"username":"ada","password":"long-enough-1","email":"a@b"}"#, "email"),
         ]
         try await app.test(.router) { raw in
             let client = Caller(client: raw, token: admin)

@@ -8,13 +8,6 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
     let store: Store
     let images: ImageStore
 
-    struct Restored: Encodable, Sendable {
-        var restored: Bool
-        var products: Int
-        /// Pictures the backup brought (absent for a bare database, which leaves the pictures as they were).
-        var pictures: Int?
-    }
-
     var archive: ShopArchive<Store> { ShopArchive(store: self.store, images: self.images) }
 
     func addRoutes(to api: Routes) {
@@ -41,8 +34,8 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
             try await Self.stream(request.body, to: path, limit: limit)
             let archive = self.archive
             let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
-            return JSON(Restored(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
-                                 pictures: pictures))
+            return JSON(RestoreResponse(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
+                                        pictures: pictures))
         }
     }
 

@@ -7,77 +7,12 @@ import InventoryDomain
 struct AuditController<Store: StaffRepository & SettingsRepository> {
     let store: Store
 
-    struct Entry: Encodable, Sendable {
-        var id: Int64
-        var at: String
-        var userId: Int64?
-        var username: String
-        /// The activity's kind (`saleRecorded`), or an older entry's `METHOD path`.
-        var action: String
-        var detail: String
-        var sentence: String
-        var kind: String?
-        var record: Record?
-        var related: Record?
-        var productIds: [Int64]
-        var figures: Figures
-        var changes: [Change]
-
-        struct Record: Encodable, Sendable {
-            var kind: String
-            var id: Int64
-        }
-
-        struct Figures: Encodable, Sendable {
-            var lines: Int?
-            var items: String?
-            var total: String?
-            var costOfGoodsSold: String?
-            var tax: String?
-            var quantityChange: String?
-            var price: String?
-            var count: Int?
-            var created: Int?
-            var updated: Int?
-        }
-
-        struct Change: Encodable, Sendable {
-            var field: String
-            var from: String?
-            var to: String?
-        }
-
-        init(_ entry: AuditEntry, currency: Currency) {
-            let record = { (record: ShopActivity.Record?) in record.map { Record(kind: $0.kind.rawValue, id: $0.id) } }
-            let money = { (money: Money?) in money?.decimalString(currency) }
-            let figures = entry.figures
-            self.id = entry.id
-            self.at = Instant(milliseconds: entry.at).iso8601
-            self.userId = entry.userID?.rawValue
-            self.username = entry.username
-            self.action = entry.action
-            self.detail = entry.detail
-            self.sentence = entry.sentence
-            self.kind = entry.kind?.rawValue
-            self.record = record(entry.record)
-            self.related = record(entry.related)
-            self.productIds = entry.productIDs.map(\.rawValue)
-            self.figures = Figures(
-                lines: figures.lines, items: figures.items?.decimalString, total: money(figures.total), costOfGoodsSold: money(figures.costOfGoodsSold),
-                tax: money(figures.tax), quantityChange: figures.quantityChange?.decimalString, price: money(figures.price), count: figures.count,
-                created: figures.created, updated: figures.updated)
-            self.changes = entry.changes.map {
-                Change(field: $0.field.rawValue, from: $0.old.plainText(currency), to: $0.new.plainText(currency))
-            }
-        }
-    }
-
     func addRoutes(to api: Routes) {
         api.get("audit", .permission(.viewAudit)) { request, _ in
             let limit = try request.queryInt("limit", default: 100, range: 1...1000)
             let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
             let currency = try await self.store.settings().currency
-            return JSON(try await self.store.auditLog(limit: limit, offset: offset).map { Entry($0, currency: currency) })
+            return JSON(try await self.store.auditLog(limit: limit, offset: offset).map { AuditEntryResponse($0, currency: currency) })
         }
     }
 }

@@ -13,107 +13,12 @@ struct AuthController<Staff: StaffRepository> {
     /// How long a browser session lives from sign-in, in ms.
     var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
 
-    struct UserResponse: Encodable, Sendable {
-        var id: Int64
-        var username: String
-        var displayName: String
-        var role: String
-        var hasPIN: Bool
-        var active: Bool
-        var permissions: [String]
-
-        init(_ account: StaffAccount) {
-            self.id = account.id.rawValue
-            self.username = account.username
-            self.displayName = account.displayName
-            self.role = account.role.rawValue
-            self.hasPIN = account.pinHash != nil
-            self.active = account.isActive
-            self.permissions = Permission.allCases.filter { account.role.allows($0) }.map(\.rawValue)
-        }
-    }
-
-    struct SignedIn: Encodable, Sendable {
-        var user: UserResponse
-        var csrfToken: String
-        var locked: Bool
-    }
-
-    struct Status: Encodable, Sendable {
-        var setupRequired: Bool
-        var signedIn: Bool
-        var locked: Bool
-        var user: UserResponse?
-    }
-
-    struct SetupRequest: Decodable, Sendable {
-        var username: String
-        var displayName: String?
-        var password: String
-        var pin: String?
-    }
-
-    struct LoginRequest: Decodable, Sendable {
-        var username: String
-        var password: String
-    }
-
-    struct PINRequest: Decodable, Sendable {
-        var username: String
-        var pin: String
-    }
-
-    struct UserRequest: Decodable, Sendable {
-        var username: String?
-        var displayName: String?
-        var role: String?
-        var password: String?
-        var pin: String?
-        var active: Bool?
-    }
-
-    struct TokenRequest: Decodable, Sendable {
-        var name: String
-        var userId: Int64?
-        /// Days until the token stops working (1–3660); absent: it works until revoked.
-        var expiresInDays: Int?
-    }
-
-    struct TokenResponse: Encodable, Sendable {
-        var id: Int64
-        var name: String
-        var userId: Int64
-        var createdAt: String
-        var lastSeenAt: String
-        var expiresAt: String?
-        var token: String?
-    }
-
-    struct ShiftResponse: Encodable, Sendable {
-        var id: Int64
-        var userId: Int64
-        var username: String
-        var startedAt: String
-        var endedAt: String?
-        /// Whole minutes worked so far.
-        var minutes: Int64
-
-        init(_ shift: Shift) {
-            self.id = shift.id
-            self.userId = shift.userID.rawValue
-            self.username = shift.username
-            self.startedAt = AuthController.iso(shift.startedAt)
-            self.endedAt = shift.endedAt.map(AuthController.iso)
-            self.minutes = ((shift.endedAt ?? Instant.now.milliseconds) - shift.startedAt) / 60_000
-        }
-    }
-
     func addRoutes(to api: Routes) {
         let auth = api.group("auth")
         auth.get("status", .open) { _, context in
             let count = try await self.staff.userCount()
-            return JSON(Status(setupRequired: count == 0, signedIn: context.identity != nil, locked: context.identity?.session.isLocked ?? false,
-                               user: context.identity.map { UserResponse($0.account) }))
+            return JSON(AuthStatusResponse(setupRequired: count == 0, signedIn: context.identity != nil, locked: context.identity?.session.isLocked ?? false,
+                                           user: context.identity.map { UserResponse($0.account) }))
         }
         auth.post("setup", .open) { request, context in
             let body = try await request.decodeJSON(as: SetupRequest.self, context: context)
@@ -140,7 +45,7 @@ struct AuthController<Staff: StaffRepository> {
         }
         auth.get("me", .signedIn(whileLocked: true)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
-            return JSON(SignedIn(user: UserResponse(identity.account), csrfToken: identity.session.csrfToken, locked: identity.session.isLocked))
+            return JSON(SignedInResponse(user: UserResponse(identity.account), csrfToken: identity.session.csrfToken, locked: identity.session.isLocked))
         }
         auth.post("lock", .signedIn(whileLocked: true)) { _, context in
             guard let identity = context.identity, identity.session.kind == .web else {
@@ -157,7 +62,7 @@ struct AuthController<Staff: StaffRepository> {
             try await self.staff.updateSession(id: identity.session.id, userID: account.id, lastSeenAt: Instant.now.milliseconds, isLocked: false)
             try await self.staff.recordAudit(.staff(.tillUnlocked, by: Agent(account),
                                                     party: account.id == identity.account.id ? nil : identity.account.username))
-            return JSON(SignedIn(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
+            return JSON(SignedInResponse(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
         }
 
         auth.post("clock-in", .permission(.clockInOut)) { _, context in
@@ -281,7 +186,7 @@ struct AuthController<Staff: StaffRepository> {
         let expiresAt = Instant.now.milliseconds + self.sessionLifetime
         _ = try await self.staff.createSession(userID: account.id, kind: .web, name: "browser", tokenHash: Secrets.hashToken(token), csrfToken: csrf,
                                                expiresAt: expiresAt)
-        var response = try JSON(SignedIn(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
+        var response = try JSON(SignedInResponse(user: UserResponse(account), csrfToken: csrf, locked: false), status: status).makeResponse()
         response.setCookie(Cookie(name: AuthNames.cookie, value: token, maxAge: Int(self.sessionLifetime / 1000), path: "/", secure: self.secureCookies,
                                   httpOnly: true, sameSite: .strict))
         return response
@@ -321,11 +226,3 @@ extension Optional {
         return try await transform(value)
     }
 }
-
-extension AuthController.SetupRequest: KnownFields { static var fields: [String] { ["username", "displayName", "password", "pin"] } }
-extension AuthController.LoginRequest: KnownFields { static var fields: [String] { ["username", "password"] } }
-extension AuthController.PINRequest: KnownFields { static var fields: [String] { ["username", "pin"] } }
-extension AuthController.UserRequest: KnownFields {
-    static var fields: [String] { ["username", "displayName", "role", "password", "pin", "active"] }
-}
-extension AuthController.TokenRequest: KnownFields { static var fields: [String] { ["name", "userId", "expiresInDays"] } }

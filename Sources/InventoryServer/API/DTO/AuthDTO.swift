@@ -1,0 +1,123 @@
+import InventoryDomain
+
+/// A staff account as `/api/v1/users` and the sign-in routes answer it, with what its role may do.
+struct UserResponse: Encodable, Sendable {
+    var id: Int64
+    var username: String
+    var displayName: String
+    var role: String
+    var hasPIN: Bool
+    var active: Bool
+    var permissions: [String]
+
+    init(_ account: StaffAccount) {
+        self.id = account.id.rawValue
+        self.username = account.username
+        self.displayName = account.displayName
+        self.role = account.role.rawValue
+        self.hasPIN = account.pinHash != nil
+        self.active = account.isActive
+        self.permissions = Permission.allCases.filter { account.role.allows($0) }.map(\.rawValue)
+    }
+}
+
+/// `POST /api/v1/auth/setup`, `…/login`, `…/pin` and `GET …/me`: who is signed in, the page's CSRF token, whether
+/// the till is locked.
+struct SignedInResponse: Encodable, Sendable {
+    var user: UserResponse
+    var csrfToken: String
+    var locked: Bool
+}
+
+/// `GET /api/v1/auth/status`: whether the shop needs its first admin, and who (if anyone) is signed in.
+struct AuthStatusResponse: Encodable, Sendable {
+    var setupRequired: Bool
+    var signedIn: Bool
+    var locked: Bool
+    var user: UserResponse?
+}
+
+/// `POST /api/v1/auth/setup`: the first admin.
+struct SetupRequest: Decodable, Sendable, KnownFields {
+    var username: String
+    var displayName: String?
+    var password: String
+    var pin: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, password, pin }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `POST /api/v1/auth/login`.
+struct LoginRequest: Decodable, Sendable, KnownFields {
+    var username: String
+    var password: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, password }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `POST /api/v1/auth/pin`: unlocks the till (as the same or another user).
+struct PINRequest: Decodable, Sendable, KnownFields {
+    var username: String
+    var pin: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, pin }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `POST /api/v1/users` (username and password required) and `PUT /api/v1/users/{id}` (a member left out keeps its
+/// value; an empty `pin` removes the PIN).
+struct UserRequest: Decodable, Sendable, KnownFields {
+    var username: String?
+    var displayName: String?
+    var role: String?
+    var password: String?
+    var pin: String?
+    var active: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, role, password, pin, active }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `POST /api/v1/tokens`: an API token for a user (the caller, unless `userId` names another).
+struct TokenRequest: Decodable, Sendable, KnownFields {
+    var name: String
+    var userId: Int64?
+    /// Days until the token stops working (1–3660); absent: it works until revoked.
+    var expiresInDays: Int?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, userId, expiresInDays }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// An API token as `/api/v1/tokens` lists it; `token` is given once, in the answer that created it.
+struct TokenResponse: Encodable, Sendable {
+    var id: Int64
+    var name: String
+    var userId: Int64
+    var createdAt: String
+    var lastSeenAt: String
+    var expiresAt: String?
+    var token: String?
+}
+
+/// A shift as `POST /api/v1/auth/clock-in`, `…/clock-out` and `GET /api/v1/shifts` answer it.
+struct ShiftResponse: Encodable, Sendable {
+    var id: Int64
+    var userId: Int64
+    var username: String
+    var startedAt: String
+    var endedAt: String?
+    /// Whole minutes worked so far.
+    var minutes: Int64
+
+    init(_ shift: Shift) {
+        self.id = shift.id
+        self.userId = shift.userID.rawValue
+        self.username = shift.username
+        self.startedAt = Instant(milliseconds: shift.startedAt).iso8601
+        self.endedAt = shift.endedAt.map { Instant(milliseconds: $0).iso8601 }
+        self.minutes = ((shift.endedAt ?? Instant.now.milliseconds) - shift.startedAt) / 60_000
+    }
+}
