@@ -4,7 +4,7 @@ import InventoryDomain
 
 /// The home screen's figures, drawn on the server: the stock on a chosen day, that day's takings, a 30-day
 /// revenue and profit chart (SVG), the best sellers over a range, and the stock alerts.
-struct Dashboard<Repository: InventoryRepository> {
+struct Dashboard<Repository: ReportRepository & SettingsRepository> {
     let repository: Repository
     let identity: Identity
 
