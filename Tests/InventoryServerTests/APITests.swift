@@ -115,7 +115,15 @@ func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, Inven
             #expect(top.first?["productId"] as? Int == productID)
             let snapshot = try await client.call(.get, "/api/v1/reports/snapshot?at=2026-03-01").object
             #expect(snapshot["totalValue"] as? String == "20.00")
-            #expect(try await client.call(.get, "/api/v1/products/\(productID)/movements").array.count == 3)
+            let movements = try await client.call(.get, "/api/v1/products/\(productID)/movements").array
+            #expect(movements.count == 3)
+            // Each movement's unit cost is the books' (10 at 2.00, 30 at 3.00, 5 sold at the 2.75 average).
+            #expect(movements.map { $0["unitCost"] as? String } == ["2.00", "3.00", "2.75"], "\(movements)")
+            #expect(product.object["soldOut"] as? Bool == false)
+            // The category's 50 % markup on the 2.75 cost price: 4.125 → 4.13, computed by the domain, not the form.
+            let suggestion = try await client.call(.get, "/api/v1/products/\(productID)/price-suggestion").object
+            #expect(suggestion["salePrice"] as? String == "4.13" && suggestion["costPrice"] as? String == "2.75" && suggestion["markup"] as? String == "50")
+            #expect(try await client.call(.get, "/api/v1/products/\(productID)/price-suggestion?categoryId=999").status == 404)
             #expect(try await client.call(.get, "/api/v1/sales").array.first?["total"] as? String == "20.00")
             #expect(try await client.call(.get, "/api/v1/purchases").array.count == 2)
             let csv = try await client.call(.get, "/api/v1/export/products")

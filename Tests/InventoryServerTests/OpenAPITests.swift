@@ -167,6 +167,8 @@ import Testing
                 ("/api/v1/products?search=esp", "/api/v1/products"), ("/api/v1/products/\(productID)", "/api/v1/products/{id}"),
                 ("/api/v1/products/barcode/4006381333931", "/api/v1/products/barcode/{code}"),
                 ("/api/v1/products/\(productID)/movements", "/api/v1/products/{id}/movements"),
+                ("/api/v1/products/\(productID)/price-suggestion", "/api/v1/products/{id}/price-suggestion"),
+                ("/api/v1/products/\(productID)/price-suggestion?categoryId=999", "/api/v1/products/{id}/price-suggestion"),
                 ("/api/v1/products/999", "/api/v1/products/{id}"), ("/api/v1/products/abc", "/api/v1/products/{id}"),
                 ("/api/v1/categories", "/api/v1/categories"), ("/api/v1/suppliers", "/api/v1/suppliers"), ("/api/v1/customers", "/api/v1/customers"),
                 ("/api/v1/purchases", "/api/v1/purchases"), ("/api/v1/purchases/\(purchaseID)", "/api/v1/purchases/{id}"),

@@ -4,6 +4,7 @@ from urllib.parse import urlsplit
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from conftest import ApiError, gtin_check_digit, no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
 
@@ -111,6 +112,30 @@ def test_product_form_validates_prices_and_barcodes_inline(shop, signed_in):
     wait_idle(driver)
     assert product_total(shop) == before
     screenshot(driver, "catalogue-product-form-errors-375")
+
+
+def test_price_suggestion_and_minimum_price_rule_come_from_the_server(shop, signed_in):
+    """The form shows the server's suggestion (the category's markup on the cost price, rounded once by the domain) and
+    leaves the minimum-price rule to the server, whose refusal lands on the field; nothing is saved then."""
+    category = shop.api("POST", "/api/v1/categories", {"name": unique("Markup"), "color": "#92400e", "markup": "50"})
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Suggested"), "salePrice": "5.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "4", "unitCost": "2.75"}]})
+    suggestion = shop.api("GET", f"/api/v1/products/{product['id']}/price-suggestion?categoryId={category['id']}")
+    assert suggestion["salePrice"] == "4.13"  # 2.75 × 1.5 = 4.125, half away from zero
+    driver = signed_in(shop, "admin", width=1024, height=768)
+    driver.get(shop.url(f"/app/products/{product['id']}/edit"))
+    wait_for(driver, "#pf-name")
+    wait_idle(driver)
+    Select(driver.find_element(By.ID, "pf-category")).select_by_value(str(category["id"]))
+    box = wait(driver, lambda d: d.find_element(By.ID, "pf-suggest").is_displayed() and d.find_element(By.ID, "pf-suggest"))
+    assert "€4.13" in box.text and "€2.75" in box.text
+    box.find_element(By.TAG_NAME, "button").click()
+    assert driver.find_element(By.ID, "pf-sale").get_attribute("value") == suggestion["salePrice"]
+    fill(driver, "#pf-minimum", "9.00")
+    driver.find_element(By.ID, "pf-save").click()
+    assert "above the sale price" in wait_for(driver, "#pf-minimum-error").text
+    saved = shop.api("GET", f"/api/v1/products/{product['id']}")
+    assert saved["salePrice"] == "5.00" and saved.get("minimumSalePrice") is None and saved.get("categoryId") is None
 
 
 def test_products_list_search_filter_history_archive_and_delete(shop, signed_in):

@@ -19,6 +19,7 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
         group.post(":id/archive", .permission(.editCatalogue), use: self.archive)
         group.post(":id/restore", .permission(.editCatalogue), use: self.restore)
         group.get(":id/movements", .permission(.viewCatalogue), use: self.movements)
+        group.get(":id/price-suggestion", .permission(.viewCatalogue), use: self.priceSuggestion)
     }
 
     func formats() async throws -> Formats { try await self.repository.formats().0 }
@@ -132,13 +133,28 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
     func movements(_ id: ProductID) async throws -> [MovementResponse] {
         let formats = try await self.formats()
         let movements = try await self.repository.movements(productID: id)
-        return movements.map { m in
-            MovementResponse(
-                id: m.id.rawValue, kind: m.kind.rawValue, reason: m.reason?.rawValue, documentId: m.documentID,
-                effectiveAt: formats.string(Instant(milliseconds: m.position.effectiveAt)), recordedAt: formats.string(Instant(milliseconds: m.recordedAt)),
-                quantity: m.quantity.decimalString, valueChange: formats.string(m.valueChange), costAdjustment: formats.string(m.costAdjustment),
-                quantityAfter: m.balance.quantity.decimalString, valueAfter: formats.string(m.balance.value),
-                averageCostAfter: formats.string(m.balance.roundedAverageCost), averageCostAfterExact: formats.exactString(m.balance.averageCost))
+        return movements.map { MovementResponse($0, formats: formats) }
+    }
+
+    /// `GET /products/{id}/price-suggestion?categoryId=`: what the category's markup (the product's own category when
+    /// none is given) makes of the product's cost price (``Category/suggestedSalePrice(cost:)``).
+    @Sendable func priceSuggestion(_ request: Request, context: some RequestContext) async throws -> JSON<PriceSuggestionResponse> {
+        let product = try await self.repository.product(ProductID(try request.id(context)))
+        let categoryID: CategoryID
+        if let text = request.query("categoryId") {
+            guard let id = Int64(text) else { throw InventoryError(.invalidValue, field: "categoryId", "'\(text)' is not an id") }
+            categoryID = CategoryID(id)
+        } else if let own = product.details.categoryID {
+            categoryID = own
+        } else {
+            throw InventoryError(.missingValue, field: "categoryId", "the product has no category; name one")
         }
+        guard let category = try await self.repository.categories().first(where: { $0.id == categoryID }) else {
+            throw InventoryError(.notFound, field: "categoryId", "category \(categoryID) does not exist")
+        }
+        let formats = try await self.formats()
+        let cost = product.costPrice
+        return JSON(PriceSuggestionResponse(categoryId: category.id.rawValue, markup: category.markup.decimalString, costPrice: formats.string(cost),
+                                            salePrice: cost > .zero ? formats.string(category.suggestedSalePrice(cost: cost)) : nil))
     }
 }

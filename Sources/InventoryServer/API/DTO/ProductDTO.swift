@@ -31,6 +31,8 @@ struct ProductResponse: Codable, Sendable, Equatable {
     var quantity: String
     var stockValue: String
     var status: String
+    /// Whether nothing of it can be sold now (``Product/isSoldOut``): the till greys its tile.
+    var soldOut: Bool
     var createdAt: String
     var updatedAt: String
 
@@ -59,6 +61,7 @@ struct ProductResponse: Codable, Sendable, Equatable {
         self.quantity = product.stock.quantity.decimalString
         self.stockValue = formats.string(product.stock.value)
         self.status = thresholds.status(of: product).rawValue
+        self.soldOut = product.isSoldOut
         self.createdAt = formats.string(Instant(milliseconds: product.createdAt))
         self.updatedAt = formats.string(Instant(milliseconds: product.updatedAt))
     }
@@ -207,4 +210,33 @@ struct MovementResponse: Encodable, Sendable {
     var averageCostAfter: String
     /// The same at full precision.
     var averageCostAfterExact: String
+    /// What one unit of the movement was worth in the books, rounded once (``StockMovement/unitCost``); nil when no
+    /// quantity moved.
+    var unitCost: String?
+
+    init(_ m: StockMovement, formats: Formats) {
+        self.id = m.id.rawValue
+        self.kind = m.kind.rawValue
+        self.reason = m.reason?.rawValue
+        self.documentId = m.documentID
+        self.effectiveAt = formats.string(Instant(milliseconds: m.position.effectiveAt))
+        self.recordedAt = formats.string(Instant(milliseconds: m.recordedAt))
+        self.quantity = m.quantity.decimalString
+        self.valueChange = formats.string(m.valueChange)
+        self.costAdjustment = formats.string(m.costAdjustment)
+        self.quantityAfter = m.balance.quantity.decimalString
+        self.valueAfter = formats.string(m.balance.value)
+        self.averageCostAfter = formats.string(m.balance.roundedAverageCost)
+        self.averageCostAfterExact = formats.exactString(m.balance.averageCost)
+        self.unitCost = m.unitCost.map { formats.string($0.rounded) }
+    }
+}
+
+/// `GET /api/v1/products/{id}/price-suggestion?categoryId=`: the sale price a category's markup suggests for the
+/// product's cost price (nil when the product has no cost yet).
+struct PriceSuggestionResponse: Encodable, Sendable {
+    var categoryId: Int64
+    var markup: String
+    var costPrice: String
+    var salePrice: String?
 }

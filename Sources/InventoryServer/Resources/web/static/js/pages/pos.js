@@ -47,11 +47,8 @@ function saveCart() {
 }
 const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
 
-/** Whether a product cannot be sold now because it is out of stock (tracked, no negative stock allowed). */
-function soldOut(product) {
-  if (!product.tracksStock || product.allowsNegativeStock) return false;
-  return (parseQuantity(product.quantity) ?? 0n) <= 0n;
-}
+/** Whether a product cannot be sold now: the server says so (`soldOut`: tracked, none left, no negative stock). */
+const soldOut = (product) => product.soldOut === true;
 
 // ---------- catalogue ----------
 async function loadProducts({ quiet = false } = {}) {

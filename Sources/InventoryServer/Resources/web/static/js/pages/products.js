@@ -7,7 +7,7 @@ import {
 } from "/static/js/catalogue-common.js";
 import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
 import { dateTime } from "/static/js/shared/dates.js";
-import { Decimal, minorUnits, money, quantity } from "/static/js/shared/format.js";
+import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 
 const root = document.getElementById("products-root");
@@ -363,18 +363,14 @@ async function showForm(productId) {
   // ----- suggested price from the category's markup -----
   async function updateSuggestion() {
     suggest.hidden = true;
-    if (!product || !product.tracksStock) return;
-    const cost = Decimal.parse(product.averageCost, 8);
-    if (cost === null || cost <= 0n) return;
-    const categories = await loadCategories().catch(() => []);
-    const category = categories.find((c) => String(c.id) === form.categoryId.value);
-    const markup = category ? Decimal.parse(category.markup, 4) : null;
-    if (markup === null) return;
-    // price = cost × (1 + markup / 100), exact, then rounded to the currency's minor units
-    const price = Decimal.rescale(Decimal.divide(cost * (1_000_000n + markup), 1_000_000n), 8, scale);
-    const text = Decimal.format(price, scale);
-    suggest.replaceChildren(`Avg cost ${money(product.averageCost)} + ${quantity(category.markup)} % markup = ${money(text)} `,
-      el("button", { type: "button", class: "btn-small link-button", onclick: () => { form.salePrice.value = text; form.salePrice.focus(); } }, "Use it"));
+    if (!product || !product.tracksStock || !form.categoryId.value) return;
+    const asked = form.categoryId.value;
+    // The server applies the category's markup to the cost price (the domain's rule, rounded once).
+    const s = await api("GET", `/api/v1/products/${product.id}/price-suggestion?categoryId=${encodeURIComponent(asked)}`, null, { quiet: true })
+      .catch(() => null);
+    if (!s || !s.salePrice || form.categoryId.value !== asked) return;
+    suggest.replaceChildren(`Avg cost ${money(s.costPrice)} + ${quantity(s.markup)} % markup = ${money(s.salePrice)} `,
+      el("button", { type: "button", class: "btn-small link-button", onclick: () => { form.salePrice.value = s.salePrice; form.salePrice.focus(); } }, "Use it"));
     suggest.hidden = false;
   }
   form.categoryId.addEventListener("change", updateSuggestion);
@@ -402,11 +398,7 @@ async function showForm(productId) {
     if (!values.name) problems.name = "Give the product a name.";
     problems.salePrice = decimalProblem(values.salePrice, { scale, what: "sale price", example: "12.50" });
     problems.minimumSalePrice = decimalProblem(values.minimumSalePrice, { scale, what: "minimum sale price", example: "9.90" });
-    if (!problems.salePrice && !problems.minimumSalePrice && values.minimumSalePrice) {
-      const sale = Decimal.parse(values.salePrice || "0", scale);
-      const minimum = Decimal.parse(values.minimumSalePrice, scale);
-      if (minimum > sale) problems.minimumSalePrice = `The minimum sale price cannot be above the sale price (${money(Decimal.format(sale, scale))}).`;
-    }
+    // The minimum may not be above the sale price: the server's rule, answered on the field when saving.
     problems.taxRate = decimalProblem(values.taxRate, { scale: 2, max: 100n, what: "tax rate", example: "7.5" });
     problems.lowStockThreshold = decimalProblem(values.lowStockThreshold, { scale: 3, what: "threshold", example: "5" });
     problems.barcode = null;   // the server checks a barcode (check digits) when the field is left and on saving
@@ -661,18 +653,16 @@ async function loadHistory(product) {
     body);
   const more = el("button", { type: "button", class: "btn-small", id: "pd-history-more" }, "Show older");
   function row(m) {
-    const qty = Decimal.parse(m.quantity, 6);
-    const value = Decimal.parse(m.valueChange, 8);
-    const unitCost = qty && value !== null ? Decimal.format(Decimal.divide((value < 0n ? -value : value) * 10n ** 6n, qty < 0n ? -qty : qty), 8) : null;
     const what = KINDS[m.kind] ?? m.kind;
     const reason = m.reason ? ` · ${REASONS[m.reason] ?? m.reason}` : "";
     const link = m.kind === "purchase" ? `/app/purchases/${m.documentId}` : m.kind === "sale" ? `/app/sales/${m.documentId}` : null;
     const change = quantity(m.quantity);
+    const direction = m.quantity.startsWith("-") ? "down" : isZero(m.quantity) ? "" : "up";
     return el("tr", { class: `mv mv-${m.kind}` },
       el("td", { "data-label": "Date" }, el("time", { datetime: m.effectiveAt }, dateTime(m.effectiveAt))),
       el("td", { "data-label": "What" }, link ? el("a", { href: link }, what) : what, reason),
-      el("td", { "data-label": "Change", class: `num ${qty > 0n ? "up" : qty < 0n ? "down" : ""}` }, (qty > 0n ? "+" : "") + change),
-      el("td", { "data-label": "Unit cost", class: "num" }, unitCost ? money(unitCost) : "—"),
+      el("td", { "data-label": "Change", class: `num ${direction}` }, (direction === "up" ? "+" : "") + change),
+      el("td", { "data-label": "Unit cost", class: "num" }, m.unitCost ? money(m.unitCost) : "—"),
       el("td", { "data-label": "Balance", class: "num" }, quantity(m.quantityAfter)),
       el("td", { "data-label": "Value", class: "num" }, money(m.valueAfter)),
       el("td", { "data-label": "Avg cost", class: "num" }, money(m.averageCostAfter)));
