@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import InventoryDomain
 
-/// `/api/v1/auth`, `/api/v1/users`, `/api/v1/tokens`, `/api/v1/audit`: first run, sign-in, the till's PIN lock,
-/// staff accounts, API tokens and the audit log.
+/// `/api/v1/auth`, `/api/v1/users`, `/api/v1/tokens`: first run, sign-in, the till's PIN lock, staff accounts and API
+/// tokens (the audit log is ``AuditController``'s).
 struct AuthController<Staff: StaffRepository> {
     let staff: Staff
     let secrets: Secrets

@@ -10,27 +10,12 @@ import InventoryDomain
 /// optional `files[]` (every picture is kept, the first as the main one, whose URL `image` is), and answers
 /// `{message, product_details, product_id, success}`. A price with more decimals than the currency has is rounded half
 /// away from zero to its minor unit (``Money/Rounding/halfAwayFromZero``).
-struct PublicAPIController<Repository: InventoryRepository> {
+struct PublicAPIController<Repository: CatalogueRepository & SettingsRepository> {
     let repository: Repository
     let images: ImageStore
     /// Where clients reach the server (`ServerConfiguration.resolvedPublicURL`): picture URLs start with it, never
     /// with the request's Host header.
     let publicURL: String
-
-    struct ProductDetailsBody: Encodable, Sendable {
-        var image: String
-        var price: Decimal
-        var product_name: String
-        var product_type: String
-        var tax: Decimal
-    }
-
-    struct AddResponse: Encodable, Sendable {
-        var message: String
-        var product_details: ProductDetailsBody?
-        var product_id: Int64?
-        var success: Bool
-    }
 
     /// Open to anyone: the iOS client sends no credentials (mounted only with `serve --public-api`).
     func addRoutes(to router: Routes) {
@@ -38,7 +23,7 @@ struct PublicAPIController<Repository: InventoryRepository> {
         group.get("get", .open) { _, _ in
             let settings = try await self.repository.settings()
             let categories = Dictionary(try await self.repository.categories().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            var items: [ProductDetailsBody] = []
+            var items: [PublicProductResponse] = []
             var offset = 0
             while true {
                 let page = try await self.repository.products(ProductQuery(limit: 1000, offset: offset))
@@ -53,7 +38,7 @@ struct PublicAPIController<Repository: InventoryRepository> {
                 // The iOS client sends no credentials: its adds are audited as its own.
                 return try await Agent.$current.withValue(.publicAPI) { try await self.add(request) }
             } catch let error as InventoryError {
-                return try JSON(AddResponse(message: error.description, product_details: nil, product_id: nil, success: false), status: .badRequest).makeResponse()
+                return try JSON(PublicAddResponse(message: error.description, product_details: nil, product_id: nil, success: false), status: .badRequest).makeResponse()
             }
         }
     }
@@ -118,15 +103,15 @@ struct PublicAPIController<Repository: InventoryRepository> {
             if let createdCategory { try? await self.repository.deleteCategory(createdCategory) }
             throw error
         }
-        let response = AddResponse(
+        let response = PublicAddResponse(
             message: "Product added Successfully!",
             product_details: self.body(product, categoryName: newCategory.name, currency: settings.currency),
             product_id: product.id.rawValue, success: true)
         return try JSON(response).makeResponse()
     }
 
-    func body(_ product: Product, categoryName: String, currency: Currency) -> ProductDetailsBody {
-        ProductDetailsBody(
+    func body(_ product: Product, categoryName: String, currency: Currency) -> PublicProductResponse {
+        PublicProductResponse(
             image: product.imageRef.map { "\(self.publicURL)/images/\($0)" } ?? "",
             price: Decimal(string: product.details.salePrice.decimalString(currency)) ?? 0,
             product_name: product.name, product_type: categoryName,
