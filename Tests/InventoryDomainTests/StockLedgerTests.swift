@@ -120,3 +120,20 @@ import Testing
         #expect(ledger == before)
     }
 }
+
+@Suite struct CountTests {
+    @Test func aCountBecomesTheDifferenceToTheStockOnRecord() throws {
+        let count = AdjustmentDraft(effectiveAt: .now, productID: ProductID(1), counted: Quantity(thousandths: 9_500), note: "  aisle 3 ")
+        let checked = try count.validated()
+        #expect(checked.reason == .count && checked.note == "aisle 3" && checked.countedQuantity == Quantity(thousandths: 9_500))
+        let resolved = try checked.resolvingCount(stockOnRecord: Quantity(12))
+        #expect(resolved.quantityChange == Quantity(thousandths: -2_500) && resolved.countedQuantity == nil)
+        #expect(try resolved.resolvingCount(stockOnRecord: Quantity(1)) == resolved, "a change is not a count")
+        #expect(throws: InventoryError(.invalidValue, field: "countedQuantity", "")) { try count.resolvingCount(stockOnRecord: Quantity(thousandths: 9_500)) }
+        let negative = AdjustmentDraft(effectiveAt: .now, productID: ProductID(1), counted: Quantity(-1))
+        #expect(throws: InventoryError(.invalidValue, field: "countedQuantity", "")) { try negative.validated() }
+        #expect(throws: InventoryError(.invalidValue, field: "countedQuantity", "")) { try negative.resolvingCount(stockOnRecord: .zero) }
+        let costly = AdjustmentDraft(effectiveAt: .now, productID: ProductID(1), counted: Quantity(1), unitCost: Money(minorUnits: -1))
+        #expect(throws: InventoryError(.invalidValue, field: "unitCost", "")) { try costly.validated() }
+    }
+}

@@ -184,8 +184,12 @@ public struct AdjustmentDraft: Sendable, Hashable {
     public var note: String
     /// Cost of stock added; nil values it at the current average cost.
     public var unitCost: Money?
+    /// A count: the quantity found on the shelf. The change is then the count less the stock on record at
+    /// ``effectiveAt``, worked out where the adjustment is booked (``resolvingCount(stockOnRecord:)``), so a sale
+    /// booked while the count was typed is not counted twice.
+    public var countedQuantity: Quantity?
 
-    /// Creates an adjustment draft.
+    /// Creates an adjustment draft that changes the stock by `quantityChange`.
     public init(effectiveAt: Instant, productID: ProductID, quantityChange: Quantity, reason: AdjustmentReason, note: String = "", unitCost: Money? = nil) {
         self.effectiveAt = effectiveAt
         self.productID = productID
@@ -195,9 +199,42 @@ public struct AdjustmentDraft: Sendable, Hashable {
         self.unitCost = unitCost
     }
 
-    /// Checks the fields.
+    /// Creates a count: the stock is set to `counted` (reason ``AdjustmentReason/count``).
+    public init(effectiveAt: Instant, productID: ProductID, counted: Quantity, note: String = "", unitCost: Money? = nil) {
+        self.init(effectiveAt: effectiveAt, productID: productID, quantityChange: .zero, reason: .count, note: note, unitCost: unitCost)
+        self.countedQuantity = counted
+    }
+
+    /// The count turned into a change against the stock on record at its instant.
+    /// - Throws: ``InventoryError`` on `countedQuantity` when the count is negative or matches the stock on record.
+    public func resolvingCount(stockOnRecord: Quantity) throws -> AdjustmentDraft {
+        guard let counted = self.countedQuantity else { return self }
+        guard counted >= .zero else { throw InventoryError(.invalidValue, field: "countedQuantity", "must not be negative") }
+        try counted.requireWithinLimit(field: "countedQuantity")
+        guard counted != stockOnRecord else {
+            throw InventoryError(.invalidValue, field: "countedQuantity", "matches the stock on record (\(stockOnRecord.decimalString)): nothing to adjust")
+        }
+        var copy = self
+        copy.quantityChange = counted - stockOnRecord
+        copy.countedQuantity = nil
+        return copy
+    }
+
+    /// Checks the fields (a count's change is checked once resolved).
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> AdjustmentDraft {
+        if let counted = self.countedQuantity {
+            guard counted >= .zero else { throw InventoryError(.invalidValue, field: "countedQuantity", "must not be negative") }
+            try counted.requireWithinLimit(field: "countedQuantity")
+            var copy = self
+            copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
+            try TextLimit.note.check(copy.note, field: "note")
+            if let cost = self.unitCost {
+                guard cost >= .zero else { throw InventoryError(.invalidValue, field: "unitCost", "must not be negative") }
+                try cost.requireWithinLimit(field: "unitCost")
+            }
+            return copy
+        }
         guard self.quantityChange != .zero else {
             throw InventoryError(.invalidValue, field: "quantityChange", "must not be zero")
         }

@@ -13,13 +13,7 @@ struct AdjustmentController<Store: LedgerRepository & SettingsRepository> {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSON<CreatedResponse> {
         let (body, bytes) = try await request.decodeJSONBody(as: AdjustmentRequest.self, context: context)
         let formats = try await self.store.formats().0
-        guard let reason = AdjustmentReason(rawValue: body.reason) else {
-            throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let booked = try await self.store.postAdjustment(AdjustmentDraft(
-            effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), productID: ProductID(body.productId),
-            quantityChange: try formats.quantity(body.quantityChange, field: "quantityChange"), reason: reason, note: body.note ?? "",
-            unitCost: try formats.money(body.unitCost, field: "unitCost")), idempotency: try request.idempotencyKey(context, body: bytes))
+        let booked = try await self.store.postAdjustment(try body.draft(formats), idempotency: try request.idempotencyKey(context, body: bytes))
         return .created(CreatedResponse(id: booked.record.rawValue), booked)
     }
 

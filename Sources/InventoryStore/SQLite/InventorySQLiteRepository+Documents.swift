@@ -351,10 +351,13 @@ extension InventorySQLiteRepository {
     // MARK: - Adjustments and returns
 
     public func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID> {
-        let draft = try draft.validated()
+        let asked = try draft.validated()
         return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings, log in
-            try Self.requireUsableProduct(db, draft.productID, field: "productId", editing: false)
+            try Self.requireUsableProduct(db, asked.productID, field: "productId", editing: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            // A count becomes a change against the stock on record at its instant, read in this transaction.
+            let onRecord = asked.countedQuantity == nil ? Quantity.zero : try writer.quantity(of: asked.productID, at: asked.effectiveAt.milliseconds)
+            let draft = try asked.resolvingCount(stockOnRecord: onRecord).validated()
             let documentID = try Self.saveHeader(
                 db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["reason": draft.reason.rawValue, "note": draft.note])

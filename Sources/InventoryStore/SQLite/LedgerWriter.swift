@@ -77,6 +77,15 @@ final class LedgerWriter {
         return state
     }
 
+    /// The product's quantity on record at `effectiveAt`: after every stored movement dated at or before it.
+    func quantity(of productID: ProductID, at effectiveAt: Int64) throws -> Quantity {
+        let statement = try self.db.cachedStatement(sql: """
+            SELECT quantityAfter FROM movement WHERE productId = ? AND effectiveAt <= ?
+            ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
+            """)
+        return Quantity(thousandths: try Int64.fetchOne(statement, arguments: [productID.rawValue, effectiveAt]) ?? 0)
+    }
+
     /// Writes new movements (of any products) and costs them.
     func write(_ movements: [PendingMovement]) throws {
         self.register(movements)

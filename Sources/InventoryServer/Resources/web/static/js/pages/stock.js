@@ -43,22 +43,19 @@ tabs.forEach((tab, index) => {
   });
 });
 
-function change() {
-  if (!product) return null;
+/** What saving will do, in the server's terms: a count is booked as the difference to the stock on record when it is
+ *  saved (worked out by the server, so a sale rung up meanwhile is not counted twice); a change is booked as typed. */
+function updatePreview() {
+  if (!product) { preview.textContent = ""; return; }
   if (mode === "count") {
     const counted = parseQuantity(form.elements.counted.value);
-    if (counted === null) return null;
-    return counted - (parseQuantity(product.quantity) ?? 0n);
+    preview.textContent = counted !== null
+      ? `Counted ${quantityValue(counted)} ${product.unit} · on record ${quantity(product.quantity)} ${product.unit}: the difference is booked as a count.`
+      : "";
+    return;
   }
-  return parseQuantity(form.elements.quantityChange.value);
-}
-
-function updatePreview() {
-  const delta = change();
-  if (!product || delta === null) { preview.textContent = ""; return; }
-  const after = (parseQuantity(product.quantity) ?? 0n) + delta;
-  preview.textContent = delta === 0n ? "No change: the count matches the stock."
-    : `${delta > 0n ? "+" : "−"}${quantityValue(delta < 0n ? -delta : delta)} ${product.unit} → ${quantityValue(after)} ${product.unit} in stock`;
+  const typed = parseQuantity(form.elements.quantityChange.value);
+  preview.textContent = typed !== null ? `${typed > 0n ? "+" : ""}${quantityValue(typed)} ${product.unit} · on record now ${quantity(product.quantity)} ${product.unit}.` : "";
 }
 form.addEventListener("input", updatePreview);
 
@@ -115,10 +112,8 @@ form.addEventListener("submit", async (event) => {
   if (mode === "count") {
     const counted = parseQuantity(form.elements.counted.value);
     if (counted === null || counted < 0n) { fieldError(form, "counted", "Enter the quantity you counted (at most 3 decimals)."); form.elements.counted.focus(); return; }
-    const delta = change();
-    if (delta === 0n) { fieldError(form, "counted", "The count matches the stock: nothing to save."); form.elements.counted.focus(); return; }
-    body.quantityChange = quantityValue(delta);
-    body.reason = "count";
+    // The server books the difference to the stock on record (and says when the count matches it).
+    body.countedQuantity = quantityValue(counted);
   } else {
     const delta = parseQuantity(form.elements.quantityChange.value);
     if (delta === null || delta === 0n) { fieldError(form, "quantityChange", "Enter a change such as -2 or 5."); form.elements.quantityChange.focus(); return; }
@@ -137,11 +132,12 @@ form.addEventListener("submit", async (event) => {
   save.disabled = true;
   try {
     await api("POST", "/api/v1/adjustments", body);
-    toast(`Saved: ${product.name} ${body.quantityChange.startsWith("-") ? "" : "+"}${body.quantityChange}`);
+    toast(body.countedQuantity ? `Counted: ${product.name} ${body.countedQuantity}`
+      : `Saved: ${product.name} ${body.quantityChange.startsWith("-") ? "" : "+"}${body.quantityChange}`);
     await choose(product);
     announce(`${product.name} now has ${quantity(product.quantity)} ${product.unit}`);
   } catch (error) {
-    if (error.field === "quantityChange" && mode === "count") error.problem.field = "counted";
+    if (error.field === "countedQuantity") error.problem.field = "counted";
     showProblem(form, error);
   } finally { save.disabled = false; }
 });
