@@ -68,6 +68,10 @@ func temporaryFolder() -> String {
         #expect(try await store.settings().shopName == "Test café")
         try await stockroom(["adjust", "--data", data, "BEAN", "--by", "-1", "--reason", "damage"])
         #expect(try await store.product(product.id).stock.quantity == Quantity(34))
+        // A count: 33 found of the 34 on record books −1, reason count.
+        try await stockroom(["adjust", "--data", data, "BEAN", "--counted", "33"])
+        #expect(try await store.product(product.id).stock.quantity == Quantity(33))
+        #expect(try await store.movements(productID: product.id).last?.reason == .count)
         for report in [["snapshot", "--at", "2026-03-02"], ["daily", "--date", "2026-03-03"], ["daily", "--from", "2026-03-01", "--to", "2026-03-03", "--format", "csv"],
                        ["top", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json"], ["low-stock"], ["valuation"]] {
             try await stockroom(["report"] + report + ["--data", data])
@@ -104,6 +108,7 @@ func temporaryFolder() -> String {
             (["product", "add", "--name", "X", "--price", "1,2,3"], "price"),
             (["adjust", "Milk", "--by", "-1", "--reason", "lost"], "reason"),
             (["adjust", "Milk", "--by", "-1", "--reason", "damage"], "quantityChange"),
+            (["adjust", "Milk", "--counted", "0"], "countedQuantity"),
             (["report", "daily", "--date", "2026-02-30"], "date"),
             (["report", "top", "--by", "profit"], "by"),
             (["export", "everything"], "kind"),
@@ -115,6 +120,10 @@ func temporaryFolder() -> String {
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["product", "add"]) }
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["purchase", "add"]) }
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["sale", "add"]) }
+        #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["adjust", "Milk"]) }
+        #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["adjust", "Milk", "--by", "1"]) }
+        #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["adjust", "Milk", "--by", "1", "--counted", "2", "--reason", "count"]) }
+        #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["adjust", "Milk", "--counted", "2", "--reason", "damage"]) }
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["demo", "--days", "0"]) }
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["bench", "--products", "1"]) }
         #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["no-such-command"]) }

@@ -101,24 +101,43 @@ struct AdjustCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "adjust", abstract: "Adjust a product's stock with a reason.")
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "Product id, SKU, barcode or name.") var product: String
-    @Option(name: .customLong("by"), parsing: .unconditional, help: "Signed change, e.g. -2 (damaged) or 5 (found).") var quantity: String
-    @Option(help: "initial, count, damage, expired, return, correction or transfer.") var reason: String
+    @Option(name: .customLong("by"), parsing: .unconditional, help: "Signed change, e.g. -2 (damaged) or 5 (found).") var quantity: String?
+    @Option(help: "A count: the quantity found (the difference to the stock on record is booked, reason count).") var counted: String?
+    @Option(help: "initial, count, damage, expired, return, correction or transfer (not with --counted).") var reason: String?
     @Option(help: "Unit cost of stock added (default: the average cost).") var cost: String?
     @Option(help: "When it happened; default now.") var date: String?
     @Option(help: "A note.") var note: String = ""
     @Option(help: "table, or json (what POST /api/v1/adjustments answers).") var format: RecordFormat = .table
 
+    func validate() throws {
+        switch (self.quantity, self.counted) {
+        case (nil, nil): throw ValidationError("give --by CHANGE with --reason, or --counted QUANTITY")
+        case (.some, .some): throw ValidationError("give either --by or --counted, not both")
+        case (.some, nil) where self.reason == nil: throw ValidationError("--by needs a --reason")
+        case (nil, .some) where self.reason != nil && self.reason != AdjustmentReason.count.rawValue:
+            throw ValidationError("a count's reason is count")
+        default: break
+        }
+    }
+
     func run() async throws {
         let store = try self.database.open()
         let settings = try await store.settings()
-        guard let reason = AdjustmentReason(rawValue: self.reason) else {
-            throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         let product = try await Lookup(store: store).product(self.product, field: "product")
-        let id = try await store.postAdjustment(AdjustmentDraft(
-            effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"), productID: product.id,
-            quantityChange: try Quantity.parse(self.quantity, field: "quantity"), reason: reason, note: self.note,
-            unitCost: try self.cost.map { try Money.parse($0, currency: settings.currency, field: "cost") }))
+        let effectiveAt = try parseDate(self.date, calendar: settings.calendar, field: "date")
+        let unitCost = try self.cost.map { try Money.parse($0, currency: settings.currency, field: "cost") }
+        let draft: AdjustmentDraft
+        if let counted = self.counted {
+            draft = AdjustmentDraft(effectiveAt: effectiveAt, productID: product.id, counted: try Quantity.parse(counted, field: "counted"),
+                                    note: self.note, unitCost: unitCost)
+        } else {
+            guard let reason = AdjustmentReason(rawValue: self.reason ?? "") else {
+                throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            draft = AdjustmentDraft(effectiveAt: effectiveAt, productID: product.id, quantityChange: try Quantity.parse(self.quantity ?? "", field: "quantity"),
+                                    reason: reason, note: self.note, unitCost: unitCost)
+        }
+        let id = try await store.postAdjustment(draft)
         if self.format == .json { return printJSON(try store.api.created(id.rawValue)) }
         let after = try await store.product(product.id)
         print("Recorded adjustment \(id): \(product.name) now \(after.stock.quantity.decimalString) \(after.details.unit)")
