@@ -194,6 +194,41 @@ def test_usb_scanner_typing_adds_to_the_cart(shop, signed_in):
     assert driver.execute_script("return JSON.parse(sessionStorage.getItem('stockroom.till.cart')).lines.length") == 0
 
 
+def test_the_next_scan_on_the_receipt_starts_the_next_sale(shop, signed_in):
+    """After charging, the receipt screen has the focus on "New sale"; a scanner's burst (digits + Enter) there starts
+    the next sale with that product in the cart: the Enter does not just press the button, and no digit is lost."""
+    code = new_code()
+    bun = stocked(shop, unique("Cinnamon bun"), "2.80", "7", "6", barcode=code, emoji="🥐")
+    driver = signed_in(shop, width=1024, height=768)
+    driver.get(shop.url("/app/pos"))
+    wait_idle(driver)
+    tile(driver, bun["id"]).click()
+    wait(driver, lambda d: "3.00" in d.find_element(By.ID, "total-total").text)    # 2.80 + 7 % tax 0.196 → 0.20
+    wait(driver, lambda d: d.find_element(By.ID, "charge").is_enabled())
+    driver.find_element(By.ID, "charge").click()
+    wait(driver, lambda d: path_of(d).startswith("/app/receipt/"))
+    wait_for(driver, "#receipt-done")
+    assert driver.switch_to.active_element.get_attribute("id") == "receipt-new"
+    ActionChains(driver).send_keys(code + Keys.ENTER).perform()
+    wait_path(driver, "/app/pos")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#cart-lines [data-line='{bun['id']}']"))
+    assert driver.find_element(By.ID, "cart-count").get_attribute("textContent").strip() == "1 item"
+    assert "scan=" not in driver.current_url
+    wait(driver, lambda d: "3.00" in d.find_element(By.ID, "total-total").text)
+    # An unknown code scanned there is refused on the till's scan field, with the code kept to correct.
+    charge = driver.find_element(By.ID, "charge")
+    wait(driver, lambda d: charge.is_enabled())
+    charge.click()
+    wait(driver, lambda d: path_of(d).startswith("/app/receipt/"))
+    wait_for(driver, "#receipt-done")
+    ActionChains(driver).send_keys("4006381333931" + Keys.ENTER).perform()
+    wait_path(driver, "/app/pos")
+    assert "No product" in wait_for(driver, "#scan-code-error").text
+    assert driver.find_element(By.ID, "scan-code").get_attribute("value") == "4006381333931"
+    assert driver.find_element(By.ID, "cart-count").get_attribute("textContent").strip() == "0 items"
+    assert shop.api("GET", f"/api/v1/products/{bun['id']}")["quantity"] == "4"
+
+
 def test_camera_scan_offers_create_then_add_stock(shop, signed_in, tmp_path):
     code = new_code()
     video = ean13_y4m(code, tmp_path / "code.y4m")

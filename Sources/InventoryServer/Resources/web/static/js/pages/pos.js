@@ -825,8 +825,13 @@ phone.addEventListener("change", () => openCart(false));
 // ---------- start ----------
 render();
 await loadProducts();
-const wanted = Number(new URLSearchParams(location.search).get("product"));
-if (wanted) {
+const asked = new URLSearchParams(location.search);
+const wanted = Number(asked.get("product"));
+if (asked.get("scan")) {
+  // A code scanned on the receipt screen after the last sale: this sale starts with it (or says why it cannot).
+  history.replaceState(null, "", location.pathname);
+  await lookUp(asked.get("scan"));
+} else if (wanted) {
   let p = products.get(wanted);
   try { p ??= await api("GET", `/api/v1/products/${wanted}`); } catch { p = null; }
   if (!p) toast("That product was not found");

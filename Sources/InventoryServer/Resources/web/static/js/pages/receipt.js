@@ -106,6 +106,30 @@ async function load() {
   }
 }
 
+// Right after charging, the next scan starts the next sale: a scanner's burst (digits, then Enter) on this screen
+// opens the till with that code scanned, instead of the Enter pressing the focused "New sale" button and the digits
+// being lost. Listening before the sale has loaded, so nothing typed meanwhile is swallowed.
+if (query.get("done") === "1") {
+  let digits = "";
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+    if (/^[0-9]$/.test(event.key)) {
+      digits += event.key;
+      event.preventDefault();
+      return;
+    }
+    if (event.key === "Enter" && digits) {
+      event.preventDefault();
+      event.stopPropagation();
+      location.assign(`/app/pos?${new URLSearchParams({ scan: digits })}`);
+      digits = "";
+      return;
+    }
+    if (event.key !== "Shift") digits = "";
+  }, true);
+}
+
 await load();
 setPaper(currentPaper);
 window.addEventListener("beforeprint", () => setPaper(currentPaper));
