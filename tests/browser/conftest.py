@@ -310,3 +310,19 @@ return failures;
 def contrast_failures(driver):
     """Visible text whose contrast with its background is below WCAG AA (4.5:1, or 3:1 for large text)."""
     return driver.execute_script(CONTRAST_SCRIPT)
+
+
+def fully_visible(driver, element):
+    """Whether a person sees the whole element: it lies inside the viewport, and its centre and the middle of each edge
+    are not covered by another element (document.elementFromPoint finds it or one of its children there)."""
+    return driver.execute_script("""
+        const el = arguments[0];
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) return false;
+        if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;
+        // The centre and the middle of each edge (just inside it: rounded corners are not hit-tested as the box).
+        const inset = Math.min(3, r.width / 4, r.height / 4);
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const points = [[x, y], [r.left + inset, y], [r.right - inset, y], [x, r.top + inset], [x, r.bottom - inset]];
+        return points.every(([x, y]) => { const hit = document.elementFromPoint(x, y); return hit !== null && (hit === el || el.contains(hit)); });
+    """, element)
