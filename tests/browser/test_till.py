@@ -109,6 +109,9 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     wait(driver, lambda d: path_of(d).startswith("/app/receipt/"))
     sale_id = int(path_of(driver).rsplit("/", 1)[1])
     lines = wait_for(driver, "#receipt-lines").text
+    assert driver.find_elements(By.ID, "receipt-copy") == [], "the receipt printed at the sale is the original"
+    assert f"Receipt no. {shop.api('GET', f'/api/v1/sales/{sale_id}')['receiptNumber']}" == driver.find_element(By.ID, "receipt-number").text
+
     assert coffee["name"] in lines and juice["name"] in lines and "2 × " in lines
     assert "Discount" in lines and "0.50" in lines
     assert "9.58" in driver.find_element(By.ID, "receipt-total").text
@@ -137,6 +140,9 @@ def test_pos_checkout_with_cash_change_and_receipt(shop, signed_in):
     driver.get(shop.url(f"/app/receipt/{sale_id}"))
     assert "10.42" in wait_for(driver, "#receipt-change").text
     assert "admin" in driver.find_element(By.ID, "receipt-staff").text
+    # The gapless receipt number the books gave the sale; a receipt opened again is marked as a copy.
+    assert driver.find_element(By.ID, "receipt-number").text == f"Receipt no. {sale['receiptNumber']}"
+    assert "COPY" in driver.find_element(By.ID, "receipt-copy").text
     assert [line["discount"] for line in sale["lines"]] == ["0.50", "0.00"]
     assert len(shop.api("GET", "/api/v1/sales?limit=500")) == before + 1
     assert shop.api("GET", f"/api/v1/products/{coffee['id']}")["quantity"] == "8"

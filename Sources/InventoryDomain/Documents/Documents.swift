@@ -416,10 +416,14 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var soldBy: String
     /// Cash handed over, when it was recorded.
     public var cashTendered: Money?
+    /// The receipt number: sales are numbered 1, 2, 3 … in the order they were booked, without gaps (a refused or
+    /// previewed sale takes no number; an edit keeps it). 0 for a sale not read from the books.
+    public var receiptNumber: Int64
 
     /// Creates a value.
     public init(id: SaleID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
-                paymentMethod: PaymentMethod, lines: [Line], soldBy: String = "", cashTendered: Money? = nil) {
+                paymentMethod: PaymentMethod, lines: [Line], soldBy: String = "", cashTendered: Money? = nil, receiptNumber: Int64 = 0) {
+        self.receiptNumber = receiptNumber
         self.soldBy = soldBy
         self.cashTendered = cashTendered
         self.id = id

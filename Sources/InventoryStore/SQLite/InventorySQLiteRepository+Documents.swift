@@ -307,8 +307,13 @@ extension InventorySQLiteRepository {
         var columns: [String: (any DatabaseValueConvertible)?] = [
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
             "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits]
-        // An edit keeps who rang the sale up.
-        if old == nil { columns["soldBy"] = header.soldBy }
+        // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
+        // transaction, so a refused sale takes none.
+        if old == nil {
+            columns["soldBy"] = header.soldBy
+            let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(receiptNumber) FROM document WHERE receiptNumber IS NOT NULL"))
+            columns["receiptNumber"] = (last ?? 0) + 1
+        }
         let documentID = try self.saveHeader(db, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer, columns: columns)
         let effectiveAt = header.effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
@@ -324,7 +329,7 @@ extension InventorySQLiteRepository {
 
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db, sql: """
-            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered
+            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
@@ -345,7 +350,7 @@ extension InventorySQLiteRepository {
             id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),
             customerID: (header[2] as Int64?).map(CustomerID.init(rawValue:)), customerName: header[3], note: header[4],
             tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
-            soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)))
+            soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
     }
 
     // MARK: - Adjustments and returns

@@ -4,7 +4,7 @@ import GRDB
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
-                         "v4-product-pictures", "v5-activity-audit"]
+                         "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -223,6 +223,17 @@ enum SQLiteMigrations {
                 ALTER TABLE auditLog ADD COLUMN recordId INTEGER;
                 ALTER TABLE auditLog ADD COLUMN productIds TEXT;
                 ALTER TABLE auditLog ADD COLUMN facts TEXT;
+                """)
+        }
+        // Sales get gapless receipt numbers (1, 2, 3 … in booking order, whatever other documents come between);
+        // sales booked before this step are numbered in the order they were booked.
+        migrator.registerMigration("v6-receipt-numbers") { db in
+            try db.execute(sql: """
+                ALTER TABLE document ADD COLUMN receiptNumber INTEGER;
+                UPDATE document SET receiptNumber = numbered.n
+                    FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n FROM document WHERE kind = 'sale') AS numbered
+                    WHERE document.id = numbered.id;
+                CREATE UNIQUE INDEX document_receipt ON document(receiptNumber) WHERE receiptNumber IS NOT NULL;
                 """)
         }
         return migrator

@@ -65,6 +65,8 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
 /// A sale as `/api/v1/sales` answers it: lines, tax shares, totals and the cost of goods sold.
 struct SaleResponse: Encodable, Sendable {
     var id: Int64
+    /// The gapless receipt number (``SaleRecord/receiptNumber``).
+    var receiptNumber: Int64
     var effectiveAt: String
     var recordedAt: String
     var customerId: Int64?
@@ -109,6 +111,7 @@ struct SaleResponse: Encodable, Sendable {
 
     init(_ s: SaleRecord, _ f: Formats) {
         self.id = s.id.rawValue
+        self.receiptNumber = s.receiptNumber
         self.effectiveAt = f.string(s.effectiveAt)
         self.recordedAt = f.string(s.recordedAt)
         self.customerId = s.customerID?.rawValue

@@ -80,7 +80,9 @@ async function load() {
     el("h2", {}, root.dataset.shopName),
     el("div", { class: "receipt-meta" },
       el("div", { id: "receipt-when" }, dateTime(sale.effectiveAt)),
-      el("div", {}, `Receipt no. ${sale.id}`),
+      el("div", { id: "receipt-number" }, `Receipt no. ${sale.receiptNumber}`),
+      // Opened again later (not right after charging), the receipt is a copy and says so, on paper too.
+      justSold ? null : el("div", { class: "receipt-copy", id: "receipt-copy" }, "COPY — reprint"),
       sale.customerName ? el("div", {}, `Customer: ${sale.customerName}`) : null,
       sale.soldBy ? el("div", { id: "receipt-staff" }, `Served by ${sale.soldBy}`) : null),
     el("hr"),
