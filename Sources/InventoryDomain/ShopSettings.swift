@@ -11,6 +11,12 @@ public struct ShopSettings: Sendable, Hashable {
     public var lowStockDefault: Quantity
     /// Minutes of inactivity before the till locks.
     public var lockMinutes: Int
+    /// The shop's address as its receipts print it (several lines allowed); empty when not given.
+    public var address: String = ""
+    /// The shop's tax or VAT registration number for its receipts; empty when not given.
+    public var taxID: String = ""
+    /// A line or two printed at the foot of every receipt (opening hours, returns policy); empty prints "Thank you!".
+    public var receiptFooter: String = ""
 
     /// Creates settings.
     public init(shopName: String = "My shop", currency: Currency = .eur, timeZoneIdentifier: String = "UTC",
@@ -51,6 +57,12 @@ public struct ShopSettings: Sendable, Hashable {
         guard (1...1440).contains(self.lockMinutes) else {
             throw InventoryError(.invalidValue, field: "lockMinutes", "must be between 1 and 1440")
         }
+        copy.address = self.address.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.taxID = self.taxID.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.receiptFooter = self.receiptFooter.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.line.check(copy.address, field: "address")
+        try TextLimit.unit.check(copy.taxID, field: "taxId")
+        try TextLimit.line.check(copy.receiptFooter, field: "receiptFooter")
         return copy
     }
 }

@@ -175,14 +175,27 @@ def test_settings_save_and_refuse_bad_values(shop, signed_in):
     assert shop.api("GET", "/api/v1/settings") == original
     zone.clear()
     zone.send_keys(original["timeZone"])
+    # The receipt's shop details (issue 12, point 8).
+    for field_id, text in (("address", "Hauptstraße 1, 10115 Berlin"), ("taxId", "DE123456789"), ("receiptFooter", "Open daily 7–19")):
+        driver.find_element(By.ID, field_id).clear()
+        driver.find_element(By.ID, field_id).send_keys(text)
     driver.find_element(By.ID, "settings-save").click()
     wait(driver, lambda d: "Settings saved" in d.find_element(By.ID, "toast").text)
     saved = shop.api("GET", "/api/v1/settings")
     assert saved["shopName"] == name and saved["lockMinutes"] == 12
+    assert (saved["address"], saved["taxId"], saved["receiptFooter"]) == ("Hauptstraße 1, 10115 Berlin", "DE123456789", "Open daily 7–19")
     driver.refresh()
     assert wait_for(driver, ".sidebar .brand").text == name
     assert driver.find_element(By.ID, "lockMinutes").get_attribute("value") == "12"
-    shop.api("PUT", "/api/v1/settings", original)
+    assert driver.find_element(By.ID, "taxId").get_attribute("value") == "DE123456789"
+    # A receipt prints them.
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Receipt tea"), "salePrice": "2.00", "tracksStock": False})
+    sale = shop.api("POST", "/api/v1/sales", {"lines": [{"productId": product["id"], "quantity": "1"}]})
+    driver.get(shop.url(f"/app/receipt/{sale['id']}"))
+    assert wait_for(driver, "#receipt-address").text == "Hauptstraße 1, 10115 Berlin"
+    assert driver.find_element(By.ID, "receipt-tax-id").text == "Tax ID DE123456789"
+    assert driver.find_element(By.ID, "receipt-footer").text == "Open daily 7–19"
+    shop.api("PUT", "/api/v1/settings", {**original, "address": "", "taxId": "", "receiptFooter": ""})
 
 
 def test_users_screen_creates_a_staff_user(shop, signed_in):

@@ -175,7 +175,7 @@ public struct ShopActivity: Sendable, Hashable {
         public enum Field: String, Sendable, Hashable, CaseIterable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note
-            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes
+            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID, receiptFooter
             case username, displayName, role, active, password, pin
 
             /// How a sentence names it.
@@ -194,6 +194,8 @@ public struct ShopActivity: Sendable, Hashable {
                 case .defaultTaxRate: "default tax rate"
                 case .lowStockDefault: "default low-stock threshold"
                 case .lockMinutes: "minutes before the till locks"
+                case .taxID: "tax ID"
+                case .receiptFooter: "receipt footer"
                 case .displayName: "display name"
                 case .pin: "PIN"
                 default: self.rawValue
@@ -308,6 +310,9 @@ public struct ShopActivity: Sendable, Hashable {
                 (.defaultTaxRate, .percent(old.defaultTaxRate), .percent(new.defaultTaxRate)),
                 (.lowStockDefault, .quantity(old.lowStockDefault), .quantity(new.lowStockDefault)),
                 (.lockMinutes, .number(old.lockMinutes), .number(new.lockMinutes)),
+                (.address, .text(old.address), .text(new.address)),
+                (.taxID, .text(old.taxID), .text(new.taxID)),
+                (.receiptFooter, .text(old.receiptFooter), .text(new.receiptFooter)),
             ])
         }
 

@@ -16,7 +16,7 @@ struct SettingsController<Store: SettingsRepository> {
 
     @Sendable func update(_ request: Request, context: some RequestContext) async throws -> JSON<SettingsBody> {
         let body = try await request.decodeJSON(as: SettingsBody.self, context: context)
-        try await self.store.saveSettings(try body.settings())
+        try await self.store.saveSettings(try body.settings(keeping: try await self.store.settings()))
         return JSON(SettingsBody(try await self.store.settings()))
     }
 }

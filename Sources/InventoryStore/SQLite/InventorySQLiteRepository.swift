@@ -184,6 +184,9 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         if let tax = try number("defaultTaxRate", as: Int64.self) { settings.defaultTaxRate = Percent(hundredths: tax) }
         if let low = try number("lowStockDefault", as: Int64.self) { settings.lowStockDefault = Quantity(thousandths: low) }
         if let lock = try number("lockMinutes", as: Int.self) { settings.lockMinutes = lock }
+        settings.address = values["address"] ?? ""
+        settings.taxID = values["taxId"] ?? ""
+        settings.receiptFooter = values["receiptFooter"] ?? ""
         return try settings.validated()
     }
 
@@ -217,6 +220,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
                 ("currencyMinorUnits", String(settings.currency.minorUnits)), ("timeZone", settings.timeZoneIdentifier),
                 ("defaultTaxRate", String(settings.defaultTaxRate.hundredths)),
                 ("lowStockDefault", String(settings.lowStockDefault.thousandths)), ("lockMinutes", String(settings.lockMinutes)),
+                ("address", settings.address), ("taxId", settings.taxID), ("receiptFooter", settings.receiptFooter),
             ]
             for (key, value) in values {
                 try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -14,11 +14,15 @@ import Testing
     @Test(arguments: Backend.allCases)
     func everyFieldReadsBackAsSaved(backend: Backend) async throws {
         let store = try backend.make()
-        let saved = ShopSettings(shopName: "  Corner Café ", currency: .kwd, timeZoneIdentifier: "America/Los_Angeles",
+        var saved = ShopSettings(shopName: "  Corner Café ", currency: .kwd, timeZoneIdentifier: "America/Los_Angeles",
                                  defaultTaxRate: Percent(hundredths: 1950), lowStockDefault: Quantity(thousandths: 2500), lockMinutes: 1440)
+        saved.address = " Hauptstraße 1, 10115 Berlin "
+        saved.taxID = "DE123456789"
+        saved.receiptFooter = "Open daily 7–19 · returns within 14 days"
         try await store.saveSettings(saved)
         var expected = saved
         expected.shopName = "Corner Café"
+        expected.address = "Hauptstraße 1, 10115 Berlin"
         #expect(try await store.settings() == expected)
         // Saved again over the first, every field is replaced (a currency of its own, with no books yet).
         let other = ShopSettings(shopName: "Kiosk", currency: Currency(code: "CHF", minorUnits: 2), timeZoneIdentifier: "Asia/Kolkata",
@@ -82,6 +86,12 @@ import Testing
         try await expectRefusal(shop.store, .invalidValue, field: "lowStockDefault") {
             try await shop.store.saveSettings(ShopSettings(lowStockDefault: Quantity(thousandths: -1)))
         }
+        var long = ShopSettings()
+        long.taxID = String(repeating: "9", count: 21)
+        try await expectRefusal(shop.store, .invalidValue, field: "taxId") { try await shop.store.saveSettings(long) }
+        long = ShopSettings()
+        long.receiptFooter = String(repeating: "x", count: 201)
+        try await expectRefusal(shop.store, .invalidValue, field: "receiptFooter") { try await shop.store.saveSettings(long) }
         for minutes in [0, 1441] {
             try await expectRefusal(shop.store, .invalidValue, field: "lockMinutes") { try await shop.store.saveSettings(ShopSettings(lockMinutes: minutes)) }
         }

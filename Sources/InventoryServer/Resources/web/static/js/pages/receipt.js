@@ -78,6 +78,8 @@ async function load() {
   const justSold = query.get("done") === "1";
   box.replaceChildren(...[
     el("h2", {}, root.dataset.shopName),
+    root.dataset.shopAddress ? el("div", { class: "receipt-meta", id: "receipt-address" }, root.dataset.shopAddress) : null,
+    root.dataset.shopTaxId ? el("div", { class: "receipt-meta", id: "receipt-tax-id" }, `Tax ID ${root.dataset.shopTaxId}`) : null,
     el("div", { class: "receipt-meta" },
       el("div", { id: "receipt-when" }, dateTime(sale.effectiveAt)),
       el("div", { id: "receipt-number" }, `Receipt no. ${sale.receiptNumber}`),
@@ -96,7 +98,7 @@ async function load() {
     el("hr"),
     ...payment,
     sale.note ? el("p", { class: "receipt-foot" }, sale.note) : null,
-    el("p", { class: "receipt-foot" }, "Thank you!")].filter(Boolean));
+    el("p", { class: "receipt-foot", id: "receipt-footer" }, root.dataset.receiptFooter || "Thank you!")].filter(Boolean));
   document.title = `Receipt ${sale.id} · ${root.dataset.shopName}`;
   if (justSold) {
     const done = document.getElementById("receipt-done");

@@ -38,6 +38,9 @@ function show(settings) {
   form.defaultTaxRate.value = settings.defaultTaxRate;
   form.lowStockDefault.value = settings.lowStockDefault;
   form.lockMinutes.value = String(settings.lockMinutes);
+  form.address.value = settings.address ?? "";
+  form.taxId.value = settings.taxId ?? "";
+  form.receiptFooter.value = settings.receiptFooter ?? "";
 }
 
 /** Checks the form; returns the request body or null (with inline errors shown). */
@@ -47,6 +50,7 @@ function validate() {
     shopName: form.shopName.value.trim(), currency: form.currency.value, timeZone: form.timeZone.value.trim(),
     defaultTaxRate: form.defaultTaxRate.value.trim().replace(/%$/, "").replace(",", "."),
     lowStockDefault: form.lowStockDefault.value.trim().replace(",", "."), lockMinutes: form.lockMinutes.value.trim(),
+    address: form.address.value.trim(), taxId: form.taxId.value.trim(), receiptFooter: form.receiptFooter.value.trim(),
   };
   const errors = [];
   if (!values.shopName) errors.push(["shopName", "enter the shop's name"]);
