@@ -61,6 +61,16 @@ import Testing
         }
     }
 
+    /// The audit's `changes[].field` enum is the domain's list of fields (schemathesis found a new setting's field
+    /// answered outside the document).
+    @Test func theAuditsChangedFieldsAreTheDomainsFields() throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let entry = try #require(schemas["AuditEntry"] as? [String: Any])
+        let changes = try #require((entry["properties"] as? [String: Any])?["changes"] as? [String: Any])
+        let field = try #require(((changes["items"] as? [String: Any])?["properties"] as? [String: Any])?["field"] as? [String: Any])
+        #expect(field["enum"] as? [String] == ShopActivity.Change.Field.allCases.map(\.rawValue))
+    }
+
     @Test func documentIsWellFormed() throws {
         let document = try Self.document()
         #expect(document["openapi"] as? String == "3.1.0")
