@@ -208,9 +208,7 @@ public struct AdjustmentDraft: Sendable, Hashable {
     /// The count turned into a change against the stock on record at its instant.
     /// - Throws: ``InventoryError`` on `countedQuantity` when the count is negative or matches the stock on record.
     public func resolvingCount(stockOnRecord: Quantity) throws -> AdjustmentDraft {
-        guard let counted = self.countedQuantity else { return self }
-        guard counted >= .zero else { throw InventoryError(.invalidValue, field: "countedQuantity", "must not be negative") }
-        try counted.requireWithinLimit(field: "countedQuantity")
+        guard let counted = try self.checkedCount() else { return self }
         guard counted != stockOnRecord else {
             throw InventoryError(.invalidValue, field: "countedQuantity", "matches the stock on record (\(stockOnRecord.decimalString)): nothing to adjust")
         }
@@ -220,29 +218,28 @@ public struct AdjustmentDraft: Sendable, Hashable {
         return copy
     }
 
+    /// The count, checked (not negative, within the limits); nil when the adjustment is a change, not a count.
+    private func checkedCount() throws -> Quantity? {
+        guard let counted = self.countedQuantity else { return nil }
+        guard counted >= .zero else { throw InventoryError(.invalidValue, field: "countedQuantity", "must not be negative") }
+        try counted.requireWithinLimit(field: "countedQuantity")
+        return counted
+    }
+
     /// Checks the fields (a count's change is checked once resolved).
     /// - Throws: ``InventoryError`` naming the field.
     public func validated() throws -> AdjustmentDraft {
-        if let counted = self.countedQuantity {
-            guard counted >= .zero else { throw InventoryError(.invalidValue, field: "countedQuantity", "must not be negative") }
-            try counted.requireWithinLimit(field: "countedQuantity")
-            var copy = self
-            copy.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
-            try TextLimit.note.check(copy.note, field: "note")
-            if let cost = self.unitCost {
-                guard cost >= .zero else { throw InventoryError(.invalidValue, field: "unitCost", "must not be negative") }
-                try cost.requireWithinLimit(field: "unitCost")
+        let isCount = try self.checkedCount() != nil
+        if !isCount {
+            guard self.quantityChange != .zero else {
+                throw InventoryError(.invalidValue, field: "quantityChange", "must not be zero")
             }
-            return copy
+            try self.quantityChange.requireWithinLimit(field: "quantityChange")
         }
-        guard self.quantityChange != .zero else {
-            throw InventoryError(.invalidValue, field: "quantityChange", "must not be zero")
-        }
-        try self.quantityChange.requireWithinLimit(field: "quantityChange")
         if let cost = self.unitCost {
             guard cost >= .zero else { throw InventoryError(.invalidValue, field: "unitCost", "must not be negative") }
             try cost.requireWithinLimit(field: "unitCost")
-            guard self.quantityChange > .zero else {
+            guard isCount || self.quantityChange > .zero else {
                 throw InventoryError(.invalidValue, field: "unitCost", "applies only when stock is added")
             }
         }

@@ -17,6 +17,15 @@ public enum MovementKind: String, Sendable, Codable, CaseIterable {
 /// Why stock was adjusted.
 public enum AdjustmentReason: String, Sendable, Codable, CaseIterable {
     case initial, count, damage, expired, `return`, correction, transfer
+
+    /// The reason named `text`.
+    /// - Throws: ``InventoryError`` on `field`, listing the reasons, when there is none of that name.
+    public static func parse(_ text: String, field: String) throws -> AdjustmentReason {
+        guard let reason = AdjustmentReason(rawValue: text) else {
+            throw InventoryError(.invalidValue, field: field, "must be one of \(Self.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return reason
+    }
 }
 
 /// Where a movement sits in a product's ledger: effective time, then entry sequence, then line.

@@ -131,9 +131,7 @@ struct AdjustCommand: AsyncParsableCommand {
             draft = AdjustmentDraft(effectiveAt: effectiveAt, productID: product.id, counted: try Quantity.parse(counted, field: "counted"),
                                     note: self.note, unitCost: unitCost)
         } else {
-            guard let reason = AdjustmentReason(rawValue: self.reason ?? "") else {
-                throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let reason = try AdjustmentReason.parse(self.reason ?? "", field: "reason")
             draft = AdjustmentDraft(effectiveAt: effectiveAt, productID: product.id, quantityChange: try Quantity.parse(self.quantity ?? "", field: "quantity"),
                                     reason: reason, note: self.note, unitCost: unitCost)
         }

@@ -25,9 +25,7 @@ struct AdjustmentRequest: Decodable, Sendable, KnownFields {
                                    counted: try formats.quantity(counted, field: "countedQuantity"), note: self.note ?? "", unitCost: unitCost)
         case (let change?, nil):
             guard let text = self.reason else { throw InventoryError(.missingValue, field: "reason", "is required") }
-            guard let reason = AdjustmentReason(rawValue: text) else {
-                throw InventoryError(.invalidValue, field: "reason", "must be one of \(AdjustmentReason.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let reason = try AdjustmentReason.parse(text, field: "reason")
             return AdjustmentDraft(effectiveAt: effectiveAt, productID: ProductID(self.productId),
                                    quantityChange: try formats.quantity(change, field: "quantityChange"), reason: reason, note: self.note ?? "",
                                    unitCost: unitCost)

@@ -6,7 +6,7 @@
 // a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
 import { api, ApiError, announce, confirmDialog, debounce, el, fieldError, icon, onLiveEvents, toast } from "/static/js/app.js";
 import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
-import { Decimal, isZero, minorUnits, money, parseQuantity, quantity as qtyText, quantityValue, QTY_SCALE } from "/static/js/shared/format.js";
+import { Decimal, isZero, minorUnits, money, quantity as qtyText, quantityValue, QTY_SCALE } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 
 const STORE = "stockroom.till.cart";
