@@ -146,8 +146,12 @@ public struct Category: Sendable, Hashable, Identifiable {
         self.markup = markup
     }
 
-    /// Suggested sale price for a product costing `cost`.
-    public func suggestedSalePrice(cost: Money) -> Money { cost + cost.applying(self.markup) }
+    /// Suggested sale price for a product costing `cost`: cost + markup, before tax; where the shop's prices include
+    /// tax, with the product's tax added (what the customer would pay).
+    public func suggestedSalePrice(cost: Money, taxRate: Percent = .zero, pricesIncludeTax: Bool = false) -> Money {
+        let net = cost + cost.applying(self.markup)
+        return pricesIncludeTax ? TaxInclusion.convert(net, rate: taxRate, toIncludeTax: true) : net
+    }
 
     /// Trims and checks the fields.
     /// - Throws: ``InventoryError`` naming the field at fault.

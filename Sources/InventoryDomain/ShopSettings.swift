@@ -17,6 +17,9 @@ public struct ShopSettings: Sendable, Hashable {
     public var taxID: String = ""
     /// A line or two printed at the foot of every receipt (opening hours, returns policy); empty prints "Thank you!".
     public var receiptFooter: String = ""
+    /// Whether the products' sale and minimum prices include tax (what the customer pays) rather than being before tax;
+    /// see ``TaxInclusion``. Changeable freely until the first sale, then only by re-pricing.
+    public var pricesIncludeTax: Bool = false
 
     /// Creates settings.
     public init(shopName: String = "My shop", currency: Currency = .eur, timeZoneIdentifier: String = "UTC",

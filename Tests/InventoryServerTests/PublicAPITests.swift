@@ -38,6 +38,26 @@ func multipart(fields: [(String, String)], files: [(name: String, filename: Stri
         }
     }
 
+    /// Issue 12, point 1: where the shop's prices include tax, the iOS client's prices keep their before-tax meaning:
+    /// a product it adds at 1.00 with 7 % is sold at 1.07, and it lists that product at 1.00.
+    @Test func theIOSClientsPricesStayBeforeTaxWhereTheShopsIncludeIt() async throws {
+        let (app, store) = try makeApp(publicAPI: true)
+        var settings = try await store.settings()
+        settings.pricesIncludeTax = true
+        try await store.saveSettings(settings)
+        try await app.test(.router) { client in
+            let body = multipart(fields: [("product_name", "Espresso"), ("product_type", "Coffee"), ("price", "1.00"), ("tax", "7")], files: [],
+                                 boundary: self.boundary)
+            let reply = try await self.post(client, body)
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(((reply.object["product_details"] as? [String: Any])?["price"] as? NSNumber)?.decimalValue == Decimal(string: "1"))
+            let product = try #require(try await store.products(ProductQuery()).products.first)
+            #expect(product.details.salePrice == Money(minorUnits: 107))
+            let list = try await client.call(.get, "/api/public/get")
+            #expect(((list.json as? [[String: Any]])?.first?["price"] as? NSNumber)?.decimalValue == Decimal(string: "1"), "\(list.text)")
+        }
+    }
+
     @Test func theIOSClientAddsAndListsProducts() async throws {
         let (app, store) = try makeApp(publicAPI: true)
         let jpeg = try sharedImage("synthetic/ean13-synth/019_jpeg.jpg")

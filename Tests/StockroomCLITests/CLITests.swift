@@ -53,6 +53,14 @@ func temporaryFolder() -> String {
 }
 
 @Suite struct CLITests {
+    @Test func initAsksWhetherPricesIncludeTax() async throws {
+        let data = temporaryFolder()
+        try await stockroom(["init", "--data", data, "--prices-include-tax", "true"])
+        let store = try InventorySQLiteRepository.open(dataFolder: data)
+        #expect(try await store.settings().pricesIncludeTax)
+        #expect(throws: (any Error).self) { try StockroomCommand.parseAsRoot(["init", "--prices-include-tax", "yes please"]) }
+    }
+
     @Test func seedScenarioThroughTheCommandLine() async throws {
         let data = temporaryFolder()
         try await stockroom(["init", "--data", data, "--shop-name", "Test café", "--currency", "EUR", "--time-zone", "Europe/Berlin"])

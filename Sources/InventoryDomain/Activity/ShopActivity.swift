@@ -175,7 +175,7 @@ public struct ShopActivity: Sendable, Hashable {
         public enum Field: String, Sendable, Hashable, CaseIterable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note
-            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter
+            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax
             case username, displayName, role, active, password, pin
 
             /// How a sentence names it.
@@ -196,6 +196,7 @@ public struct ShopActivity: Sendable, Hashable {
                 case .lockMinutes: "minutes before the till locks"
                 case .taxID: "tax ID"
                 case .receiptFooter: "receipt footer"
+                case .pricesIncludeTax: "prices include tax"
                 case .displayName: "display name"
                 case .pin: "PIN"
                 default: self.rawValue
@@ -313,6 +314,7 @@ public struct ShopActivity: Sendable, Hashable {
                 (.address, .text(old.address), .text(new.address)),
                 (.taxID, .text(old.taxID), .text(new.taxID)),
                 (.receiptFooter, .text(old.receiptFooter), .text(new.receiptFooter)),
+                (.pricesIncludeTax, .flag(old.pricesIncludeTax), .flag(new.pricesIncludeTax)),
             ])
         }
 

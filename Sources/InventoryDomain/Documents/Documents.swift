@@ -135,7 +135,8 @@ public struct SaleDraft: Sendable, Hashable {
     public struct Line: Sendable, Hashable {
         public var productID: ProductID
         public var quantity: Quantity
-        /// Price per unit before tax; nil sells at the product's sale price.
+        /// Price per unit, with the shop's meaning (including tax or before it, ``TaxInclusion``); nil sells at the
+        /// product's sale price.
         public var unitPrice: Money?
         public var discount: Discount
         /// Tax rate in force; nil takes the product's.
@@ -416,6 +417,8 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     /// The receipt number: sales are numbered 1, 2, 3 … in the order they were booked, without gaps (a refused or
     /// previewed sale takes no number; an edit keeps it). 0 for a sale not read from the books.
     public var receiptNumber: Int64
+    /// Whether the sale's prices and discounts include tax (``TaxInclusion``); every line says the same.
+    public var pricesIncludeTax: Bool { self.lines.first?.taxIncluded ?? false }
 
     /// Creates a value.
     public init(id: SaleID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
@@ -441,12 +444,16 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var productID: ProductID
         public var productName: String
         public var quantity: Quantity
+        /// The price per unit as it was charged: including tax when ``taxIncluded``.
         public var unitPrice: Money
+        /// The line's discount as the customer saw it, with the price's meaning.
         public var discount: Money
         public var taxRate: Percent
         public var tax: Money
-        /// Revenue: price × quantity − discount, before tax.
+        /// Revenue: what the line charged, before tax.
         public var revenue: Money
+        /// Whether the price and the discount include tax.
+        public var taxIncluded: Bool
         /// Cost of goods sold for the line.
         public var costOfGoodsSold: Money
         /// How much of the line customers have brought back so far.
@@ -455,30 +462,38 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var returnableQuantity: Quantity { max(self.quantity - self.returnedQuantity, .zero) }
 
         /// Creates a value.
+        /// - Parameter discount: the discount as the books keep it (before tax). With `taxIncluded` the line's
+        ///   ``discount`` is the one the customer saw: price × quantity − (revenue + tax).
         public init(movementID: MovementID, productID: ProductID, productName: String, quantity: Quantity, unitPrice: Money, discount: Money, taxRate: Percent, tax: Money, revenue: Money, costOfGoodsSold: Money,
-                    returnedQuantity: Quantity = .zero) {
+                    returnedQuantity: Quantity = .zero, taxIncluded: Bool = false) {
             self.returnedQuantity = returnedQuantity
+            self.taxIncluded = taxIncluded
             self.movementID = movementID
             self.productID = productID
             self.productName = productName
             self.quantity = quantity
             self.unitPrice = unitPrice
-            self.discount = discount
+            self.discount = taxIncluded ? Money.extended(unitPrice, by: quantity.magnitude) - revenue - tax : discount
             self.taxRate = taxRate
             self.tax = tax
             self.revenue = revenue
             self.costOfGoodsSold = costOfGoodsSold
         }
 
-        /// Price × quantity before the discount, as booked: revenue + discount (so a receipt's figures add up).
-        public var amount: Money { self.revenue + self.discount }
+        /// What the line charged: revenue, plus its tax when the price includes tax.
+        public var charged: Money { self.taxIncluded ? self.revenue + self.tax : self.revenue }
+        /// Price × quantity before the discount, as booked: what it charged + discount (so a receipt's figures add up).
+        public var amount: Money { self.charged + self.discount }
     }
 
     /// The revenue and tax of the lines at one tax rate (a receipt's tax summary).
     public struct TaxShare: Sendable, Hashable {
         public var rate: Percent
+        /// Net: revenue before tax.
         public var revenue: Money
         public var tax: Money
+        /// Gross: revenue + tax, what the customer paid at this rate (tips aside).
+        public var gross: Money { self.revenue + self.tax }
 
         /// Creates a value.
         public init(rate: Percent, revenue: Money, tax: Money) {

@@ -41,21 +41,36 @@ public struct PricedSale: Sendable, Hashable {
     public var draft: SaleDraft
     public var lines: [Line]
 
+    /// Whether the prices include tax (``TaxInclusion``): set from the shop's setting when the sale is first booked,
+    /// kept by edits.
+    public var pricesIncludeTax: Bool
+
     /// One booked line.
     public struct Line: Sendable, Hashable {
         public var productID: ProductID
         public var quantity: Quantity
+        /// The price per unit as the shop means it: including tax when ``taxIncluded``, else before tax.
         public var unitPrice: Money
-        /// Discount on the whole line, in money.
+        /// Discount on the whole line, in money, with the same meaning as the price.
         public var discount: Money
         public var taxRate: Percent
+        /// Whether the price and discount include tax.
+        public var taxIncluded: Bool = false
 
         /// Price × quantity, before discount.
         public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
-        /// Revenue of the line: price × quantity − discount.
-        public var revenue: Money { self.grossAmount - self.discount }
-        /// Tax on the revenue, rounded half away from zero to the minor unit.
-        public var tax: Money { self.revenue.applying(self.taxRate) }
+        /// What the line charges: price × quantity − discount (tax included when the price includes it).
+        public var charged: Money { self.grossAmount - self.discount }
+        /// Tax of the line, rounded half away from zero to the minor unit: taken out of ``charged`` when the price
+        /// includes tax, else added to it.
+        public var tax: Money { self.taxIncluded ? self.charged.includedTax(at: self.taxRate) : self.charged.applying(self.taxRate) }
+        /// Revenue of the line, before tax: what it charges, without the tax it contains when the price includes tax.
+        public var revenue: Money { self.taxIncluded ? self.charged - self.tax : self.charged }
+        /// The discount as the books keep it, before tax, so that gross sales − discounts = revenue: the discount itself
+        /// when prices are before tax; with tax included, (price × quantity without its tax) − revenue.
+        public var bookedDiscount: Money {
+            self.taxIncluded ? self.grossAmount.excludingIncludedTax(at: self.taxRate) - self.revenue : self.discount
+        }
     }
 
     /// What the customer pays: Σ (revenue + tax) + tip.
@@ -72,8 +87,9 @@ extension SaleDraft {
     ///   - products: the facts of (at least) every product on the lines; a missing one does not exist.
     ///   - editing: whether the sale replaces an existing one.
     ///   - currency: the shop's currency (its minor unit bounds the amounts; messages show amounts in it).
+    ///   - pricesIncludeTax: whether the prices (given or the products') include tax (``TaxInclusion``).
     /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].unitPrice`.
-    public func priced(products: [ProductID: ProductFacts], editing: Bool, currency: Currency) throws -> PricedSale {
+    public func priced(products: [ProductID: ProductFacts], editing: Bool, currency: Currency, pricesIncludeTax: Bool = false) throws -> PricedSale {
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a sale needs at least one line") }
         try requireLineLimit(self.lines.count)
         guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
@@ -95,7 +111,7 @@ extension SaleDraft {
                 throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
             }
             var priced = PricedSale.Line(productID: line.productID, quantity: line.quantity, unitPrice: price, discount: .zero,
-                                         taxRate: line.taxRate ?? product.taxRate)
+                                         taxRate: line.taxRate ?? product.taxRate, taxIncluded: pricesIncludeTax)
             let discountField: String
             switch line.discount {
             case .amount(let amount):
@@ -111,10 +127,10 @@ extension SaleDraft {
                 }
                 priced.discount = priced.grossAmount.applying(percent)
             }
-            // A discount may not take the line below the minimum either: what the line brings in must be at least the
-            // minimum price × quantity.
+            // A discount may not take the line below the minimum either: what the line charges must be at least the
+            // minimum price × quantity (both with the prices' meaning).
             if !self.allowBelowMinimum, priced.discount > .zero, let minimum = product.minimumSalePrice,
-               priced.revenue < Money.extended(minimum, by: line.quantity) {
+               priced.charged < Money.extended(minimum, by: line.quantity) {
                 throw InventoryError(.invalidValue, field: discountField,
                                      "takes the line below the product's minimum sale price; a manager must approve it")
             }
@@ -123,7 +139,7 @@ extension SaleDraft {
         var header = self
         header.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextLimit.note.check(header.note, field: "note")
-        let sale = PricedSale(draft: header, lines: lines)
+        let sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax)
         try sale.checkCashTendered(currency: currency)
         return sale
     }
@@ -150,7 +166,8 @@ extension PricedSale {
 public struct PricedReturnLine: Sendable, Hashable {
     public var saleLine: SaleRecord.Line
     public var quantity: Quantity
-    /// The returned quantity's share of the sale line's revenue, rounded half away from zero.
+    /// The returned quantity's share of the sale line's revenue, rounded half away from zero (where the price included
+    /// tax: the share of what the line charged, rounded, minus ``tax``, so the refund is the customer's share exactly).
     public var revenue: Money
     /// The returned quantity's share of the sale line's tax, rounded half away from zero.
     public var tax: Money
@@ -181,7 +198,11 @@ extension CustomerReturnDraft {
                 Money(minorUnits: FixedPoint.clamp(FixedPoint.divideRounded(
                     Int128(amount.minorUnits) * Int128(line.quantity.thousandths), Int128(saleLine.quantity.thousandths))))
             }
-            return PricedReturnLine(saleLine: saleLine, quantity: line.quantity, revenue: share(saleLine.revenue), tax: share(saleLine.tax))
+            // Where the price included tax, the customer gets back their share of what they paid, with its share of the
+            // tax inside it; otherwise the shares of revenue and of tax.
+            let tax = share(saleLine.tax)
+            let revenue = saleLine.taxIncluded ? share(saleLine.charged) - tax : share(saleLine.revenue)
+            return PricedReturnLine(saleLine: saleLine, quantity: line.quantity, revenue: revenue, tax: tax)
         }
     }
 }

@@ -145,6 +145,10 @@ public struct StockMovement: Sendable, Hashable, Identifiable {
     public var revenue: Money
     /// Tax of a sale line (minus for a return), else zero.
     public var tax: Money
+    /// A sale line's discount as the books keep it, before tax (``PricedSale/Line/bookedDiscount``), else zero.
+    public var discount: Money
+    /// The tax rate of a sale line or customer return, else zero.
+    public var taxRate: Percent
     /// Change of stock value.
     public var valueChange: Money
     /// Cost adjustment booked with this movement.
@@ -158,8 +162,11 @@ public struct StockMovement: Sendable, Hashable, Identifiable {
     public init(
         id: MovementID, productID: ProductID, kind: MovementKind, documentID: Int64, position: LedgerPosition,
         recordedAt: Int64, quantity: Quantity, unitAmount: Money, revenue: Money, tax: Money,
-        valueChange: Money, costAdjustment: Money, balance: LedgerBalance, reason: AdjustmentReason? = nil
+        valueChange: Money, costAdjustment: Money, balance: LedgerBalance, reason: AdjustmentReason? = nil, discount: Money = .zero,
+        taxRate: Percent = .zero
     ) {
+        self.discount = discount
+        self.taxRate = taxRate
         self.id = id
         self.productID = productID
         self.kind = kind

@@ -45,9 +45,9 @@ public struct InventorySnapshot: Sendable, Hashable {
 public struct DailyPerformance: Sendable, Hashable {
     /// The day, `yyyymmdd`.
     public var day: Int
-    /// Σ price × quantity of sale lines.
+    /// Σ price × quantity of sale lines, before tax (where prices include tax, without the tax they contain).
     public var grossSales: Money
-    /// Σ line discounts.
+    /// Σ line discounts, before tax (``PricedSale/Line/bookedDiscount``).
     public var discounts: Money
     /// Refunds of customer returns (before tax).
     public var returns: Money
@@ -209,6 +209,21 @@ public enum ReportFolds {
         return InventorySnapshot(at: at, lines: lines)
     }
 
+    /// Net, tax and gross per tax rate of the sale and customer-return lines from `from` through `to` (`yyyymmdd`, shop
+    /// time zone), lowest rate first: the sum of the lines' own revenue and tax, so it matches the receipts exactly.
+    public static func taxes(movements: [StockMovement], calendar: ShopCalendar, from: Int, to: Int) -> [SaleRecord.TaxShare] {
+        var byRate: [Percent: SaleRecord.TaxShare] = [:]
+        for movement in movements where movement.kind == .sale || movement.kind == .customerReturn {
+            let day = calendar.dayNumber(milliseconds: movement.position.effectiveAt)
+            guard day >= from, day <= to else { continue }
+            var share = byRate[movement.taxRate] ?? SaleRecord.TaxShare(rate: movement.taxRate, revenue: .zero, tax: .zero)
+            share.revenue += movement.revenue
+            share.tax += movement.tax
+            byRate[movement.taxRate] = share
+        }
+        return byRate.values.sorted { $0.rate < $1.rate }
+    }
+
     /// Sales figures of each day from `from` through `to` (`yyyymmdd`, shop time zone).
     public static func daily(movements: [StockMovement], sales: [SaleFact], calendar: ShopCalendar, from: Int, to: Int) -> [DailyPerformance] {
         var byDay: [Int: DailyPerformance] = [:]
@@ -217,9 +232,8 @@ public enum ReportFolds {
             let day = calendar.dayNumber(milliseconds: movement.position.effectiveAt)
             guard var figures = byDay[day] else { continue }
             if movement.kind == .sale {
-                let gross = Money.extended(movement.unitAmount, by: movement.quantity.magnitude)
-                figures.grossSales = figures.grossSales + gross
-                figures.discounts = figures.discounts + (gross - movement.revenue)
+                figures.grossSales = figures.grossSales + movement.revenue + movement.discount
+                figures.discounts = figures.discounts + movement.discount
             } else {
                 figures.returns = figures.returns - movement.revenue
             }

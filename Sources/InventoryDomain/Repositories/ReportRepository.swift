@@ -6,6 +6,9 @@ public protocol ReportRepository: Sendable {
     func snapshot(at: Instant) async throws -> InventorySnapshot
     /// Sales figures per day from `from` through `to` (`yyyymmdd`, shop time zone).
     func daily(from: Int, to: Int) async throws -> [DailyPerformance]
+    /// Net, tax and gross per tax rate of the sales and customer returns from `from` through `to` (`yyyymmdd`, shop time
+    /// zone; returns count negative), lowest rate first; rates without sales are left out.
+    func taxes(from: Int, to: Int) async throws -> [SaleRecord.TaxShare]
     /// Best sellers between two moments.
     func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
     /// Products at or below their threshold (and out of stock).

@@ -4,6 +4,12 @@ import Foundation
 public protocol SettingsRepository: Sendable {
     /// The shop's settings.
     func settings() async throws -> ShopSettings
-    /// Saves the settings; a new time zone re-buckets report days.
+    /// Saves the settings; a new time zone re-buckets report days. Changing whether prices include tax is refused once
+    /// a sale is booked (``ShopSettings/checkPriceMeaningChange(to:salesBooked:)``): that is ``reprice(pricesIncludeTax:)``.
     func saveSettings(_ settings: ShopSettings) async throws
+    /// Switches whether prices include tax and, in the same transaction, converts every product's sale and minimum
+    /// price so customers pay the same (``TaxInclusion/convert(_:rate:toIncludeTax:)``); each changed product is audited.
+    /// Nothing changes when the shop already prices that way.
+    /// - Returns: how many products were looked at (0 when nothing changed).
+    func reprice(pricesIncludeTax: Bool) async throws -> Int
 }

@@ -137,7 +137,7 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
     }
 
     /// `GET /products/{id}/price-suggestion?categoryId=`: what the category's markup (the product's own category when
-    /// none is given) makes of the product's cost price (``Category/suggestedSalePrice(cost:)``).
+    /// none is given) makes of the product's cost price (``Category/suggestedSalePrice(cost:taxRate:pricesIncludeTax:)``).
     @Sendable func priceSuggestion(_ request: Request, context: some RequestContext) async throws -> JSON<PriceSuggestionResponse> {
         let product = try await self.repository.product(ProductID(try request.id(context)))
         let categoryID: CategoryID
@@ -153,8 +153,10 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
             throw InventoryError(.notFound, field: "categoryId", "category \(categoryID) does not exist")
         }
         let formats = try await self.formats()
+        let includeTax = try await self.repository.settings().pricesIncludeTax
         let cost = product.costPrice
         return JSON(PriceSuggestionResponse(categoryId: category.id.rawValue, markup: category.markup.decimalString, costPrice: formats.string(cost),
-                                            salePrice: cost > .zero ? formats.string(category.suggestedSalePrice(cost: cost)) : nil))
+                                            salePrice: cost > .zero ? formats.string(category.suggestedSalePrice(
+                                                cost: cost, taxRate: product.details.taxRate, pricesIncludeTax: includeTax)) : nil))
     }
 }

@@ -10,6 +10,7 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
         reports.get("snapshot", .permission(.viewReports), use: self.snapshot)
         reports.get("daily", .permission(.viewReports), use: self.daily)
         reports.get("daily/total", .permission(.viewReports), use: self.dailyTotal)
+        reports.get("taxes", .permission(.viewReports), use: self.taxes)
         reports.get("top", .permission(.viewReports), use: self.top)
         reports.get("low-stock", .permission(.viewCatalogue), use: self.lowStock)
         reports.get("valuation", .permission(.viewReports), use: self.valuation)
@@ -26,6 +27,13 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
 
     @Sendable func dailyTotal(_ request: Request, context: some RequestContext) async throws -> JSON<PeriodResponse> {
         JSON(try await self.dailyTotal(date: request.query("date"), from: request.query("from"), to: request.query("to")))
+    }
+
+    /// `GET /reports/taxes?date=|from=&to=`: net, tax and gross per tax rate over the days, today when no day is given.
+    @Sendable func taxes(_ request: Request, context: some RequestContext) async throws -> JSON<[TaxRateResponse]> {
+        let (f, _) = try await self.store.formats()
+        let (from, to) = try Self.days(date: request.query("date"), from: request.query("from"), to: request.query("to"), formats: f)
+        return JSON(try await self.store.taxes(from: from, to: to).map { TaxRateResponse($0, formats: f) })
     }
 
     @Sendable func top(_ request: Request, context: some RequestContext) async throws -> JSON<[TopResponse]> {

@@ -27,7 +27,7 @@ struct PublicAPIController<Repository: CatalogueRepository & SettingsRepository>
             var offset = 0
             while true {
                 let page = try await self.repository.products(ProductQuery(limit: 1000, offset: offset))
-                items += page.products.map { self.body($0, categoryName: $0.details.categoryID.flatMap { categories[$0] } ?? "", currency: settings.currency) }
+                items += page.products.map { self.body($0, categoryName: $0.details.categoryID.flatMap { categories[$0] } ?? "", settings: settings) }
                 offset += 1000
                 if offset >= page.total { break }
             }
@@ -64,7 +64,9 @@ struct PublicAPIController<Repository: CatalogueRepository & SettingsRepository>
         let tax = try Percent.parse(taxText, field: "tax")
         var details: ProductDetails
         do {
-            details = try ProductDetails(name: name, salePrice: price, taxRate: tax).validated()
+            // The client's price is before tax; the shop's may include it.
+            let shopPrice = TaxInclusion.shopPrice(beforeTax: price, rate: tax, pricesIncludeTax: settings.pricesIncludeTax)
+            details = try ProductDetails(name: name, salePrice: shopPrice, taxRate: tax).validated()
         } catch let error as InventoryError {
             // Errors name the client's fields, not the product's.
             let fields = ["name": "product_name", "salePrice": "price", "taxRate": "tax", "iconEmoji": "product_name"]
@@ -105,15 +107,17 @@ struct PublicAPIController<Repository: CatalogueRepository & SettingsRepository>
         }
         let response = PublicAddResponse(
             message: "Product added Successfully!",
-            product_details: self.body(product, categoryName: newCategory.name, currency: settings.currency),
+            product_details: self.body(product, categoryName: newCategory.name, settings: settings),
             product_id: product.id.rawValue, success: true)
         return try JSON(response).makeResponse()
     }
 
-    func body(_ product: Product, categoryName: String, currency: Currency) -> PublicProductResponse {
-        PublicProductResponse(
+    /// A product as the iOS client knows it: its price is always before tax, whatever the shop's prices mean.
+    func body(_ product: Product, categoryName: String, settings: ShopSettings) -> PublicProductResponse {
+        let price = TaxInclusion.priceBeforeTax(product.details.salePrice, rate: product.details.taxRate, pricesIncludeTax: settings.pricesIncludeTax)
+        return PublicProductResponse(
             image: product.imageRef.map { "\(self.publicURL)/images/\($0)" } ?? "",
-            price: Decimal(string: product.details.salePrice.decimalString(currency)) ?? 0,
+            price: Decimal(string: price.decimalString(settings.currency)) ?? 0,
             product_name: product.name, product_type: categoryName,
             tax: Decimal(string: product.details.taxRate.decimalString) ?? 0)
     }

@@ -91,7 +91,7 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
                      "timeZone": settings.timeZoneIdentifier, "lockMinutes": settings.lockMinutes,
                      "defaultTaxRate": settings.defaultTaxRate.decimalString,
                      "lowStockDefault": settings.lowStockDefault.decimalString, "address": settings.address, "taxId": settings.taxID,
-                     "receiptFooter": settings.receiptFooter] as [String: Any],
+                     "receiptFooter": settings.receiptFooter, "pricesIncludeTax": settings.pricesIncludeTax ? "true" : "false"] as [String: Any],
             "user": ["id": identity.account.id.rawValue, "username": identity.account.username,
                      "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
                      "role": role.rawValue] as [String: Any],

@@ -94,18 +94,23 @@ extension InventorySQLiteRepository {
             case .sales:
                 try emit(
                     ["sale_id", "date", "customer", "payment", "tip", "note", "line", "product_id", "product", "quantity", "unit_price",
-                     "discount", "revenue", "tax_rate", "tax", "cogs", "profit"],
+                     "discount", "revenue", "tax_rate", "tax", "cogs", "profit", "prices_include_tax"],
                     """
                     SELECT d.id, d.effectiveAt, c.name, d.paymentMethod, d.tip, d.note, m.lineNo, m.productId, p.name, m.quantity,
-                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, m.valueChange
+                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, m.valueChange, d.pricesIncludeTax
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
                     LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' ORDER BY d.effectiveAt, d.id, m.lineNo
                     """
                 ) { r in
-                    let revenue = r[12] as Int64, cogs = -(r[15] as Int64)
+                    let revenue = r[12] as Int64, cogs = -(r[15] as Int64), included: Bool = r[16]
+                    // The price and the discount as the receipt shows them (with tax where the sale's prices include it).
+                    let line = SaleRecord.Line(
+                        movementID: MovementID(0), productID: ProductID(r[7]), productName: r[8], quantity: Quantity(thousandths: -(r[9] as Int64)),
+                        unitPrice: Money(minorUnits: r[10]), discount: Money(minorUnits: r[11]), taxRate: Percent(hundredths: r[13]),
+                        tax: Money(minorUnits: r[14]), revenue: Money(minorUnits: revenue), costOfGoodsSold: Money(minorUnits: cogs), taxIncluded: included)
                     return [String(r[0] as Int64), time(r[1]), r[2] ?? "", r[3] ?? "", money(r[4]), r[5], String((r[6] as Int) + 1),
-                            String(r[7] as Int64), r[8], Quantity(thousandths: -(r[9] as Int64)).decimalString, money(r[10]), money(r[11]),
-                            money(revenue), Percent(hundredths: r[13]).decimalString, money(r[14]), money(cogs), money(revenue - cogs)]
+                            String(r[7] as Int64), r[8], line.quantity.decimalString, money(r[10]), line.discount.decimalString(currency),
+                            money(revenue), line.taxRate.decimalString, money(r[14]), money(cogs), money(revenue - cogs), included ? "true" : "false"]
                 }
             case .movements:
                 try emit(

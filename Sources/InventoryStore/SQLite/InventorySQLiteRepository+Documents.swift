@@ -302,11 +302,16 @@ extension InventorySQLiteRepository {
         for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
             products[line.productID] = try self.productFacts(db, line.productID, field: "lines[\(index)].productId")
         }
-        let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency)
+        // A new sale takes the shop's meaning of prices; an edit keeps the one its sale was booked with.
+        let includeTax = try old.map {
+            try Bool.fetchOne(db, sql: "SELECT pricesIncludeTax FROM document WHERE id = ?", arguments: [$0.id]) ?? false
+        } ?? settings.pricesIncludeTax
+        let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency, pricesIncludeTax: includeTax)
         let header = sale.draft
         var columns: [String: (any DatabaseValueConvertible)?] = [
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
-            "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits]
+            "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits,
+            "pricesIncludeTax": includeTax]
         // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
         // transaction, so a refused sale takes none.
         if old == nil {
@@ -320,7 +325,7 @@ extension InventorySQLiteRepository {
         let pending = sale.lines.enumerated().map { index, line in
             PendingMovement(
                 documentID: documentID, kind: .sale, lineNo: index, productID: line.productID, effectiveAt: effectiveAt, day: day,
-                recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.discount,
+                recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.bookedDiscount,
                 taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, field: "lines[\(index)].quantity")
         }
         try self.writeMovements(writer, pending, replacing: old)
@@ -329,7 +334,8 @@ extension InventorySQLiteRepository {
 
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db, sql: """
-            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber
+            SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
+                   d.pricesIncludeTax
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
@@ -344,7 +350,7 @@ extension InventorySQLiteRepository {
                 quantity: Quantity(thousandths: row[3]).magnitude, unitPrice: Money(minorUnits: row[4]),
                 discount: Money(minorUnits: row[5]), taxRate: Percent(hundredths: row[6]), tax: Money(minorUnits: row[7]),
                 revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)),
-                returnedQuantity: Quantity(thousandths: row[10]).magnitude)
+                returnedQuantity: Quantity(thousandths: row[10]).magnitude, taxIncluded: header[10])
         }
         return SaleRecord(
             id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),

@@ -67,6 +67,22 @@ extension InventorySQLiteRepository {
         }
     }
 
+    public func taxes(from: Int, to: Int) async throws -> [SaleRecord.TaxShare] {
+        guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
+        return try await self.read { db in
+            let calendar = try Self.loadSettings(db).calendar
+            let start = calendar.startOfDay(calendar.addingDays(-1, to: from)).milliseconds
+            let end = calendar.startOfDay(calendar.addingDays(2, to: to)).milliseconds
+            return try Row.fetchAll(db, sql: """
+                SELECT taxRate, SUM(revenue), SUM(tax) FROM movement
+                WHERE kind IN ('sale', 'customerReturn') AND effectiveAt >= ? AND effectiveAt < ? AND day BETWEEN ? AND ?
+                GROUP BY taxRate ORDER BY taxRate
+                """, arguments: [start, end, from, to]).map {
+                SaleRecord.TaxShare(rate: Percent(hundredths: $0[0]), revenue: Money(minorUnits: $0[1]), tax: Money(minorUnits: $0[2]))
+            }
+        }
+    }
+
     public func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct] {
         guard from <= to else { throw InventoryError(.invalidValue, field: "from", "must not be after 'to'") }
         guard (1...1000).contains(limit) else { throw InventoryError(.invalidValue, field: "limit", "must be between 1 and 1000") }

@@ -187,6 +187,10 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         settings.address = values["address"] ?? ""
         settings.taxID = values["taxId"] ?? ""
         settings.receiptFooter = values["receiptFooter"] ?? ""
+        if let flag = try number("pricesIncludeTax", as: Int.self) {
+            guard flag == 0 || flag == 1 else { throw InventoryError(.invalidValue, field: "pricesIncludeTax", "the stored value must be 0 or 1") }
+            settings.pricesIncludeTax = flag == 1
+        }
         return try settings.validated()
     }
 
@@ -215,12 +219,14 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
                     .conflict, field: "currency",
                     "cannot change to a currency with \(settings.currency.minorUnits) decimals once the books hold amounts in \(old.currency.code)")
             }
+            try old.checkPriceMeaningChange(to: settings, salesBooked: try Self.salesBooked(db))
             let values: [(String, String)] = [
                 ("shopName", settings.shopName), ("currency", settings.currency.code),
                 ("currencyMinorUnits", String(settings.currency.minorUnits)), ("timeZone", settings.timeZoneIdentifier),
                 ("defaultTaxRate", String(settings.defaultTaxRate.hundredths)),
                 ("lowStockDefault", String(settings.lowStockDefault.thousandths)), ("lockMinutes", String(settings.lockMinutes)),
                 ("address", settings.address), ("taxId", settings.taxID), ("receiptFooter", settings.receiptFooter),
+                ("pricesIncludeTax", settings.pricesIncludeTax ? "1" : "0"),
             ]
             for (key, value) in values {
                 try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -232,6 +238,38 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             try log.record(.settingsChanged, changes: ShopActivity.Change.between(old, settings))
         }
         self.settingsCache.invalidate()
+    }
+
+    static func salesBooked(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE kind = 'sale')") ?? false
+    }
+
+    public func reprice(pricesIncludeTax: Bool) async throws -> Int {
+        let repriced = try await self.write { db, old, log -> Int in
+            guard old.pricesIncludeTax != pricesIncludeTax else { return 0 }
+            let rows = try Row.fetchAll(db, sql: "SELECT id FROM product ORDER BY id")
+            for row in rows {
+                let before = try Self.fetchProduct(db, ProductID(row[0]))
+                var after = before
+                let rate = before.details.taxRate
+                after.details.salePrice = TaxInclusion.convert(before.details.salePrice, rate: rate, toIncludeTax: pricesIncludeTax)
+                after.details.minimumSalePrice = before.details.minimumSalePrice.map {
+                    TaxInclusion.convert($0, rate: rate, toIncludeTax: pricesIncludeTax)
+                }
+                guard after != before else { continue }
+                try db.execute(sql: "UPDATE product SET salePrice = ?, minimumSalePrice = ?, updatedAt = ? WHERE id = ?",
+                               arguments: [after.details.salePrice.minorUnits, after.details.minimumSalePrice?.minorUnits, Self.now, before.id.rawValue])
+                try log.recordProductChanged(old: before, new: after)
+            }
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('pricesIncludeTax', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [pricesIncludeTax ? "1" : "0"])
+            var new = old
+            new.pricesIncludeTax = pricesIncludeTax
+            try log.record(.settingsChanged, changes: ShopActivity.Change.between(old, new))
+            return rows.count
+        }
+        self.settingsCache.invalidate()
+        return repriced
     }
 
     /// Recomputes every stored report day after a time-zone change.

@@ -4,7 +4,8 @@ import GRDB
 enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
-                         "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers"]
+                         "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
+                         "v7-tax-inclusive-prices"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -235,6 +236,11 @@ enum SQLiteMigrations {
                     WHERE document.id = numbered.id;
                 CREATE UNIQUE INDEX document_receipt ON document(receiptNumber) WHERE receiptNumber IS NOT NULL;
                 """)
+        }
+        // A sale remembers whether its prices included tax (the shop's setting when it was first booked), so its
+        // receipt shows it as charged after the shop switches; older sales were priced before tax.
+        migrator.registerMigration("v7-tax-inclusive-prices") { db in
+            try db.execute(sql: "ALTER TABLE document ADD COLUMN pricesIncludeTax INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }

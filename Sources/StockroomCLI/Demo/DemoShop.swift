@@ -82,8 +82,11 @@ public struct DemoShop: Sendable {
             throw InventoryError(.conflict, field: "data", "the database already has products; give --data a new folder for the demo")
         }
         var random = SeededRandom(seed: self.seed)
-        try await store.saveSettings(ShopSettings(shopName: "Corner Café (demo)", currency: .eur, timeZoneIdentifier: "UTC",
-                                                  defaultTaxRate: Percent(hundredths: 700), lowStockDefault: Quantity(10), lockMinutes: 5))
+        // A café in the euro area: its prices include tax, as a customer reads them on the board.
+        var settings = ShopSettings(shopName: "Corner Café (demo)", currency: .eur, timeZoneIdentifier: "UTC",
+                                    defaultTaxRate: Percent(hundredths: 700), lowStockDefault: Quantity(10), lockMinutes: 5)
+        settings.pricesIncludeTax = true
+        try await store.saveSettings(settings)
         var categoryIDs: [CategoryID] = []
         for (index, (name, color)) in Self.categories.enumerated() {
             let category = try await store.createCategory(Category(

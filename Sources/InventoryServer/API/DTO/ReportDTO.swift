@@ -97,6 +97,21 @@ struct PeriodResponse: Encodable, Sendable {
     }
 }
 
+/// One row of `GET /api/v1/reports/taxes`: a tax rate's net, tax and gross.
+struct TaxRateResponse: Encodable, Sendable {
+    var taxRate: String
+    var net: String
+    var tax: String
+    var gross: String
+
+    init(_ share: SaleRecord.TaxShare, formats f: Formats) {
+        self.taxRate = share.rate.decimalString
+        self.net = f.string(share.revenue)
+        self.tax = f.string(share.tax)
+        self.gross = f.string(share.gross)
+    }
+}
+
 /// One row of `GET /api/v1/reports/top`: a best seller.
 struct TopResponse: Encodable, Sendable {
     var productId: Int64

@@ -67,6 +67,9 @@ struct SaleResponse: Encodable, Sendable {
     var id: Int64
     /// The gapless receipt number (``SaleRecord/receiptNumber``).
     var receiptNumber: Int64
+    /// Whether the prices and discounts include tax: then a line's `lineTotal` is what the customer paid for it and the
+    /// tax was taken out of it; else the tax was added to it.
+    var pricesIncludeTax: Bool
     var effectiveAt: String
     var recordedAt: String
     var customerId: Int64?
@@ -88,8 +91,11 @@ struct SaleResponse: Encodable, Sendable {
 
     struct TaxShare: Encodable, Sendable {
         var taxRate: String
+        /// Net: revenue before tax at this rate.
         var revenue: String
         var tax: String
+        /// Gross: net + tax.
+        var gross: String
     }
 
     struct Line: Encodable, Sendable {
@@ -100,6 +106,8 @@ struct SaleResponse: Encodable, Sendable {
         var unitPrice: String
         var amount: String
         var discount: String
+        /// What the line charged: amount − discount (with tax when the sale's prices include tax).
+        var lineTotal: String
         var taxRate: String
         var tax: String
         var revenue: String
@@ -112,6 +120,7 @@ struct SaleResponse: Encodable, Sendable {
     init(_ s: SaleRecord, _ f: Formats) {
         self.id = s.id.rawValue
         self.receiptNumber = s.receiptNumber
+        self.pricesIncludeTax = s.pricesIncludeTax
         self.effectiveAt = f.string(s.effectiveAt)
         self.recordedAt = f.string(s.recordedAt)
         self.customerId = s.customerID?.rawValue
@@ -128,10 +137,10 @@ struct SaleResponse: Encodable, Sendable {
         self.cashTendered = s.cashTendered.map(f.string)
         self.change = s.change.map(f.string)
         self.discount = f.string(s.discount)
-        self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax)) }
+        self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax), gross: f.string($0.gross)) }
         self.lines = s.lines.map {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
-                 unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
+                 unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), lineTotal: f.string($0.charged), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
                  revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString,
                  returnableQuantity: $0.returnableQuantity.decimalString)
         }

@@ -12,6 +12,9 @@ struct SettingsBody: Codable, Sendable {
     var address: String?
     var taxId: String?
     var receiptFooter: String?
+    /// Whether products' prices include tax; a request that leaves it out keeps it. Once a sale is booked it changes
+    /// only through `POST /settings/reprice`.
+    var pricesIncludeTax: Bool?
 
     init(_ s: ShopSettings) {
         self.shopName = s.shopName
@@ -23,6 +26,7 @@ struct SettingsBody: Codable, Sendable {
         self.address = s.address
         self.taxId = s.taxID
         self.receiptFooter = s.receiptFooter
+        self.pricesIncludeTax = s.pricesIncludeTax
     }
 
     /// The domain's settings; a malformed value is refused naming its field.
@@ -34,10 +38,26 @@ struct SettingsBody: Codable, Sendable {
         settings.address = self.address ?? current.address
         settings.taxID = self.taxId ?? current.taxID
         settings.receiptFooter = self.receiptFooter ?? current.receiptFooter
+        settings.pricesIncludeTax = self.pricesIncludeTax ?? current.pricesIncludeTax
         return settings
     }
 }
 
 extension SettingsBody: KnownFields {
-    static var fields: [String] { ["shopName", "currency", "timeZone", "defaultTaxRate", "lowStockDefault", "lockMinutes", "address", "taxId", "receiptFooter"] }
+    static var fields: [String] { ["shopName", "currency", "timeZone", "defaultTaxRate", "lowStockDefault", "lockMinutes", "address", "taxId", "receiptFooter", "pricesIncludeTax"] }
+}
+
+/// `POST /api/v1/settings/reprice`: the meaning prices are switched to.
+struct RepriceRequest: Decodable, Sendable, KnownFields {
+    var pricesIncludeTax: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case pricesIncludeTax }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// The answer to a re-pricing: the settings now, and how many products were converted (0 when the shop already priced
+/// that way).
+struct RepriceResponse: Encodable, Sendable {
+    var settings: SettingsBody
+    var productsRepriced: Int
 }

@@ -55,7 +55,7 @@ export class ApiError extends Error {
  */
 export async function api(method, path, body, { headers = {}, quiet = false, raw = false } = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
-  if (method !== "GET" && method !== "HEAD") init.headers["X-CSRF-Token"] = csrf();
+  if (method !== "GET" && method !== "HEAD" && !init.headers["X-CSRF-Token"]) init.headers["X-CSRF-Token"] = csrf();
   if (body !== undefined && body !== null) {
     if (body instanceof FormData || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
       init.body = body;

@@ -32,8 +32,18 @@ setup?.addEventListener("submit", async (event) => {
   if (!values.password || values.password.length < 8) { fieldError(setup, "password", "Choose a password of at least 8 characters"); ok = false; }
   if (values.pin && !/^\d{4,8}$/.test(values.pin)) { fieldError(setup, "pin", "A PIN is 4 to 8 digits"); ok = false; }
   if (!ok) { setup.querySelector('[aria-invalid="true"]')?.focus(); return; }
+  // How the shop's prices are meant is asked here, once, before any sale: it is a shop setting, saved right after the
+  // admin exists.
+  const includeTax = setup.querySelector('input[name="pricesIncludeTax"]:checked')?.value === "true";
+  delete values.pricesIncludeTax;
   try {
-    await api("POST", "/api/v1/auth/setup", values);
+    const session = await api("POST", "/api/v1/auth/setup", values);
+    if (includeTax) {
+      // This page has no session token yet: the new session's comes with the answer.
+      const headers = { "X-CSRF-Token": session.csrfToken };
+      const settings = await api("GET", "/api/v1/settings", undefined, { headers });
+      await api("PUT", "/api/v1/settings", { ...settings, pricesIncludeTax: true }, { headers });
+    }
     go("/app/home");
   } catch (error) {
     showProblem(setup, error);

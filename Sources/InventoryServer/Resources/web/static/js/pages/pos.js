@@ -10,6 +10,8 @@ import { Decimal, isZero, minorUnits, money, quantity as qtyText, quantityValue,
 import { productThumb } from "/static/js/shared/thumbs.js";
 
 const STORE = "stockroom.till.cart";
+// Whether the shop's prices include tax (Settings): the labels of the totals follow it; the figures are the server's.
+const PRICES_INCLUDE_TAX = document.body.dataset.pricesIncludeTax === "true";
 const $ = (id) => document.getElementById(id);
 const grid = $("product-grid"), tabs = $("category-tabs"), search = $("product-search");
 const scanForm = $("scan-form"), scanInput = $("scan-code"), scanError = $("scan-code-error");
@@ -480,10 +482,11 @@ function bookedLine(index) {
   return booked && booked.productId === cart[index]?.productId ? booked : null;
 }
 
-/** The server's amount of cart line `index` (before tax), "…" while it is being asked, else "—". */
+/** The server's amount of cart line `index` (what it charges: with its tax where prices include tax, else before
+ *  tax), "…" while it is being asked, else "—". */
 function lineAmount(index) {
   const booked = bookedLine(index);
-  if (booked) return money(booked.revenue);
+  if (booked) return money(booked.lineTotal);
   return previewState === "pending" ? "…" : "—";
 }
 
@@ -509,6 +512,9 @@ function showFigures() {
   });
   $("total-subtotal").textContent = amount(figures?.revenue);
   $("total-tax").textContent = amount(figures?.tax);
+  // Where prices include tax, the lines already hold it: the subtotal is the net and the tax is "included".
+  $("total-subtotal-label").textContent = PRICES_INCLUDE_TAX ? "Net" : "Subtotal";
+  $("total-tax-label").textContent = PRICES_INCLUDE_TAX ? "Tax included" : "Tax";
   $("total-total").textContent = amount(figures?.total);
   $("cart-bar-total").textContent = cart.length ? amount(figures?.total) : money("0");
   $("totals").setAttribute("aria-busy", String(busy));
@@ -646,7 +652,7 @@ const previewDiscount = debounce(() => {
     preview.removeAttribute("aria-busy");
     if (answer.line) {
       $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = ${money(answer.line.amount)}`;
-      preview.textContent = `${money(answer.line.amount)} − ${money(answer.line.discount)} = ${money(answer.line.revenue)} before tax`;
+      preview.textContent = `${money(answer.line.amount)} − ${money(answer.line.discount)} = ${money(answer.line.lineTotal)}${PRICES_INCLUDE_TAX ? " incl. tax" : " before tax"}`;
     } else {
       preview.textContent = "";
       fieldError(discountForm, "discount", answer.error);

@@ -63,12 +63,25 @@ async function load() {
     box.setAttribute("aria-busy", "false");
   }
   const lines = sale.lines.map((line) => el("li", { "data-line": line.id },
-    row(line.productName, money(line.amount)),
+    row(line.productName, money(line.amount), { class: "receipt-row receipt-line-amount" }),
     el("div", { class: "receipt-sub" }, `${quantity(line.quantity)} × ${money(line.unitPrice)}`),
     isZero(line.discount) ? null : row(el("span", { class: "receipt-sub" }, "Discount"), "−" + money(line.discount))));
 
-  // Tax by rate, as a receipt shows it: the rate, the net amount it applies to, the tax.
+  // Tax by rate, as a receipt shows it: the rate, the net amount it applies to, the tax; where prices include tax, a
+  // table of net, tax and gross per rate under the total (the tax was part of the prices).
   const byRate = sale.taxes.map((share) => row(`Tax ${share.taxRate} % on ${money(share.revenue)}`, money(share.tax), { "data-tax-rate": share.taxRate }));
+  const taxTable = el("table", { class: "receipt-taxes", id: "receipt-taxes" },
+    el("thead", {}, el("tr", {}, ...["Rate", "Net", "Tax", "Gross"].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, ...sale.taxes.map((share) => el("tr", { "data-tax-rate": share.taxRate },
+      el("th", { scope: "row" }, `${share.taxRate} %`), el("td", { class: "num" }, money(share.revenue)),
+      el("td", { class: "num" }, money(share.tax)), el("td", { class: "num" }, money(share.gross))))));
+  const summary = sale.pricesIncludeTax
+    ? [isZero(sale.tip) ? null : row("Tip", money(sale.tip), { id: "receipt-tip" }),
+       row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" }),
+       el("div", { class: "receipt-meta" }, "Prices include tax:"), taxTable]
+    : [row("Subtotal (before tax)", money(sale.revenue), { id: "receipt-subtotal" }), ...byRate,
+       isZero(sale.tip) ? null : row("Tip", money(sale.tip), { id: "receipt-tip" }),
+       row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" })];
 
   const payment = [row("Paid by", METHODS[sale.paymentMethod] ?? sale.paymentMethod, { id: "receipt-method" })];
   if (sale.cashTendered && sale.change) {
@@ -91,10 +104,7 @@ async function load() {
     el("ul", { class: "receipt-lines", id: "receipt-lines" }, lines),
     el("hr"),
     isZero(sale.discount) ? null : row("Discounts", "−" + money(sale.discount), { id: "receipt-discounts" }),
-    row("Subtotal (before tax)", money(sale.revenue), { id: "receipt-subtotal" }),
-    ...byRate,
-    isZero(sale.tip) ? null : row("Tip", money(sale.tip), { id: "receipt-tip" }),
-    row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" }),
+    ...summary,
     el("hr"),
     ...payment,
     sale.note ? el("p", { class: "receipt-foot" }, sale.note) : null,

@@ -31,7 +31,8 @@ async function loadDaily() {
   loading(box);
   try {
     const range = `from=${from}&to=${to}`;
-    const [days, totals] = await Promise.all([api("GET", `/api/v1/reports/daily?${range}`), api("GET", `/api/v1/reports/daily/total?${range}`)]);
+    const [days, totals, taxes] = await Promise.all([api("GET", `/api/v1/reports/daily?${range}`), api("GET", `/api/v1/reports/daily/total?${range}`),
+      api("GET", `/api/v1/reports/taxes?${range}`)]);
     const columns = [
       { label: "Day", value: (d) => [el("span", { class: "day-long" }, d.date), el("span", { class: "day-short" }, shortDay(d.date))], nowrap: true },
       { label: "Sales", value: (d) => String(d.salesCount), num: true },
@@ -54,7 +55,15 @@ async function loadDaily() {
         stat("Revenue", money(t.revenue)), stat("Profit", money(t.profit)), stat("COGS", money(t.costOfGoodsSold)),
         stat("Sales", String(t.salesCount)), stat("Avg basket", money(t.averageBasket)), stat("Tax", money(t.tax)),
         stat("Tips", money(t.tips)), stat("Returns", money(t.returns))),
-      table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range.", limit: 31 }));
+      table(columns, days, { caption: `Daily figures ${from} to ${to}`, foot, id: "daily-table", empty: "No days in this range.", limit: 31 }),
+      // Tax per rate, as the tax office asks for it: the server's sums of the receipts' lines (returns netted).
+      el("h3", { id: "tax-heading" }, "Tax by rate"),
+      table([
+        { label: "Tax rate", value: (r) => `${r.taxRate} %`, nowrap: true },
+        { label: "Net", value: (r) => money(r.net), num: true },
+        { label: "Tax", value: (r) => money(r.tax), num: true },
+        { label: "Gross", value: (r) => money(r.gross), num: true },
+      ], taxes, { caption: `Tax by rate ${from} to ${to}`, id: "tax-table", empty: "No sales in this range." }));
     $("daily-range").textContent = `${from} – ${to}`;
     say(`Daily figures: ${days.length} days, revenue ${money(t.revenue)}`);
   } catch (error) {

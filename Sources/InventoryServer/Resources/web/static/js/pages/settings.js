@@ -1,8 +1,11 @@
-// Settings: shop name, currency, time zone, default tax, low-stock default, lock minutes (GET/PUT /api/v1/settings).
-import { api, el, showProblem, clearErrors, fieldError, toast, announce } from "/static/js/app.js";
+// Settings: shop name, currency, time zone, default tax, low-stock default, lock minutes, whether prices include tax,
+// the receipt's details (GET/PUT /api/v1/settings; POST /api/v1/settings/reprice switches the prices' meaning once
+// sales are booked).
+import { api, el, showProblem, clearErrors, confirmDialog, fieldError, toast, announce } from "/static/js/app.js";
 import { Decimal } from "/static/js/shared/format.js";
 
 const form = document.getElementById("settings-form");
+const repriceButton = document.getElementById("settings-reprice");
 let saved = null;
 
 function supported(kind, fallback) {
@@ -41,6 +44,8 @@ function show(settings) {
   form.address.value = settings.address ?? "";
   form.taxId.value = settings.taxId ?? "";
   form.receiptFooter.value = settings.receiptFooter ?? "";
+  form.pricesIncludeTax.checked = Boolean(settings.pricesIncludeTax);
+  repriceButton.hidden = true;
 }
 
 /** Checks the form; returns the request body or null (with inline errors shown). */
@@ -51,6 +56,7 @@ function validate() {
     defaultTaxRate: form.defaultTaxRate.value.trim().replace(/%$/, "").replace(",", "."),
     lowStockDefault: form.lowStockDefault.value.trim().replace(",", "."), lockMinutes: form.lockMinutes.value.trim(),
     address: form.address.value.trim(), taxId: form.taxId.value.trim(), receiptFooter: form.receiptFooter.value.trim(),
+    pricesIncludeTax: form.pricesIncludeTax.checked,
   };
   const errors = [];
   if (!values.shopName) errors.push(["shopName", "enter the shop's name"]);
@@ -102,8 +108,29 @@ form.addEventListener("submit", async (event) => {
     announce("Settings saved");
   } catch (error) {
     showProblem(form, error);
+    // Sales are booked: switching how prices are meant is the server's re-pricing step, offered here.
+    repriceButton.hidden = error.field !== "pricesIncludeTax";
   } finally {
     button.disabled = false;
+  }
+});
+
+repriceButton.addEventListener("click", async () => {
+  const include = form.pricesIncludeTax.checked;
+  const question = include
+    ? "Switch to prices that include tax? Every product's price becomes its price plus its tax, so customers pay the same."
+    : "Switch to prices before tax? Every product's price becomes its price without the tax it contains, so customers pay the same.";
+  if (!(await confirmDialog(question, { confirm: "Re-price and switch", danger: false }))) return;
+  repriceButton.disabled = true;
+  try {
+    const answer = await api("POST", "/api/v1/settings/reprice", { pricesIncludeTax: include });
+    show(answer.settings);
+    toast(`Switched; ${answer.productsRepriced} product${answer.productsRepriced === 1 ? "" : "s"} re-priced`);
+    announce("Prices re-priced");
+  } catch (error) {
+    showProblem(form, error);
+  } finally {
+    repriceButton.disabled = false;
   }
 });
 
