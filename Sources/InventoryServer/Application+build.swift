@@ -96,6 +96,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
     PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
     SaleController(store: repository).addRoutes(to: api.group("sales"))
+    TabController(store: repository).addRoutes(to: api.group("tabs"))
     ReturnController(store: repository).addRoutes(to: api.group("returns"))
     AdjustmentController(store: repository).addRoutes(to: api.group("adjustments"))
     ReportController(store: repository).addRoutes(to: api.group("reports"))

@@ -267,6 +267,11 @@ extension InventorySQLiteRepository {
                 guard account.passwordHash.hasPrefix("$2") else { throw InventoryError(.invalidValue, field: "passwordHash", "is not a bcrypt hash") }
             }
         }
+        for row in try sample("parkedSale", "id") {
+            try check("parked sale", row[0]) {
+                for parked in try self.fetchParkedSales(db, id: row[0]) { _ = try parked.validated() }
+            }
+        }
         let documentKinds = Set(MovementKind.allCases.map(\.rawValue))
         for row in try sample("document", "id, kind, paymentMethod, reason") {
             try check("document", row[0]) {

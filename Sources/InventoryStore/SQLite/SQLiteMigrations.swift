@@ -5,7 +5,7 @@ enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
-                         "v7-tax-inclusive-prices"]
+                         "v7-tax-inclusive-prices", "v8-parked-sales"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -241,6 +241,31 @@ enum SQLiteMigrations {
         // receipt shows it as charged after the shop switches; older sales were priced before tax.
         migrator.registerMigration("v7-tax-inclusive-prices") { db in
             try db.execute(sql: "ALTER TABLE document ADD COLUMN pricesIncludeTax INTEGER NOT NULL DEFAULT 0")
+        }
+        // Open tabs: sales parked at a till, lines as asked; they book nothing until charged.
+        migrator.registerMigration("v8-parked-sales") { db in
+            try db.execute(sql: """
+                CREATE TABLE parkedSale (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    label TEXT NOT NULL,
+                    customerId INTEGER REFERENCES customer(id) ON DELETE SET NULL,
+                    note TEXT NOT NULL DEFAULT '',
+                    parkedBy TEXT NOT NULL DEFAULT '',
+                    parkedAt INTEGER NOT NULL
+                );
+                CREATE TABLE parkedSaleLine (
+                    parkedSaleId INTEGER NOT NULL REFERENCES parkedSale(id) ON DELETE CASCADE,
+                    lineNo INTEGER NOT NULL,
+                    productId INTEGER NOT NULL REFERENCES product(id),
+                    quantity INTEGER NOT NULL,
+                    unitPrice INTEGER,
+                    discount INTEGER,
+                    discountPercent INTEGER,
+                    taxRate INTEGER,
+                    PRIMARY KEY (parkedSaleId, lineNo)
+                );
+                CREATE INDEX parkedSaleLine_product ON parkedSaleLine(productId);
+                """)
         }
         return migrator
     }

@@ -22,6 +22,23 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
         enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, discountPercent, taxRate }
         static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
+        /// The line as asked for (`field` names it in errors, e.g. `lines[0]`).
+        func draft(_ formats: Formats, field: String) throws -> SaleDraft.Line {
+            let productID = ProductID(self.productId)
+            let price = try self.unitPrice.map { try formats.money($0, field: "\(field).unitPrice") }
+            let quantity = try formats.quantity(self.quantity, field: "\(field).quantity")
+            let discount = try formats.money(self.discount, field: "\(field).discount")
+            let percent = try self.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
+            let taxRate = try self.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
+            switch (discount, percent) {
+            case (_, nil):
+                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate)
+            case (nil, let percent?):
+                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate)
+            case (.some, .some):
+                throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines }
@@ -32,23 +49,7 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
     /// transaction that books it.
     func draft(_ formats: Formats, allowBelowMinimum: Bool, soldBy: String) throws -> SaleDraft {
         try requireLineLimit(self.lines.count)
-        let lines = try self.lines.enumerated().map { index, line in
-            let field = "lines[\(index)]"
-            let productID = ProductID(line.productId)
-            let price = try line.unitPrice.map { try formats.money($0, field: "\(field).unitPrice") }
-            let quantity = try formats.quantity(line.quantity, field: "\(field).quantity")
-            let discount = try formats.money(line.discount, field: "\(field).discount")
-            let percent = try line.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
-            let taxRate = try line.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
-            switch (discount, percent) {
-            case (_, nil):
-                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate)
-            case (nil, let percent?):
-                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate)
-            case (.some, .some):
-                throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
-            }
-        }
+        let lines = try self.lines.enumerated().map { index, line in try line.draft(formats, field: "lines[\(index)]") }
         let payment = try self.paymentMethod.map { text in
             guard let method = PaymentMethod(rawValue: text) else {
                 throw InventoryError(.invalidValue, field: "paymentMethod", "must be cash, card or other")

@@ -4,7 +4,7 @@
 // (`?dryRun=true`), re-run ~200 ms after each change; while one is outstanding the figures are marked busy and Charge
 // waits for it. No sale arithmetic here: a percentage discount goes to the server as a percentage. The cart survives
 // a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
-import { api, ApiError, announce, confirmDialog, debounce, el, fieldError, icon, onLiveEvents, toast } from "/static/js/app.js";
+import { api, ApiError, announce, clearErrors, confirmDialog, debounce, el, fieldError, icon, onLiveEvents, showProblem, toast } from "/static/js/app.js";
 import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
 import { Decimal, isZero, minorUnits, money, quantity as qtyText, quantityValue, QTY_SCALE } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
@@ -363,6 +363,7 @@ function render() {
   }));
   $("cart-empty").hidden = cart.length > 0;
   $("cart-clear").disabled = cart.length === 0;
+  $("cart-park").disabled = cart.length === 0;
   schedulePreview();
   // Keep the grid's "in cart" counters right (and the focus on the tile that had it).
   const focused = document.activeElement?.closest?.("[data-product]")?.dataset.product;
@@ -604,6 +605,90 @@ $("cart-clear").addEventListener("click", async () => {
   announce("Cart cleared");
   (grid.querySelector("[data-product]") ?? search).focus({ preventScroll: true });
 });
+
+// ---------- open tabs: park the cart under a table or a name; pick a tab up on any till ----------
+// The server keeps parked sales (they book nothing); picking one up takes it off the list in one step, so two tills
+// cannot both charge it.
+const parkDialog = $("park-dialog"), parkForm = $("park-form"), tabsDialog = $("tabs-dialog"), tabsList = $("tabs-list");
+for (const dialog of [parkDialog, tabsDialog]) {
+  dialog.addEventListener("click", (event) => { if (event.target.closest("[data-close]")) dialog.close(); });
+}
+function emptyCart() {
+  cart = [];
+  tipInput.value = "";
+  tenderedInput.value = "";
+  saveCart();
+  render();
+}
+$("cart-park").addEventListener("click", () => {
+  if (!cart.length) return;
+  clearErrors(parkForm);
+  parkForm.label.value = "";
+  parkDialog.showModal();
+  parkForm.label.focus();
+});
+parkForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(parkForm);
+  const label = parkForm.label.value.trim();
+  if (!label) { fieldError(parkForm, "label", "name the tab: a table or the customer's name"); parkForm.label.focus(); return; }
+  $("park-submit").disabled = true;
+  try {
+    const tab = await api("POST", "/api/v1/tabs", { label, lines: cart.map(saleLine) });
+    parkDialog.close();
+    emptyCart();
+    toast(`Parked: ${tab.label}`);
+    announce(`Sale parked as ${tab.label}. The cart is empty.`);
+  } catch (error) {
+    showProblem(parkForm, error);
+  } finally {
+    $("park-submit").disabled = false;
+  }
+});
+async function showTabs() {
+  $("tabs-error").textContent = "";
+  tabsList.replaceChildren(el("li", { class: "muted" }, "Loading…"));
+  if (!tabsDialog.open) tabsDialog.showModal();
+  try {
+    const tabs = await api("GET", "/api/v1/tabs");
+    tabsList.replaceChildren(...(tabs.length ? tabs.map((tab) => el("li", {},
+      el("button", { type: "button", class: "till-tab", "data-tab": tab.id, onclick: () => pickUp(tab) },
+        el("strong", {}, tab.label),
+        el("span", { class: "muted" }, ` · ${tab.lines.length} line${tab.lines.length === 1 ? "" : "s"} · ${timeOf(tab.parkedAt)}${tab.parkedBy ? ` · ${tab.parkedBy}` : ""}`))))
+      : [el("li", { class: "empty" }, "No open tabs.")]));
+  } catch (error) {
+    tabsList.replaceChildren();
+    $("tabs-error").textContent = error.message;
+  }
+}
+const timeOf = (iso) => { try { return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); } catch { return ""; } };
+async function pickUp(tab) {
+  if (cart.length) {
+    $("tabs-error").textContent = "Charge or park the current sale first.";
+    return;
+  }
+  try {
+    const picked = await api("POST", `/api/v1/tabs/${tab.id}/pickup`);
+    const lines = [];
+    for (const line of picked.lines) {
+      const p = products.get(line.productId) ?? await api("GET", `/api/v1/products/${line.productId}`);
+      const entry = { productId: p.id, name: p.name, unitPrice: line.unitPrice ?? p.salePrice, taxRate: p.taxRate, quantity: line.quantity,
+                      iconEmoji: p.iconEmoji, imageRef: p.imageRef ?? null, unit: p.unit };
+      if (line.discountPercent) entry.discountPercent = line.discountPercent;
+      else if (line.discount) entry.discount = line.discount;
+      lines.push(entry);
+    }
+    cart = lines;
+    saveCart();
+    render();
+    tabsDialog.close();
+    announce(`Tab ${picked.label} picked up: ${lines.length} line${lines.length === 1 ? "" : "s"} in the cart.`);
+  } catch (error) {
+    $("tabs-error").textContent = error.status === 404 ? "Another till has picked this tab up." : error.message;
+    showTabs();
+  }
+}
+$("tabs-open").addEventListener("click", showTabs);
 
 // ---------- line discount (an amount, or a percentage of the line that the server turns into money) ----------
 // The dialog shows the server's figures: a dry run of a sale of that line alone, with the discount as typed, gives the
