@@ -11,7 +11,8 @@ pyzbar from that script are only needed for `score --anchors`).
 
 Output follows the shared corpus convention (../shared/barcode/README.md): `<set>/<name>.png` with
 `<name>.txt` holding the expected text (UTF-8, no trailing newline); the set's name before the last `-`
-names the symbology. Generated images are never committed: the default output folder is a fresh temp folder.
+names the symbology; an `<name>.addon` file beside it holds the EAN-2/EAN-5 add-on's digits printed after the
+main symbol (the expected text stays the main code alone). Generated images are never committed: the default output folder is a fresh temp folder.
 
 Negative convention: a set named `negative-<kind>` holds images on which a reader must find nothing; its
 `<name>.txt` files are empty. Any read there is a false positive. The `nested-*` sets hold a longer symbol in
@@ -19,7 +20,7 @@ which a shorter one could be misread (EAN-8 inside EAN-13, UPC-E beside an add-o
 bearer-barred ITF-14); their expected text is the longer symbol's. The `negative-cut` set holds symbols with
 part of the bars cut off by the image border or covered: only a fragment could be read there, so nothing is.
 
-Sets: ean13-gen ean8-gen upca-gen upce-gen ean13-addon2 ean13-addon5 itf-bearer code128-gen code39-gen
+Sets: ean13-gen ean8-gen upca-gen upce-gen ean13-addon2 ean13-addon5 upca-addon2 upca-addon5 itf-bearer code128-gen code39-gen
 qrcode-gen datamatrix-gen nested-ean13 nested-addon nested-itf14, and negative-text negative-stripes
 negative-fence negative-woven negative-product negative-noise negative-cut.
 """
@@ -75,8 +76,9 @@ def zint(rng, barcode, data, text=True, extra=()):
         return Image.open(out).convert("L")
 
 
-def make_symbol(rng, kind):
-    """Returns (image at 2 px/module, expected text) for a symbol kind."""
+def make_symbol(rng, kind, extras=None):
+    """Returns (image at 2 px/module, expected text) for a symbol kind; an add-on's digits go to
+    `extras["addon"]` when a dict is given."""
     text = rng.random() < 0.7
     if kind == "ean13":
         d = rng.choice("123456789") + digits(rng, 11)
@@ -104,7 +106,17 @@ def make_symbol(rng, kind):
         d += gtin_check(d)
         add = digits(rng, 2 if kind.endswith("2") else 5)
         gap = ["--addongap", str(rng.choice([7, 8, 9, 10, 12]))]
+        if extras is not None:
+            extras["addon"] = add
         return zint(rng, 13, d + "+" + add, text, gap), d
+    if kind in ("upca-addon2", "upca-addon5"):
+        d = digits(rng, 11)
+        d += gtin_check(d)
+        add = digits(rng, 2 if kind.endswith("2") else 5)
+        gap = ["--addongap", str(rng.choice([9, 10, 12]))]
+        if extras is not None:
+            extras["addon"] = add
+        return zint(rng, 34, d[:11] + "+" + add, text, gap), d
     if kind == "itf14":
         d = digits(rng, 13)
         d += gtin_check(d)
@@ -386,7 +398,8 @@ NEGATIVES = {
 
 POSITIVES = {
     "ean13-gen": "ean13", "ean8-gen": "ean8", "upca-gen": "upca", "upce-gen": "upce",
-    "ean13-addon2": "ean13-addon2", "ean13-addon5": "ean13-addon5", "itf-bearer": "itf14",
+    "ean13-addon2": "ean13-addon2", "ean13-addon5": "ean13-addon5", "upca-addon2": "upca-addon2",
+    "upca-addon5": "upca-addon5", "itf-bearer": "itf14",
     "code128-gen": "code128", "code39-gen": "code39", "qrcode-gen": "qrcode", "datamatrix-gen": "datamatrix",
 }
 
@@ -394,8 +407,8 @@ POSITIVES = {
 NESTED = {"nested-ean13": "ean13", "nested-addon": "ean13-addon5", "nested-itf14": "itf14"}
 
 
-def nested_symbol(rng, kind):
-    sym, expected = make_symbol(rng, kind)
+def nested_symbol(rng, kind, extras=None):
+    sym, expected = make_symbol(rng, kind, extras)
     if rng.random() < 0.5:  # ink spread: bars grow by a fifth to a third of a module
         cut = rng.uniform(150, 200)
         sym = sym.filter(ImageFilter.GaussianBlur(0.8)).point(lambda v: 0 if v < cut else 255)
@@ -420,6 +433,7 @@ def generate(out, seed, count, patterns):
         for k in range(count):
             # One generator per image so that an image can be reproduced alone from (seed, set, k).
             r = random.Random(f"{seed}/{set_name}/{k}")
+            extras = {}
             if set_name in NEGATIVES:
                 w, h = r.randint(200, 640), r.randint(160, 480)
                 arr = NEGATIVES[set_name](r, w, h)
@@ -432,16 +446,19 @@ def generate(out, seed, count, patterns):
             else:
                 kind = POSITIVES.get(set_name) or NESTED[set_name]
                 if set_name in NESTED:
-                    sym, expected = nested_symbol(r, kind)
+                    sym, expected = nested_symbol(r, kind, extras)
                     arr = place(r, sym, 1.2, 2.6)
                 else:
-                    sym, expected = make_symbol(r, kind)
+                    sym, expected = make_symbol(r, kind, extras)
                     arr = place(r, sym, 1.6 if kind in ("qrcode", "datamatrix") else 1.3, 4.0)
                 img, tags = camera(r, arr)
             name = f"{k:03d}-" + ("-".join(tags) if tags else "clean")
             Image.fromarray(img).save(os.path.join(folder, name + ".png"))
             with open(os.path.join(folder, name + ".txt"), "w", encoding="utf-8") as f:
                 f.write(expected)
+            if "addon" in extras:
+                with open(os.path.join(folder, name + ".addon"), "w", encoding="utf-8") as f:
+                    f.write(extras["addon"])
             written += 1
     return written
 

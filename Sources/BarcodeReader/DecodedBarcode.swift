@@ -22,12 +22,18 @@ public struct DecodedBarcode: Sendable, Equatable {
     public var rawBytes: [UInt8]?
     /// Corner points, clockwise from the top left of the symbol as read.
     public var corners: [Point]
+    /// The EAN-2 or EAN-5 add-on (supplement) printed after an EAN-13, UPC-A or UPC-E: its 2 or 5 digits, or nil
+    /// when none was read. ``text`` stays the main code alone (what product lookup uses).
+    public var addOn: String?
 
     /// Creates a result.
-    public init(format: BarcodeFormat, text: String, rawBytes: [UInt8]? = nil, corners: [Point] = []) {
+    public init(
+        format: BarcodeFormat, text: String, rawBytes: [UInt8]? = nil, corners: [Point] = [], addOn: String? = nil
+    ) {
         self.format = format
         self.text = text
         self.rawBytes = rawBytes
         self.corners = corners
+        self.addOn = addOn
     }
 }

@@ -11,6 +11,8 @@ struct LinearScanner {
         var firstSpan: (Double, Double)
         var lastRow: Int
         var lastSpan: (Double, Double)
+        /// Add-ons read after the symbol: lines that read each, and how many of them read it clearly.
+        var addOns: [String: (lines: Int, clear: Int)] = [:]
         var minRow: Int { min(self.firstRow, self.lastRow) }
         var maxRow: Int { max(self.firstRow, self.lastRow) }
         var minX: Double { min(self.firstSpan.0, self.lastSpan.0) }
@@ -128,8 +130,14 @@ struct LinearScanner {
     }
 
     private func record(_ hit: LinearHit, row: Int, span: (Double, Double), into candidates: inout [Candidate]) {
+        func vote(_ c: inout Candidate) {
+            guard let add = hit.addOn else { return }
+            let old = c.addOns[add] ?? (0, 0)
+            c.addOns[add] = (old.lines + 1, old.clear + (hit.addOnClear ? 1 : 0))
+        }
         for k in candidates.indices where candidates[k].format == hit.format && candidates[k].text == hit.text {
             // The same symbol again: extend its extent.
+            vote(&candidates[k])
             candidates[k].lineCount += 1
             if hit.clear { candidates[k].clearLines += 1 }
             if row < candidates[k].minRow {
@@ -151,10 +159,21 @@ struct LinearScanner {
             }
             return
         }
-        candidates.append(
-            Candidate(
-                format: hit.format, text: hit.text, lineCount: 1, clearLines: hit.clear ? 1 : 0, firstRow: row, firstSpan: span, lastRow: row,
-                lastSpan: span))
+        var c = Candidate(
+            format: hit.format, text: hit.text, lineCount: 1, clearLines: hit.clear ? 1 : 0, firstRow: row, firstSpan: span,
+            lastRow: row, lastSpan: span)
+        vote(&c)
+        candidates.append(c)
+    }
+
+    /// The add-on to report with a symbol: read on at least `minLineCount` lines, clearly on one of them, and by a
+    /// clear majority over any other add-on read after the same symbol (as for the main code).
+    func confirmedAddOn(_ c: Candidate) -> String? {
+        let ranked = c.addOns.sorted { $0.value.lines > $1.value.lines }
+        guard let best = ranked.first, best.value.lines >= self.minLineCount, best.value.clear >= 1 else { return nil }
+        let second = ranked.count > 1 ? ranked[1].value.lines : 0
+        guard best.value.lines >= 2 * second, best.value.lines >= second + 2 else { return nil }
+        return best.key
     }
 
     /// Symbols that a fragment of a longer symbol can pass for, and the symbols they hide in.
@@ -214,7 +233,8 @@ struct LinearScanner {
             ]
             if rotated { pts = pts.map { ($0.1, $0.0) } }
             let barcode = DecodedBarcode(
-                format: c.format, text: c.text, rawBytes: nil, corners: pts.map { Point(x: $0.0, y: $0.1) })
+                format: c.format, text: c.text, rawBytes: nil, corners: pts.map { Point(x: $0.0, y: $0.1) },
+                addOn: self.confirmedAddOn(c))
             return (barcode, c.lineCount)
         }
     }

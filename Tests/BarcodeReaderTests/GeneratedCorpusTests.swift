@@ -6,13 +6,15 @@ import Testing
 /// The false-positive discipline: images rendered at test time by `scripts/barcode-gen.py` (zint, segno and
 /// camera effects; a fixed seed so that a failure reproduces with `scripts/barcode-gen.py --seed 20261125
 /// --count 8`). Zero reads on the `negative-*` sets, zero wrong reads on every rendering, including the
-/// symbol-inside-a-symbol sets (`nested-*`, `ean13-addon*`, `itf-bearer`).
+/// symbol-inside-a-symbol sets (`nested-*`, `ean13-addon*`, `upca-addon*`, `itf-bearer`); an EAN-2/EAN-5 add-on
+/// reported must be the one printed (`<name>.addon`), and each add-on set must have some read.
 ///
 /// Needs `zint` and a Python with pillow, numpy and segno (`.venv-barcode`); `scripts/test.sh` installs both.
 @Suite(.enabled(if: GeneratedCorpus.folder != nil, "scripts/barcode-gen.py could not run: zint or .venv-barcode (pillow, numpy, segno) missing"))
 struct GeneratedCorpusTests {
     static let positiveSets = [
-        "ean13-gen", "ean8-gen", "upca-gen", "upce-gen", "ean13-addon2", "ean13-addon5", "itf-bearer", "code128-gen",
+        "ean13-gen", "ean8-gen", "upca-gen", "upce-gen", "ean13-addon2", "ean13-addon5", "upca-addon2", "upca-addon5",
+        "itf-bearer", "code128-gen",
         "code39-gen", "qrcode-gen", "datamatrix-gen", "nested-ean13", "nested-addon", "nested-itf14",
     ]
     static let negativeSets = [
@@ -41,16 +43,25 @@ struct GeneratedCorpusTests {
         let reader = BarcodeReader()
         let family = GeneratedCorpus.family(of: set)
         var correct = 0
+        var addOnsPrinted = 0
+        var addOnsRead = 0
         for (path, expected) in images {
             let results = reader.decode(try ImageLoader.load(path: path))
+            let printed = GeneratedCorpus.addOn(of: path)
             let right = results.filter { Corpus.matches($0, expected: expected, family: family) }
             if !right.isEmpty { correct += 1 }
-            // Every symbol reported must be the one in the image: a second, different read is wrong too.
-            let wrong = results.filter { !Corpus.matches($0, expected: expected, family: family) }
-            #expect(wrong.isEmpty, "\(set)/\((path as NSString).lastPathComponent): expected \(expected), read \(wrong.map { "\($0.format) \($0.text)" })")
+            if printed != nil { addOnsPrinted += 1 }
+            if let printed, right.contains(where: { $0.addOn == printed }) { addOnsRead += 1 }
+            // Every symbol reported must be the one in the image: a second, different read is wrong too, and so
+            // is an add-on other than the one printed (none read is allowed; none printed, none may be read).
+            let wrong = results.filter {
+                !Corpus.matches($0, expected: expected, family: family) || ($0.addOn != nil && $0.addOn != printed)
+            }
+            #expect(wrong.isEmpty, "\(set)/\((path as NSString).lastPathComponent): expected \(expected)\(printed.map { " +" + $0 } ?? ""), read \(wrong.map { "\($0.format) \($0.text)\($0.addOn.map { " +" + $0 } ?? "")" })")
         }
         // Not a recall benchmark (that is BENCHMARKS.md), but a reader that reads nothing must not pass.
         #expect(correct >= 1, "\(set): no image read at all")
+        if set.contains("-addon") { #expect(addOnsRead >= 1, "\(set): no add-on read of \(addOnsPrinted) printed") }
     }
 }
 
@@ -64,6 +75,12 @@ enum GeneratedCorpus {
     /// The set's symbology for scoring (the nested sets hold a longer symbol of a known family).
     static func family(of set: String) -> String {
         ["nested-ean13": "ean13", "nested-addon": "ean13", "nested-itf14": "itf"][set] ?? Corpus.family(of: set)
+    }
+
+    /// The add-on's digits printed after the main symbol (`<name>.addon` beside the image), or nil.
+    static func addOn(of imagePath: String) -> String? {
+        let stem = (imagePath as NSString).deletingPathExtension
+        return FileManager.default.contents(atPath: stem + ".addon").map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The generated folder, made once per test process; nil when the generator cannot run here.

@@ -48,6 +48,26 @@ enum TestSymbols {
         return w
     }
 
+    /// EAN-5 parity (1 = G, first digit most significant) by the add-on's checksum.
+    static let ean5Parity = [0x18, 0x14, 0x12, 0x11, 0x0C, 0x06, 0x03, 0x0A, 0x09, 0x05]
+
+    /// EAN-2/EAN-5 add-on widths starting with the first bar of its start guard (1-1-2), digits separated by
+    /// a space and a bar of one module; `parity` replaces the specified L/G parity (to draw a wrong one).
+    static func addOn(_ digits: String, parity: Int? = nil) -> [Int] {
+        let d = digits.compactMap(\.wholeNumberValue)
+        let p =
+            parity
+            ?? (d.count == 2
+                ? (d[0] * 10 + d[1]) % 4 : ean5Parity[(3 * (d[0] + d[2] + d[4]) + 9 * (d[1] + d[3])) % 10])
+        var w = [1, 1, 2]
+        for (k, digit) in d.enumerated() {
+            if k > 0 { w += [1, 1] }
+            let isG = (p >> (d.count - 1 - k)) & 1 == 1
+            w += isG ? lPatterns[digit].reversed() : lPatterns[digit]
+        }
+        return w
+    }
+
     /// EAN-8 widths.
     static func ean8(_ digits: String) -> [Int] {
         let d = digits.compactMap(\.wholeNumberValue)

@@ -192,4 +192,8 @@ struct LinearHit {
     var end: Int
     /// Every element matched one pattern clearly (no near tie between two patterns); EAN/UPC only.
     var clear = true
+    /// The EAN-2/EAN-5 add-on read after the symbol on this line (EAN-13, UPC-A, UPC-E), and whether its digits
+    /// were clear.
+    var addOn: String? = nil
+    var addOnClear = false
 }

@@ -30,6 +30,18 @@ enum UPCEAN {
     /// Guard patterns measured against the symbol's module width (their own widths are too few pixels).
     static let maxGuardDeviation = 0.5
 
+    /// The add-on's start guard (bar, space, bar) and the separator between its digits (space, bar).
+    static let addOnGuard = [1, 1, 2]
+    /// EAN-5 parity (1 = G) of the five digits, indexed by the add-on's checksum (3 × odd + 9 × even positions).
+    static let ean5Parity = [0x18, 0x14, 0x12, 0x11, 0x0C, 0x06, 0x03, 0x0A, 0x09, 0x05]
+    /// The gap between a symbol and its add-on: 7–12 modules in the specification (zint's `--addongap`),
+    /// accepted from 5 to 14 modules of the main symbol (perspective, ink spread); anything else is not an add-on.
+    static let addOnGap = 5.0...14.0
+    /// Quiet zone after the add-on, in modules (the specification's 5).
+    static let addOnQuietZone = 5.0
+    /// The add-on's module may differ from the main symbol's by this fraction at most.
+    static let maxAddOnModuleDeviation = 0.25
+
     /// Computes the GTIN (mod 10, weights 3/1 from the right) check digit of `digits` (without check digit).
     static func checkDigit(_ digits: [Int]) -> Int {
         var sum = 0
@@ -190,6 +202,72 @@ enum UPCEAN {
         return LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6, clear: clear)
     }
 
+    /// The EAN-5 checksum: 3 × (digits 1, 3, 5) + 9 × (digits 2, 4), mod 10.
+    static func ean5Checksum(_ d: [Int]) -> Int {
+        (3 * (d[0] + d[2] + d[4]) + 9 * (d[1] + d[3])) % 10
+    }
+
+    /// Decodes an EAN-5 or EAN-2 add-on after a symbol whose trailing white run (the gap) is run `gap` and
+    /// whose module is `module` pixels. Every part must hold: the gap's width, the start guard and separators in
+    /// the add-on's module, that module close to the symbol's, every digit 7 modules, the quiet zone after, and
+    /// the add-on's own parity check (EAN-2: value mod 4; EAN-5: its checksum). Returns the digits and whether
+    /// every digit matched one pattern clearly; nil when any part fails.
+    static func addOn(_ runs: UnsafeBufferPointer<Int32>, gap: Int, module: Double) -> (text: String, clear: Bool)? {
+        // The gap must be a white run between bars, not the image border.
+        guard module > 0, gap >= 1, gap + 1 < runs.count - 1, gap % 2 == 0 else { return nil }
+        let gapWidth = Double(runs[gap])
+        guard gapWidth >= addOnGap.lowerBound * module - 1, gapWidth <= addOnGap.upperBound * module + 1 else {
+            return nil
+        }
+        let g = gap + 1
+        let guardModule = RowPattern.isPattern(runs, g, addOnGuard)
+        guard guardModule > 0 else { return nil }
+        for n in [5, 2] {
+            let count = 3 + 4 * n + 2 * (n - 1)
+            // The run after the last bar is the quiet zone (or the border).
+            guard g + count < runs.count else { continue }
+            let starts = (0..<n).map { g + 3 + 6 * $0 }
+            let widths = starts.map { Double(RowPattern.sum(runs, $0, 4)) }
+            let addModule = (Double(RowPattern.sum(runs, g, count))) / Double(4 + 7 * n + 2 * (n - 1))
+            guard abs(addModule / module - 1) <= maxAddOnModuleDeviation,
+                abs(guardModule / addModule - 1) <= maxGuardDeviation
+            else { continue }
+            var consistent = true
+            for k in 0..<n {
+                if abs(widths[k] / 7 - addModule) > 0.3 * addModule + 0.5 { consistent = false }
+                if k > 0 {
+                    let ratio = widths[k] / widths[k - 1]
+                    if ratio > 1 + maxAdjacentWidthRatio || ratio < 1 / (1 + maxAdjacentWidthRatio) { consistent = false }
+                    // The separator before digit k: one space and one bar of one module each.
+                    if RowPattern.isPattern(runs, starts[k] - 2, [1, 1], moduleSizeRef: addModule) == 0 {
+                        consistent = false
+                    }
+                }
+            }
+            guard consistent else { continue }
+            let after = g + count
+            guard after == runs.count - 1 || Double(runs[after]) >= addOnQuietZone * addModule - 1 else { continue }
+            var digits: [Int] = []
+            var parity = 0
+            var clear = true
+            for start in starts {
+                guard
+                    let (m, margin) = RowPattern.bestMatchWithMargin(
+                        runs, start, lgPatterns, patternLength: 7, maxAverage: maxAverageVariance,
+                        maxIndividual: maxIndividualVariance)
+                else { break }
+                if margin < minDigitMargin { clear = false }
+                digits.append(m % 10)
+                parity = (parity << 1) | (m >= 10 ? 1 : 0)
+            }
+            guard digits.count == n else { continue }
+            let valid = n == 2 ? (digits[0] * 10 + digits[1]) % 4 == parity : ean5Parity[ean5Checksum(digits)] == parity
+            guard valid else { continue }
+            return (String(digits.map { Character(String($0)) }), clear)
+        }
+        return nil
+    }
+
     /// Finds and decodes the first EAN/UPC symbol whose start guard is at or after run `from`.
     static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
         let minSize = 3 + 6 * 4 + 6
@@ -207,6 +285,15 @@ enum UPCEAN {
             return (nil, b)
         }
         var result = hit
+        if hit.format == .ean13 || hit.format == .upcE {
+            // An add-on follows EAN-13/UPC-A and UPC-E (never EAN-8).
+            let modules = hit.format == .upcE ? 51.0 : 95.0
+            let module = Double(RowPattern.sum(runs, hit.start, hit.end - hit.start)) / modules
+            if let add = addOn(runs, gap: hit.end, module: module) {
+                result.addOn = add.text
+                result.addOnClear = add.clear
+            }
+        }
         if hit.format == .ean13, hit.text.first == "0" {
             result.format = .upcA
             result.text = String(hit.text.dropFirst())
