@@ -38,3 +38,117 @@ import Testing
         #expect(throws: BarcodeReaderError(.invalidData)) { _ = try DMDecoder.parse([0]) }
     }
 }
+
+/// ECI, GS1, macro and structured-append codewords (issue 11, point 4), encoded by hand from ISO/IEC 16022.
+@Suite struct DataMatrixContentTests {
+    /// An ASCII-mode byte ≥ 128: upper shift (235) then the byte − 128 + 1.
+    static func upper(_ byte: UInt8) -> [Int] { [235, Int(byte) - 127] }
+
+    @Test(arguments: [([27], 26), ([4], 3), ([131, 112], 1000), ([192, 15, 62], 20000)])
+    func eciDesignatorsOfOneTwoAndThreeCodewords(_ codewords: [Int], _ value: Int) throws {
+        var i = 0
+        #expect(try DMDecoder.eciValue(codewords, &i) == value)
+        #expect(i == codewords.count)
+    }
+
+    @Test func eciSwitchesTheCharacterSet() throws {
+        // "é" as UTF-8 (C3 A9) after ECI 26; the same bytes without ECI are ISO-8859-1.
+        let bytes = Self.upper(0xC3) + Self.upper(0xA9)
+        let utf8 = try DMDecoder.content([241, 27] + bytes)
+        #expect(utf8.text == "é")
+        #expect(utf8.eci == [26])
+        #expect(try DMDecoder.content(bytes) == MessageContent(text: "Ã©"))
+        // ISO-8859-5 (ECI 7) 0xBF is П, ISO-8859-7 (ECI 9) 0xE1 is α: two switches in one message.
+        let mixed = try DMDecoder.content([66] + [241, 8] + Self.upper(0xBF) + [241, 10] + Self.upper(0xE1))
+        #expect(mixed.text == "AПα")
+        #expect(mixed.eci == [7, 9])
+    }
+
+    @Test func fnc1FirstIsGS1AndLaterIsGroupSeparator() throws {
+        // FNC1, "10" "AB" (digit pair 10, A, B), FNC1, "21".
+        let gs1 = try DMDecoder.content([232, 140, 66, 67, 232, 151])
+        #expect(gs1 == MessageContent(text: "10AB\u{1D}21", gs1: true))
+        let plain = try DMDecoder.content([66, 232, 67])
+        #expect(plain == MessageContent(text: "A\u{1D}B", gs1: false))
+    }
+
+    @Test func structuredAppendHeaderAndGS1AfterIt() throws {
+        // Symbol 2 of 3 (upper nibble 1, lower 17 − 3 = 14), file id 1, 2; then FNC1 in the first data position.
+        let c = try DMDecoder.content([233, 0x1E, 1, 2, 232, 140])
+        #expect(c.structuredAppend == StructuredAppend(position: 1, total: 3, parity: 258))
+        #expect(c.gs1)
+        #expect(c.text == "10")
+        // Anywhere but first it is not a structured-append header.
+        #expect(throws: BarcodeReaderError(.invalidData)) { _ = try DMDecoder.content([66, 233, 0x1E, 1, 2]) }
+    }
+
+    @Test func macroHeadersAreExpanded() throws {
+        #expect(try DMDecoder.parse([236, 66, 142]) == "[)>\u{1E}05\u{1D}A12\u{1E}\u{04}")
+        #expect(try DMDecoder.parse([237, 66, 129]) == "[)>\u{1E}06\u{1D}A\u{1E}\u{04}")
+    }
+
+    @Test func edifactUnlatchResumesAtTheNextCodeword() throws {
+        // EDIFACT "ABC1", then unlatch in the first sextet of 124 (011111 00), then ASCII 153 = digits "23".
+        #expect(try DMDecoder.parse([240, 4, 32, 241, 124, 153, 129]) == "ABC123")
+        // Fewer than three codewords left in EDIFACT: ASCII again without an unlatch.
+        #expect(try DMDecoder.parse([240, 66, 67]) == "AB")
+    }
+}
+
+/// Data Matrix rendered by zint with ECI, GS1, macro 05/06 and structured append, read back exactly.
+@Suite(.enabled(if: ZintRender.available, "zint is missing (apt-get install zint)"))
+struct ZintDataMatrixTests {
+    /// (ECI, text) in every character set of the AIM register zint encodes and Foundation decodes.
+    static let eciTexts: [(Int, String)] = [
+        (3, "Grüße"), (4, "Łódź"), (5, "Ħĉĝ"), (6, "ĀĒĪ ŗ"), (7, "Привет"), (8, "مرحبا"), (9, "Καλημέρα"),
+        (10, "שלום"), (11, "İstanbul ş"), (12, "Ŋŧ ĸ"), (13, "สวัสดี"), (15, "Ąžuolas ė"), (16, "Ḃṁŷ"),
+        (17, "€uro œ"), (18, "Ș ț"), (20, "日本"), (21, "Łódź"), (22, "Привет"), (23, "€ “x”"), (25, "Grüße €"),
+        (26, "Grüße € 日本"), (28, "中文"), (29, "中文"), (30, "한글"), (32, "中文"), (33, "Grüße"), (34, "Grüße"),
+        (35, "Grüße"),
+    ]
+
+    @Test(arguments: eciTexts)
+    func eciIsDecodedToTheRightCharacters(_ eci: Int, _ text: String) throws {
+        for scale in ["2", "4"] {
+            let image = try ZintRender.render(barcode: 71, data: text, extra: ["--eci=\(eci)", "--scale", scale])
+            let found = BarcodeReader().decode(image)
+            #expect(found.map(\.text) == [text], "ECI \(eci), scale \(scale)")
+            #expect(found.first?.eci == [eci])
+        }
+    }
+
+    @Test func noECIIsLatin1() throws {
+        let found = BarcodeReader().decode(try ZintRender.render(barcode: 71, data: "Grüße", extra: ["--scale", "3"]))
+        #expect(found.map(\.text) == ["Grüße"])
+        #expect(found.first?.eci == [])
+        #expect(found.first?.gs1 == false)
+    }
+
+    @Test func gs1() throws {
+        let image = try ZintRender.render(
+            barcode: 71, data: "[01]09501101530003[10]AB-123[21]XYZ", extra: ["--gs1", "--scale", "3"])
+        let found = BarcodeReader().decode(image)
+        // The lot (10) is variable-length and not last: FNC1 after it, read as GS.
+        #expect(found.map(\.text) == ["0109501101530003" + "10AB-123\u{1D}" + "21XYZ"])
+        #expect(found.first?.gs1 == true)
+    }
+
+    @Test(arguments: ["05", "06"])
+    func macroHeaders(_ macro: String) throws {
+        let image = try ZintRender.render(
+            barcode: 71, data: "[)>\\R\(macro)\\GABC123\\R\\E", extra: ["--esc", "--scale", "3"])
+        let found = BarcodeReader().decode(image)
+        #expect(found.map(\.text) == ["[)>\u{1E}\(macro)\u{1D}ABC123\u{1E}\u{04}"])
+        #expect(found.first?.rawBytes?.first == (macro == "05" ? 236 : 237), "zint used the macro codeword")
+    }
+
+    @Test func structuredAppend() throws {
+        for (position, total) in [(1, 2), (2, 3), (16, 16)] {
+            let image = try ZintRender.render(
+                barcode: 71, data: "part \(position)", extra: ["--structapp=\(position),\(total),003004", "--scale", "3"])
+            let found = BarcodeReader().decode(image)
+            #expect(found.map(\.text) == ["part \(position)"])
+            #expect(found.first?.structuredAppend == StructuredAppend(position: position - 1, total: total, parity: 3 << 8 | 4))
+        }
+    }
+}

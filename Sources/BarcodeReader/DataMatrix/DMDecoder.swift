@@ -5,6 +5,7 @@ enum DMDecoder {
     struct Result {
         var text: String
         var bytes: [UInt8]
+        var content = MessageContent(text: "")
     }
 
     /// Reads the data codewords of a full symbol matrix (`version.columns × version.rows`).
@@ -57,13 +58,39 @@ enum DMDecoder {
 
     static func decode(_ m: BitMatrix, version: DMVersion) throws(BarcodeReaderError) -> Result {
         let data = try codewords(m, version: version)
-        return Result(text: try parse(data), bytes: data.map { UInt8(truncatingIfNeeded: $0) })
+        let content = try self.content(data)
+        return Result(text: content.text, bytes: data.map { UInt8(truncatingIfNeeded: $0) }, content: content)
     }
 
     private enum Mode { case ascii, c40, text, x12, edifact, base256 }
 
-    /// Parses ECC 200 data codewords (ASCII, C40, Text, X12, EDIFACT, Base 256, FNC1, ECI, macros).
+    /// Parses ECC 200 data codewords into text (see ``content(_:)``).
     static func parse(_ data: [Int]) throws(BarcodeReaderError) -> String {
+        try content(data).text
+    }
+
+    /// The ECI designator at `i` (ISO/IEC 16022 5.4.2: one, two or three codewords); advances `i`.
+    static func eciValue(_ data: [Int], _ i: inout Int) throws(BarcodeReaderError) -> Int {
+        func next() throws(BarcodeReaderError) -> Int {
+            guard i < data.count else { throw BarcodeReaderError(.invalidData, "ECI") }
+            i += 1
+            return data[i - 1]
+        }
+        let c1 = try next()
+        guard c1 > 127 else { return c1 - 1 }
+        let c2 = try next()
+        guard c1 > 191 else { return (c1 - 128) * 254 + 127 + c2 - 1 }
+        let c3 = try next()
+        return (c1 - 192) * 64516 + 16383 + (c2 - 1) * 254 + c3 - 1
+    }
+
+    /// Parses ECC 200 data codewords (ASCII, C40, Text, X12, EDIFACT, Base 256, FNC1, ECI, macros, structured
+    /// append). FNC1 in the first position (after a structured-append header) marks GS1 data and is dropped;
+    /// FNC1 elsewhere is GS (0x1D). Macro 05/06 expand to `[)>␞05␝` / `[)>␞06␝` … `␞␄`. Bytes after an ECI
+    /// are decoded in its character set (ISO-8859-1 before any ECI).
+    static func content(_ data: [Int]) throws(BarcodeReaderError) -> MessageContent {
+        var content = MessageContent(text: "")
+        var firstPosition = 1  // index after the codeword that may be FNC1 in the first position
         var out: [UInt8] = []
         var trailer: [UInt8] = []
         var i = 0
@@ -99,33 +126,37 @@ enum DMDecoder {
                     emit(48 + v % 10)
                 case 230: mode = .c40
                 case 231: mode = .base256
-                case 232: if !(i == 1 || (i == 2 && data.first.map { $0 == 233 } == true)) { out.append(0x1D) }
-                case 233: i += 3  // structured append: position, file id
+                case 232:
+                    if i == firstPosition {
+                        content.gs1 = true
+                    } else {
+                        out.append(0x1D)
+                    }
+                case 233:
+                    // Structured append, only as the first codeword: sequence indicator and two file id codewords.
+                    guard i == 1, i + 3 <= data.count else { throw BarcodeReaderError(.invalidData, "structured append") }
+                    let sequence = data[i]
+                    let position = sequence >> 4
+                    var total = 17 - (sequence & 0x0F)
+                    if total > 16 || total <= position { total = 0 }
+                    content.structuredAppend = StructuredAppend(
+                        position: position, total: total, parity: (data[i + 1] << 8) | data[i + 2])
+                    i += 3
+                    firstPosition = i + 1
                 case 234: break  // reader programming
                 case 235: upperShift = true
-                case 236:
-                    out += Array("[)>\u{1E}05\u{1D}".utf8)
-                    trailer = Array("\u{1E}\u{04}".utf8)
-                case 237:
-                    out += Array("[)>\u{1E}06\u{1D}".utf8)
+                case 236, 237:
+                    // Macro 05/06 (the first codeword in the specification; read anywhere, as zxing does).
+                    out += Array("[)>\u{1E}\(c == 236 ? "05" : "06")\u{1D}".utf8)
                     trailer = Array("\u{1E}\u{04}".utf8)
                 case 238: mode = .x12
                 case 239: mode = .text
                 case 240: mode = .edifact
                 case 241:
-                    guard i < data.count else { throw BarcodeReaderError(.invalidData, "ECI") }
-                    var value = data[i] - 1
-                    i += 1
-                    if data[i - 1] > 127, i < data.count {
-                        value = (data[i - 1] - 128) * 254 + data[i] - 1
-                        i += 1
-                        if data[i - 2] > 191, i < data.count {
-                            value = (data[i - 2] - 192) * 64516 + 16383 + (data[i - 1] - 1) * 254 + data[i] - 1
-                            i += 1
-                        }
-                    }
+                    let value = try eciValue(data, &i)
                     flush()
                     eci = QRDecoder.encoding(forECI: value)
+                    content.eci.append(value)
                 default: throw BarcodeReaderError(.invalidData, "codeword \(c)")
                 }
             case .c40, .text:
@@ -165,7 +196,12 @@ enum DMDecoder {
                     }
                 }
             case .edifact:
-                // Four 6-bit values in three codewords; 011111 returns to ASCII.
+                // Four 6-bit values in three codewords; 011111 returns to ASCII. With fewer than three codewords
+                // left, the symbol returned to ASCII without an unlatch (ISO/IEC 16022 5.2.8.2, as zxing reads it).
+                guard data.count - i >= 3 else {
+                    mode = .ascii
+                    continue
+                }
                 var bits = 0
                 var n = 0
                 while n < 3 && i + n < data.count {
@@ -173,12 +209,15 @@ enum DMDecoder {
                     n += 1
                 }
                 bits <<= (3 - n) * 8
+                let start = i
                 i += n
                 var unlatched = false
                 for k in 0..<4 {
                     let v = (bits >> (18 - 6 * k)) & 0x3F
                     if v == 0x1F {
+                        // Unlatch: the rest of its codeword is padding and ASCII resumes at the next codeword.
                         unlatched = true
+                        i = min(i, start + (6 * k + 5) / 8 + 1)
                         break
                     }
                     emit(v & 0x20 == 0 ? v | 0x40 : v)
@@ -209,11 +248,10 @@ enum DMDecoder {
         }
         out += trailer
         flush()
-        var text = ""
         for (bytes, enc) in segments {
-            text += QRDecoder.decodeText(bytes, enc ?? .isoLatin1)
+            content.text += QRDecoder.decodeText(bytes, enc ?? .isoLatin1)
         }
-        return text
+        return content
     }
 
     struct C40State {

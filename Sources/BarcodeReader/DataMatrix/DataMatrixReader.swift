@@ -117,7 +117,10 @@ enum DataMatrixReader {
                         let corners = [c.topLeft, tr, c.bottomRight, c.bottomLeft].map { Point(x: $0.0, y: $0.1) }
                         if !results.contains(where: { $0.text == r.text }) {
                             results.append(
-                                DecodedBarcode(format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners))
+                                DecodedBarcode(
+                                    format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners,
+                                    gs1: r.content.gs1, eci: r.content.eci,
+                                    structuredAppend: r.content.structuredAppend))
                         }
                         decoded = true
                         break
@@ -152,7 +155,10 @@ enum DataMatrixReader {
                             return Point(x: q.0, y: q.1)
                         }
                         results.append(
-                            DecodedBarcode(format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners))
+                            DecodedBarcode(
+                                    format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners,
+                                    gs1: r.content.gs1, eci: r.content.eci,
+                                    structuredAppend: r.content.structuredAppend))
                         break
                     }
                 }

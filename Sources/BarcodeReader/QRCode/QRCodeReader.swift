@@ -54,8 +54,7 @@ enum QRCodeReader {
                         bits = m
                     }
                     if let r = try? QRDecoder.decode(bits) {
-                        return DecodedBarcode(
-                            format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+                        return DecodedBarcode(r, corners: candidate.corners)
                     }
                 }
             }
@@ -77,7 +76,7 @@ enum QRCodeReader {
                 guard let bits = detector.sampleGrid(t, dimension: candidate.version.dimension),
                     let r = try? QRDecoder.decode(bits)
                 else { continue }
-                return DecodedBarcode(format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+                return DecodedBarcode(r, corners: candidate.corners)
             }
         }
         // Finally fit all four control points to the fixed patterns.
@@ -94,9 +93,18 @@ enum QRCodeReader {
                         GreySampler.sample($0, t, width: candidate.version.dimension, height: candidate.version.dimension)
                     }
                 guard let bits = sampled, let r = try? QRDecoder.decode(bits) else { continue }
-                return DecodedBarcode(format: .qrCode, text: r.text, rawBytes: r.bytes, corners: candidate.corners)
+                return DecodedBarcode(r, corners: candidate.corners)
             }
         }
         return nil
+    }
+}
+
+extension DecodedBarcode {
+    /// A QR Code result with what its bit stream said (GS1, ECI, structured append).
+    init(_ r: QRDecoder.Result, corners: [Point]) {
+        self.init(
+            format: .qrCode, text: r.text, rawBytes: r.bytes, corners: corners, gs1: r.content.gs1,
+            eci: r.content.eci, structuredAppend: r.content.structuredAppend)
     }
 }

@@ -7,6 +7,7 @@ enum QRDecoder {
         var bytes: [UInt8]
         var version: Int
         var level: QRErrorCorrectionLevel
+        var content = MessageContent(text: "")
     }
 
     @inline(__always)
@@ -97,8 +98,10 @@ enum QRDecoder {
             throw BarcodeReaderError(.invalidData, "codeword count")
         }
         let data = try correct(raw, version: version, level: format.level)
-        let text = try parseBitStream(data, version: version)
-        return Result(text: text, bytes: data.map { UInt8($0) }, version: version.number, level: format.level)
+        let content = try self.content(data, version: version)
+        return Result(
+            text: content.text, bytes: data.map { UInt8($0) }, version: version.number, level: format.level,
+            content: content)
     }
 
     /// De-interleaves the blocks, corrects each, and returns the data codewords.
@@ -186,8 +189,15 @@ enum QRDecoder {
         var encoding: String.Encoding?  // nil = guess (no ECI)
     }
 
-    /// Parses the data bit stream (numeric, alphanumeric, byte, Kanji, ECI, FNC1, structured append).
+    /// Parses the data bit stream into text (see ``content(_:version:)``).
     static func parseBitStream(_ data: [Int], version: QRVersion) throws(BarcodeReaderError) -> String {
+        try content(data, version: version).text
+    }
+
+    /// Parses the data bit stream (numeric, alphanumeric, byte, Kanji, Hanzi, ECI, FNC1, structured append).
+    /// FNC1 in the first position marks GS1 data; structured append gives the symbol's place in its sequence.
+    static func content(_ data: [Int], version: QRVersion) throws(BarcodeReaderError) -> MessageContent {
+        var content = MessageContent(text: "")
         var bits = BitSource(bytes: data)
         var segments: [Segment] = [Segment()]
         var eci: String.Encoding?
@@ -286,7 +296,7 @@ enum QRDecoder {
                     assembled += assembled < 0x00A00 ? 0x0A1A1 : 0x0A6A1
                     out += [UInt8(truncatingIfNeeded: assembled >> 8), UInt8(truncatingIfNeeded: assembled)]
                 }
-                append(out, String.Encoding(rawValue: 0x8000_0632))  // GB 18030
+                append(out, cfEncoding(0x0632))  // GB 18030
             case 7:
                 let first = try bits.read(8)
                 var value: Int
@@ -300,9 +310,16 @@ enum QRDecoder {
                     throw BarcodeReaderError(.invalidData, "ECI")
                 }
                 eci = encoding(forECI: value)
+                content.eci.append(value)
             case 3:
-                _ = try bits.read(16)  // structured append: sequence and parity
+                // Structured append: position and total - 1 (4 bits each), then the message's parity byte.
+                let position = try bits.read(4)
+                let total = try bits.read(4) + 1
+                let parity = try bits.read(8)
+                content.structuredAppend = StructuredAppend(
+                    position: position, total: total > position ? total : 0, parity: parity)
             case 5:
+                content.gs1 = true
                 fnc1 = true
             case 9:
                 fnc1 = true
@@ -315,18 +332,24 @@ enum QRDecoder {
         let hasKanji = segments.contains { $0.encoding == .shiftJIS }
         let unlabelled = segments.filter { $0.encoding == nil }.flatMap(\.bytes)
         let guessed = guessEncoding(unlabelled, preferShiftJIS: hasKanji)
-        var text = ""
         for s in segments where !s.bytes.isEmpty {
-            text += decodeText(s.bytes, s.encoding ?? guessed)
+            content.text += decodeText(s.bytes, s.encoding ?? guessed)
         }
-        return text
+        return content
     }
 
+    /// A Core Foundation string encoding as a `String.Encoding` (its documented conversion: the CF value with the
+    /// high bit set), for the character sets that have no named constant.
+    static func cfEncoding(_ cf: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | cf) }
+
+    /// The character set of an ECI designator (AIM ECI register), or nil for one Foundation cannot decode.
     static func encoding(forECI value: Int) -> String.Encoding? {
         switch value {
-        case 0, 2: return .isoLatin1  // cp437 approximated
+        case 0, 2: return cfEncoding(0x0400)  // Code page 437
         case 1, 3: return .isoLatin1
         case 4: return .isoLatin2
+        // ISO-8859-3 … -11 and -13 … -16 (ECI 14 is unassigned): CF's ISO Latin encodings 0x02nn, nn = the part.
+        case 5...13, 15...18: return cfEncoding(0x0200 + UInt(value - 2))
         case 20: return .shiftJIS
         case 21: return .windowsCP1250
         case 22: return .windowsCP1251
@@ -334,6 +357,13 @@ enum QRDecoder {
         case 25: return .utf16BigEndian
         case 26: return .utf8
         case 27, 170: return .ascii
+        case 28: return cfEncoding(0x0A03)  // Big5
+        case 29: return cfEncoding(0x0930)  // GB 2312 (EUC-CN)
+        case 30: return cfEncoding(0x0940)  // EUC-KR
+        case 31, 32: return cfEncoding(0x0632)  // GBK, GB 18030 (GB 18030 decodes both)
+        case 33: return .utf16LittleEndian
+        case 34: return .utf32BigEndian
+        case 35: return .utf32LittleEndian
         default: return nil
         }
     }
