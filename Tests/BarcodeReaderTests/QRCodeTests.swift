@@ -57,6 +57,19 @@ import Testing
         // Kanji mode "点" (Shift-JIS 0x935F): 1000 00000001 0110110011111
         let kanji = bitsToBytes("1000" + "00000001" + "0110110011111" + "0000")
         #expect(try QRDecoder.parseBitStream(kanji, version: v1) == "点")
+        #expect(try QRDecoder.content(eci, version: v1).eci == [26])
+    }
+
+    @Test func structuredAppendAndGS1AreReported() throws {
+        let v1 = try #require(QRVersion.forNumber(1))
+        // Structured append: position 1, total − 1 = 2, parity 0xAA; FNC1 in the first position; byte "A".
+        let bits = bitsToBytes(
+            "0011" + "0001" + "0010" + "10101010" + "0101" + "0100" + "00000001" + "01000001" + "0000")
+        let content = try QRDecoder.content(bits, version: v1)
+        #expect(content == MessageContent(text: "A", gs1: true, structuredAppend: StructuredAppend(position: 1, total: 3, parity: 0xAA)))
+        // FNC1 in the second position (an AIM application indicator) is not GS1.
+        let aim = bitsToBytes("1001" + "01000001" + "0100" + "00000001" + "01000010" + "0000")
+        #expect(try QRDecoder.content(aim, version: v1).gs1 == false)
     }
 
     private func bitsToBytes(_ bits: String) -> [Int] {
