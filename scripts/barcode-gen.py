@@ -2,7 +2,7 @@
 """Fresh barcode test images for Stockroom's reader: symbols rendered by zint (and segno for QR Code), then
 degraded as a phone camera degrades them, with random parameters from a fresh seed on every run.
 
-  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard]   generate (prints the seed)
+  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard] [--size WxH]   generate (prints the seed)
   barcode-gen.py score DIR [--ext-batch 'CMD'] [--anchors]                 score decoders on a generated folder
 
 Needs: the `zint` command (Debian: apt-get install zint), and in a venv pillow, numpy, segno
@@ -421,7 +421,7 @@ def family_of(set_name):
     return nested.get(set_name, set_name.rsplit("-", 1)[0])
 
 
-def generate(out, seed, count, patterns):
+def generate(out, seed, count, patterns, negative_size=None):
     rng = random.Random(seed)
     written = 0
     names = list(POSITIVES) + list(NESTED) + list(NEGATIVES)
@@ -436,6 +436,8 @@ def generate(out, seed, count, patterns):
             extras = {}
             if set_name in NEGATIVES:
                 w, h = r.randint(200, 640), r.randint(160, 480)
+                if negative_size:  # a fixed frame size (e.g. 640x480 for timing frames without a code)
+                    w, h = negative_size
                 arr = NEGATIVES[set_name](r, w, h)
                 expected, tags = "", [set_name.split("-", 1)[1]]
                 if set_name != "negative-cut" and r.random() < 0.5:
@@ -562,6 +564,7 @@ def main():
     p.add_argument("--count", type=int, default=20, help="images per set (default 20)")
     p.add_argument("--sets", default="", help="comma-separated set-name globs, e.g. 'ean*,negative-*'")
     p.add_argument("--hard", action="store_true", help="smaller modules, more blur and perspective, worse JPEG")
+    p.add_argument("--size", help="WxH of the negative-* frames (not negative-cut), e.g. 640x480 (default: random)")
     a = p.parse_args()
     global HARD
     HARD = a.hard
@@ -571,7 +574,8 @@ def main():
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
     out = a.out or tempfile.mkdtemp(prefix="barcode-gen-")
     t = time.time()
-    n = generate(out, seed, a.count, [s for s in a.sets.split(",") if s])
+    size = tuple(int(v) for v in a.size.lower().split("x")) if a.size else None
+    n = generate(out, seed, a.count, [s for s in a.sets.split(",") if s], size)
     print(f"seed {seed}: {n} images in {out} ({time.time() - t:.1f} s)")
     return 0
 
