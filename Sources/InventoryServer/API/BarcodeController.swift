@@ -56,7 +56,7 @@ struct BarcodeController<Store: CatalogueRepository & SettingsRepository> {
         var codes: [BarcodeDecodeResponse.Code] = []
         for code in found {
             let product = try await self.store.product(barcode: code.text)
-            codes.append(.init(format: code.format.rawValue, text: code.text,
+            codes.append(.init(format: code.format.rawValue, text: code.text, addOn: code.addOn, gs1: code.gs1,
                                product: product.map { ProductResponse($0, formats: f, thresholds: thresholds) }))
         }
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)

@@ -9,6 +9,10 @@ struct BarcodeDecodeResponse: Encodable, Sendable {
     struct Code: Encodable, Sendable {
         var format: String
         var text: String
+        /// An EAN-2/EAN-5 add-on printed beside an EAN/UPC code (an issue number, a price); product lookup uses `text`.
+        var addOn: String?
+        /// GS1 data (FNC1 in the first position; later separators are `\u{1D}`).
+        var gs1: Bool
         var product: ProductResponse?
     }
 }
