@@ -95,7 +95,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
     PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
-    SaleController(store: repository).addRoutes(to: api.group("sales"))
+    SaleController(store: repository, secrets: configuration.secrets).addRoutes(to: api.group("sales"))
     TabController(store: repository).addRoutes(to: api.group("tabs"))
     ReturnController(store: repository).addRoutes(to: api.group("returns"))
     AdjustmentController(store: repository).addRoutes(to: api.group("adjustments"))

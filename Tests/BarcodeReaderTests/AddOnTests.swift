@@ -91,7 +91,7 @@ struct ZintAddOnTests {
     @Test(arguments: Kind.allCases)
     func freshAddOnsAreReadExactly(_ kind: Kind) throws {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededGenerator(state: seed)
         for scale in ["0.5", "1", "1.5", "2"] {
             for length in [0, 2, 5] {
                 let (data, main) = ZintRender.gtin(kind, using: &rng)
@@ -110,18 +110,8 @@ struct ZintAddOnTests {
     }
 }
 
-/// A small seeded generator (SplitMix64) so that a failing run can be repeated from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The robustness tests' seeded generator (SplitMix64), so that a failing run can be repeated from its seed.
+typealias SeededGenerator = RobustnessTests.SplitMix
 
 /// Renders symbols with the `zint` command into a temporary PNG and loads it.
 enum ZintRender {

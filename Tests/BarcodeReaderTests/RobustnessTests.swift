@@ -8,7 +8,7 @@ import Testing
 /// This is the project's fuzzer stand-in: a fixed-seed generator so failures reproduce. It runs a few
 /// hundred decodes per `swift test` (several seconds in debug).
 @Suite struct RobustnessTests {
-    struct SplitMix {
+    struct SplitMix: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
             self.state &+= 0x9E37_79B9_7F4A_7C15

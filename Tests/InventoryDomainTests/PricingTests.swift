@@ -56,6 +56,17 @@ import Testing
         #expect(try managerHalfOff.priced(products: Self.facts, editing: false, currency: Self.euro).lines[0].revenue == Money(minorUnits: 290))
     }
 
+    @Test func theApproverIsKeptOnlyWhenALineIsBelowItsMinimum() throws {
+        var below = Self.sale([.init(productID: Self.tea, quantity: Quantity(1), discountPercent: Percent(hundredths: 5000))], manager: true)
+        below.approvedBy = "maria"
+        let approved = try below.priced(products: Self.facts, editing: false, currency: Self.euro)
+        #expect(approved.belowMinimum && approved.draft.approvedBy == "maria")
+        var above = Self.sale([.init(productID: Self.tea, quantity: Quantity(1))], manager: true)
+        above.approvedBy = "maria"
+        let plain = try above.priced(products: Self.facts, editing: false, currency: Self.euro)
+        #expect(!plain.belowMinimum && plain.draft.approvedBy.isEmpty)
+    }
+
     @Test func unknownAndArchivedProductsAreRefusedOnTheirLineButAnEditMayKeepAnArchivedOne() throws {
         let unknown = Self.sale([.init(productID: Self.tea, quantity: Quantity(1)), .init(productID: ProductID(99), quantity: Quantity(1))])
         #expect(throws: InventoryError(.notFound, field: "lines[1].productId", "")) {

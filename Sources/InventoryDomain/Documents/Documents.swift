@@ -118,6 +118,9 @@ public struct SaleDraft: Sendable, Hashable {
     public var paymentMethod: PaymentMethod
     /// Whether a manager approved prices below the products' minimum sale price.
     public var allowBelowMinimum: Bool
+    /// Who approved it (a manager's username; empty when nobody did). Kept on the sale only when a line is below its
+    /// minimum (``PricedSale/belowMinimum``).
+    public var approvedBy: String = ""
     /// Who rang the sale up (a username; empty when not known, e.g. imported or from the command line). An edit keeps
     /// the sale's original seller.
     public var soldBy: String
@@ -419,6 +422,9 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var receiptNumber: Int64
     /// Whether the sale's prices and discounts include tax (``TaxInclusion``); every line says the same.
     public var pricesIncludeTax: Bool { self.lines.first?.taxIncluded ?? false }
+
+    /// The manager who approved a price below a product's minimum on this sale (empty when no line is below it).
+    public var approvedBy: String = ""
 
     /// Creates a value.
     public init(id: SaleID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, customerID: CustomerID?, customerName: String?, note: String, tip: Money,

@@ -44,6 +44,8 @@ public struct PricedSale: Sendable, Hashable {
     /// Whether the prices include tax (``TaxInclusion``): set from the shop's setting when the sale is first booked,
     /// kept by edits.
     public var pricesIncludeTax: Bool
+    /// Whether a line is below its product's minimum sale price (so it was sold with a manager's approval).
+    public var belowMinimum = false
 
     /// One booked line.
     public struct Line: Sendable, Hashable {
@@ -95,6 +97,7 @@ extension SaleDraft {
         guard self.tip >= .zero else { throw InventoryError(.invalidValue, field: "tip", "must not be negative") }
         try self.tip.requireWithinLimit(field: "tip", currency: currency)
         var lines: [PricedSale.Line] = []
+        var belowMinimum = false
         lines.reserveCapacity(self.lines.count)
         for (index, line) in self.lines.enumerated() {
             let field = "lines[\(index)]"
@@ -107,8 +110,11 @@ extension SaleDraft {
             if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
                 throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
             }
-            if !self.allowBelowMinimum, let minimum = product.minimumSalePrice, price < minimum {
-                throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
+            if let minimum = product.minimumSalePrice, price < minimum {
+                guard self.allowBelowMinimum else {
+                    throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
+                }
+                belowMinimum = true
             }
             var priced = PricedSale.Line(productID: line.productID, quantity: line.quantity, unitPrice: price, discount: .zero,
                                          taxRate: line.taxRate ?? product.taxRate, taxIncluded: pricesIncludeTax)
@@ -129,17 +135,20 @@ extension SaleDraft {
             }
             // A discount may not take the line below the minimum either: what the line charges must be at least the
             // minimum price × quantity (both with the prices' meaning).
-            if !self.allowBelowMinimum, priced.discount > .zero, let minimum = product.minimumSalePrice,
-               priced.charged < Money.extended(minimum, by: line.quantity) {
-                throw InventoryError(.invalidValue, field: discountField,
-                                     "takes the line below the product's minimum sale price; a manager must approve it")
+            if priced.discount > .zero, let minimum = product.minimumSalePrice, priced.charged < Money.extended(minimum, by: line.quantity) {
+                guard self.allowBelowMinimum else {
+                    throw InventoryError(.invalidValue, field: discountField,
+                                         "takes the line below the product's minimum sale price; a manager must approve it")
+                }
+                belowMinimum = true
             }
             lines.append(priced)
         }
         var header = self
         header.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextLimit.note.check(header.note, field: "note")
-        let sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax)
+        if !belowMinimum { header.approvedBy = "" }
+        let sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax, belowMinimum: belowMinimum)
         try sale.checkCashTendered(currency: currency)
         return sale
     }

@@ -2,8 +2,9 @@ import Hummingbird
 import InventoryDomain
 
 /// `/api/v1/sales`: sales at the till or on account; every write re-costs exactly as the ledger does.
-struct SaleController<Store: LedgerRepository & SettingsRepository> {
+struct SaleController<Store: LedgerRepository & SettingsRepository & StaffRepository> {
     let store: Store
+    let secrets: Secrets
 
     func addRoutes(to sales: Routes) {
         sales.get(.permission(.sell), use: self.list)
@@ -25,7 +26,7 @@ struct SaleController<Store: LedgerRepository & SettingsRepository> {
         let dryRun = try request.dryRunFlag()
         let (body, bytes) = try await request.decodeJSONBody(as: SaleRequest.self, context: context)
         let formats = try await self.store.formats().0
-        let draft = try body.draft(formats, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false,
+        let draft = try body.draft(formats, approvedBy: try await self.approver(body.approval, context: context),
                                    soldBy: context.identity?.account.username ?? "")
         if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: nil), formats)) }
         let booked = try await self.store.postSale(draft, idempotency: try request.idempotencyKey(context, body: bytes))
@@ -42,9 +43,39 @@ struct SaleController<Store: LedgerRepository & SettingsRepository> {
         let body = try await request.decodeJSON(as: SaleRequest.self, context: context)
         let formats = try await self.store.formats().0
         // An edit keeps who rang the sale up (the store does not change it).
-        let draft = try body.draft(formats, allowBelowMinimum: context.identity?.allows(.sellBelowMinimum) ?? false, soldBy: "")
+        let draft = try body.draft(formats, approvedBy: try await self.approver(body.approval, context: context), soldBy: "")
         if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: id), formats)) }
         return JSON(SaleResponse(try await self.store.updateSale(id, draft), formats))
+    }
+
+    /// Who may approve prices below the products' minimum on this request: the signed-in user when their role allows
+    /// it; else the manager whose username and PIN came with the sale (checked, and throttled, as the PIN lock checks
+    /// them); else nobody.
+    /// - Throws: 403 on `approval.pin` for a wrong username or PIN (not 401: the cashier's session is fine), 429 after
+    ///   too many, 403 on `approval.username` for a role that may not approve, 422 on `approval.pin` for a malformed PIN.
+    func approver(_ approval: SaleRequest.Approval?, context: AppRequestContext) async throws -> String? {
+        if let identity = context.identity, identity.allows(.sellBelowMinimum) { return identity.account.username }
+        guard let approval else { return nil }
+        do {
+            try StaffAccount.validatePIN(approval.pin)
+        } catch let error as InventoryError {
+            throw error.nested(under: "approval")
+        }
+        let account: StaffAccount
+        do {
+            account = try await SecretCheck(staff: self.store, secrets: self.secrets).verify(
+                username: approval.username, secret: approval.pin, kind: "PIN", address: context.clientAddress) { $0.pinHash }
+        } catch var problem as Problem where problem.status == .unauthorized {
+            // Not 401: the cashier's own session is fine, only the manager's PIN is wrong.
+            problem.status = .forbidden
+            problem.field = "approval.pin"
+            throw problem
+        }
+        guard account.role.allows(.sellBelowMinimum) else {
+            throw Problem(.forbidden, code: .forbidden, title: "Not allowed",
+                          detail: "\(account.username) may not approve prices below the minimum; a manager must", field: "approval.username")
+        }
+        return account.username
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -311,7 +311,7 @@ extension InventorySQLiteRepository {
         var columns: [String: (any DatabaseValueConvertible)?] = [
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
             "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits,
-            "pricesIncludeTax": includeTax]
+            "pricesIncludeTax": includeTax, "approvedBy": header.approvedBy]
         // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
         // transaction, so a refused sale takes none.
         if old == nil {
@@ -335,7 +335,7 @@ extension InventorySQLiteRepository {
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db, sql: """
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
-                   d.pricesIncludeTax
+                   d.pricesIncludeTax, d.approvedBy
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
@@ -352,11 +352,13 @@ extension InventorySQLiteRepository {
                 revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)),
                 returnedQuantity: Quantity(thousandths: row[10]).magnitude, taxIncluded: header[10])
         }
-        return SaleRecord(
+        var record = SaleRecord(
             id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),
             customerID: (header[2] as Int64?).map(CustomerID.init(rawValue:)), customerName: header[3], note: header[4],
             tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
+        record.approvedBy = header[11] ?? ""
+        return record
     }
 
     // MARK: - Adjustments and returns

@@ -5,7 +5,8 @@ enum SQLiteMigrations {
     /// Step names in order; the PostgreSQL backend must use the same names.
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
-                         "v7-tax-inclusive-prices", "v8-parked-sales"]
+                         "v7-tax-inclusive-prices", "v8-parked-sales",
+                         "v9-sale-approval"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -266,6 +267,10 @@ enum SQLiteMigrations {
                 );
                 CREATE INDEX parkedSaleLine_product ON parkedSaleLine(productId);
                 """)
+        }
+        // Who approved a sale below a product's minimum price (a manager's PIN at the till, or a manager selling).
+        migrator.registerMigration("v9-sale-approval") { db in
+            try db.execute(sql: "ALTER TABLE document ADD COLUMN approvedBy TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

@@ -9,6 +9,16 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
     var paymentMethod: String?
     var cashTendered: String?
     var lines: [Line]
+    /// A manager's username and PIN approving prices below the products' minimum (staff at the till).
+    var approval: Approval?
+
+    struct Approval: Decodable, Sendable, KnownFields {
+        var username: String
+        var pin: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case username, pin }
+        static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+    }
 
     struct Line: Decodable, Sendable, KnownFields {
         var productId: Int64
@@ -41,13 +51,14 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
         }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines }
+    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines, approval }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
-    static var nested: [String: any KnownFields.Type] { ["lines": Line.self] }
+    static var nested: [String: any KnownFields.Type] { ["lines": Line.self, "approval": Approval.self] }
 
     /// The sale as asked for; the domain prices it (a line without a price sells at the product's) inside the
     /// transaction that books it.
-    func draft(_ formats: Formats, allowBelowMinimum: Bool, soldBy: String) throws -> SaleDraft {
+    /// - Parameter approvedBy: who may approve prices below the minimum on this request (nil: nobody).
+    func draft(_ formats: Formats, approvedBy: String?, soldBy: String) throws -> SaleDraft {
         try requireLineLimit(self.lines.count)
         let lines = try self.lines.enumerated().map { index, line in try line.draft(formats, field: "lines[\(index)]") }
         let payment = try self.paymentMethod.map { text in
@@ -56,10 +67,12 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
             }
             return method
         } ?? .cash
-        return SaleDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), customerID: self.customerId.map(CustomerID.init(rawValue:)),
-                         note: self.note ?? "", lines: lines, tip: try formats.money(self.tip, field: "tip") ?? .zero,
-                         paymentMethod: payment, allowBelowMinimum: allowBelowMinimum, soldBy: soldBy,
-                         cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
+        var draft = SaleDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), customerID: self.customerId.map(CustomerID.init(rawValue:)),
+                              note: self.note ?? "", lines: lines, tip: try formats.money(self.tip, field: "tip") ?? .zero,
+                              paymentMethod: payment, allowBelowMinimum: approvedBy != nil, soldBy: soldBy,
+                              cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
+        draft.approvedBy = approvedBy ?? ""
+        return draft
     }
 }
 
@@ -84,6 +97,8 @@ struct SaleResponse: Encodable, Sendable {
     var costOfGoodsSold: String
     var profit: String
     var soldBy: String
+    /// The manager who approved a price below a product's minimum (empty when no line is below it).
+    var approvedBy: String
     var cashTendered: String?
     var change: String?
     var discount: String
@@ -135,6 +150,7 @@ struct SaleResponse: Encodable, Sendable {
         self.costOfGoodsSold = f.string(s.costOfGoodsSold)
         self.profit = f.string(s.revenue - s.costOfGoodsSold)
         self.soldBy = s.soldBy
+        self.approvedBy = s.approvedBy
         self.cashTendered = s.cashTendered.map(f.string)
         self.change = s.change.map(f.string)
         self.discount = f.string(s.discount)

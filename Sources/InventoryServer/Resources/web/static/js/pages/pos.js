@@ -381,6 +381,8 @@ function render() {
 let figures = null;          // the last dry run's answer (the sale the server would book), or null
 let previewState = "empty";  // "empty" | "pending" | "ok" | "short" (too little cash) | "refused" | "offline"
 let refusal = null;          // what the server refused ({message, index, detail}), for "refused" and "short"
+let refusalNeedsManager = false;   // the refusal is a price or discount below the minimum that a manager may approve
+let approval = null;         // {username, pin} of the manager who approved this sale (kept in memory only, never stored)
 let afterFigures = "";       // an announcement that waits for the server's total
 let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = "";
 
@@ -391,6 +393,7 @@ function saleBody() {
     paymentMethod: method(),
     lines: cart.map(saleLine),
   };
+  if (approval) body.approval = approval;
   let problem = null;
   const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
   if (tip === null || tip < 0n) problem = "tip";
@@ -458,9 +461,14 @@ async function ask(body) {
       const without = await ask(rest);
       return without.state === "ok" ? { figures: without.figures, state: "short", refusal: refusalOf(error) } : without;
     }
-    return { figures: null, state: "refused", refusal: refusalOf(error) };
+    if (error.field?.startsWith("approval")) approval = null;   // a wrong or withdrawn approval: ask again
+    return { figures: null, state: "refused", refusal: { ...refusalOf(error), needsManager: needsManager(error) } };
   }
 }
+
+/** Whether the server refused a price or a discount below a product's minimum, which a manager's PIN may approve. */
+const needsManager = (error) => error instanceof ApiError && /^lines\[\d+\]\.(unitPrice|discount|discountPercent)$/.test(error.field ?? "")
+  && /manager must approve/.test(error.message ?? "");
 
 /** Waits until the figures on the screen are those of the cart as it is now. */
 async function settle() {
@@ -531,6 +539,8 @@ function showFigures() {
   chargeButton.textContent = charging ? "Charging…" : cart.length && known ? `Charge ${money(figures.total)}` : "Charge";
   renderCash(known ? figures : null);
   if (busy) return;
+  $("approval-ask").hidden = !(previewState === "refused" && refusal?.needsManager);
+  $("approval-note").textContent = approval ? `Approved by ${approval.username}` : "";
   if (previewState === "refused") {
     showSaleError(refusal.message, refusal.index, refusal.detail, { preview: true });
   } else if (shownRefusal) {
@@ -606,6 +616,48 @@ $("cart-clear").addEventListener("click", async () => {
   (grid.querySelector("[data-product]") ?? search).focus({ preventScroll: true });
 });
 
+// ---------- a manager's approval: a price or discount below the minimum, approved with a manager's PIN ----------
+// The server checks the manager's username and PIN on the dry run and again on the charge (throttled like the PIN
+// lock); the till keeps them in memory for this sale only.
+const approvalDialog = $("approval-dialog"), approvalForm = $("approval-form");
+approvalDialog.addEventListener("click", (event) => { if (event.target.closest("[data-close]")) approvalDialog.close(); });
+$("discount-approval").addEventListener("click", () => $("approval-ask").click());
+$("approval-ask").addEventListener("click", () => {
+  clearErrors(approvalForm);
+  approvalForm.reset();
+  approvalDialog.showModal();
+  approvalForm.username.focus();
+});
+approvalForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(approvalForm);
+  const asked = { username: approvalForm.username.value.trim(), pin: approvalForm.pin.value.trim() };
+  if (!asked.username) { fieldError(approvalForm, "username", "the manager's username"); return; }
+  if (!/^\d{4,8}$/.test(asked.pin)) { fieldError(approvalForm, "pin", "a PIN is 4 to 8 digits"); return; }
+  $("approval-submit").disabled = true;
+  try {
+    await dryRun({ ...saleBody().body, approval: asked });
+    approval = asked;
+    approvalDialog.close();
+    announce(`Approved by ${asked.username}.`);
+    schedulePreview();
+    if (discountDialog.open) { clearErrors(discountForm); previewDiscount(); }
+  } catch (error) {
+    if (error instanceof ApiError && error.field?.startsWith("approval.")) {
+      fieldError(approvalForm, error.field === "approval.username" ? "username" : "pin", error.message);
+    } else if (error instanceof ApiError && error.status === 429) {
+      showProblem(approvalForm, error);
+    } else {
+      // The approval was accepted but the sale is refused for another reason: keep it, and show the refusal on the cart.
+      approval = asked;
+      approvalDialog.close();
+      schedulePreview();
+    }
+  } finally {
+    $("approval-submit").disabled = false;
+  }
+});
+
 // ---------- open tabs: park the cart under a table or a name; pick a tab up on any till ----------
 // The server keeps parked sales (they book nothing); picking one up takes it off the list in one step, so two tills
 // cannot both charge it.
@@ -614,6 +666,7 @@ for (const dialog of [parkDialog, tabsDialog]) {
   dialog.addEventListener("click", (event) => { if (event.target.closest("[data-close]")) dialog.close(); });
 }
 function emptyCart() {
+  approval = null;
   cart = [];
   tipInput.value = "";
   tenderedInput.value = "";
@@ -718,11 +771,11 @@ function typedDiscount() {
 async function askLine(line, discount) {
   const { discount: _, discountPercent: __, ...plain } = line;
   try {
-    const sale = await dryRun({ paymentMethod: "card", lines: [saleLine({ ...plain, ...discount })] });
+    const sale = await dryRun({ paymentMethod: "card", lines: [saleLine({ ...plain, ...discount })], ...(approval ? { approval } : {}) });
     return { line: sale.lines[0] };
   } catch (error) {
     const known = error instanceof ApiError && error.status > 0 && error.status < 500;
-    return { error: known ? refusalOf(error, [line]).detail : `The server cannot be reached: ${error.message}` };
+    return { error: known ? refusalOf(error, [line]).detail : `The server cannot be reached: ${error.message}`, needsManager: needsManager(error) };
   }
 }
 
@@ -735,6 +788,7 @@ const previewDiscount = debounce(() => {
     if (sequence !== discountSequence || discountLine !== line) return answer;
     const preview = $("discount-preview");
     preview.removeAttribute("aria-busy");
+    $("discount-approval").hidden = !answer.needsManager;
     if (answer.line) {
       $("discount-line").textContent = `${line.name}: ${qtyText(line.quantity)} × ${money(line.unitPrice)} = ${money(answer.line.amount)}`;
       preview.textContent = `${money(answer.line.amount)} − ${money(answer.line.discount)} = ${money(answer.line.lineTotal)}${PRICES_INCLUDE_TAX ? " incl. tax" : " before tax"}`;
@@ -746,7 +800,13 @@ const previewDiscount = debounce(() => {
   });
 }, 200);
 
+let discountAsked = "";
 function discountChanged() {
+  // The "change" a text field fires when it loses focus repeats its last "input": asking again would clear the
+  // refusal and move what the cashier is about to tap (Manager approval…) from under the pointer.
+  const asked = JSON.stringify(typedDiscount());
+  if (asked === discountAsked && discountRun) return;
+  discountAsked = asked;
   clearDiscountError();
   discountRun = null;
   $("discount-preview").setAttribute("aria-busy", "true");
@@ -766,8 +826,11 @@ function openDiscount(line, opener) {
   discountInput.value = line.discountPercent ?? (hasDiscount(line) ? line.discount : "");
   $("discount-preview").textContent = "";
   clearDiscountError();
+  $("discount-approval").hidden = true;
   discountDialog.showModal();
   discountInput.focus();
+  discountAsked = "";
+  discountRun = null;
   discountChanged();
 }
 
@@ -799,7 +862,12 @@ discountForm.addEventListener("submit", async (event) => {
   const discount = typedDiscount();
   const answer = await (discountRun ?? askLine(line, discount));
   if (discountLine !== line) return;
-  if (answer.error) { fieldError(discountForm, "discount", answer.error); discountInput.focus(); return; }
+  if (answer.error) {
+    $("discount-approval").hidden = !answer.needsManager;
+    fieldError(discountForm, "discount", answer.error);
+    discountInput.focus();
+    return;
+  }
   delete line.discount;
   delete line.discountPercent;
   if (!isZero(answer.line.discount)) Object.assign(line, discount);
@@ -874,6 +942,7 @@ saleForm.addEventListener("submit", async (event) => {
   try {
     const sale = await api("POST", "/api/v1/sales", body, { headers: { "Idempotency-Key": chargeKey(body) } });
     charge = { key: null, body: null };
+    approval = null;
     cart = [];
     tipInput.value = "";
     tenderedInput.value = "";
