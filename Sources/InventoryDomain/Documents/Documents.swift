@@ -501,6 +501,18 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         /// Gross: revenue + tax, what the customer paid at this rate (tips aside).
         public var gross: Money { self.revenue + self.tax }
 
+        /// The revenue and tax of `lines` summed per tax rate, lowest rate first.
+        public static func byRate(_ lines: some Sequence<(rate: Percent, revenue: Money, tax: Money)>) -> [TaxShare] {
+            var shares: [Percent: TaxShare] = [:]
+            for line in lines {
+                var share = shares[line.rate] ?? TaxShare(rate: line.rate, revenue: .zero, tax: .zero)
+                share.revenue += line.revenue
+                share.tax += line.tax
+                shares[line.rate] = share
+            }
+            return shares.values.sorted { $0.rate < $1.rate }
+        }
+
         /// Creates a value.
         public init(rate: Percent, revenue: Money, tax: Money) {
             self.rate = rate
@@ -510,16 +522,7 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     }
 
     /// Revenue and tax per tax rate, lowest rate first; the shares' taxes add up to ``tax``.
-    public var taxShares: [TaxShare] {
-        var shares: [Percent: TaxShare] = [:]
-        for line in self.lines {
-            var share = shares[line.taxRate] ?? TaxShare(rate: line.taxRate, revenue: .zero, tax: .zero)
-            share.revenue += line.revenue
-            share.tax += line.tax
-            shares[line.taxRate] = share
-        }
-        return shares.values.sorted { $0.rate < $1.rate }
-    }
+    public var taxShares: [TaxShare] { TaxShare.byRate(self.lines.map { ($0.taxRate, $0.revenue, $0.tax) }) }
 
     /// Discounts on all lines.
     public var discount: Money { self.lines.reduce(.zero) { $0 + $1.discount } }

@@ -103,13 +103,8 @@ extension SaleDraft {
             let field = "lines[\(index)]"
             let product = try ProductFacts.of(line.productID, in: products, field: "\(field).productId")
             try product.requireUsable(field: "\(field).productId", editing: editing)
-            try line.quantity.requirePositive(field: "\(field).quantity")
+            try line.checkAsAsked(field: field, currency: currency)
             let price = line.unitPrice ?? product.salePrice
-            guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative") }
-            try price.requireWithinLimit(field: "\(field).unitPrice", currency: currency)
-            if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
-                throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
-            }
             if let minimum = product.minimumSalePrice, price < minimum {
                 guard self.allowBelowMinimum else {
                     throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
@@ -128,9 +123,6 @@ extension SaleDraft {
                 priced.discount = amount
             case .percent(let percent):
                 discountField = "\(field).discountPercent"
-                guard percent >= .zero, percent.hundredths <= 100_00 else {
-                    throw InventoryError(.invalidValue, field: discountField, "must be between 0 and 100 %")
-                }
                 priced.discount = priced.grossAmount.applying(percent)
             }
             // A discount may not take the line below the minimum either: what the line charges must be at least the
@@ -151,6 +143,35 @@ extension SaleDraft {
         let sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax, belowMinimum: belowMinimum)
         try sale.checkCashTendered(currency: currency)
         return sale
+    }
+}
+
+extension SaleDraft.Line {
+    /// The checks a line passes as asked, before its product's rules: a positive quantity; a price, when given, not
+    /// negative and within the amount limits; a tax rate, when given, and a percentage discount between 0 and 100 %; an
+    /// amount discount not negative. Pricing then applies the product's rules
+    /// (``SaleDraft/priced(products:editing:currency:pricesIncludeTax:)``); a parked sale (``ParkedSale``) stops here.
+    /// - Parameter field: the line's field, e.g. `lines[0]`.
+    /// - Throws: ``InventoryError`` naming the field, e.g. `lines[0].quantity`.
+    public func checkAsAsked(field: String, currency: Currency? = nil) throws {
+        try self.quantity.requirePositive(field: "\(field).quantity")
+        try self.quantity.requireWithinLimit(field: "\(field).quantity")
+        if let price = self.unitPrice {
+            guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative") }
+            try price.requireWithinLimit(field: "\(field).unitPrice", currency: currency)
+        }
+        if let rate = self.taxRate, rate < .zero || rate.hundredths > 100_00 {
+            throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
+        }
+        switch self.discount {
+        case .amount(let amount):
+            guard amount >= .zero else { throw InventoryError(.invalidValue, field: "\(field).discount", "must not be negative") }
+            try amount.requireWithinLimit(field: "\(field).discount", currency: currency)
+        case .percent(let percent):
+            guard percent >= .zero, percent.hundredths <= 100_00 else {
+                throw InventoryError(.invalidValue, field: "\(field).discountPercent", "must be between 0 and 100 %")
+            }
+        }
     }
 }
 

@@ -212,16 +212,10 @@ public enum ReportFolds {
     /// Net, tax and gross per tax rate of the sale and customer-return lines from `from` through `to` (`yyyymmdd`, shop
     /// time zone), lowest rate first: the sum of the lines' own revenue and tax, so it matches the receipts exactly.
     public static func taxes(movements: [StockMovement], calendar: ShopCalendar, from: Int, to: Int) -> [SaleRecord.TaxShare] {
-        var byRate: [Percent: SaleRecord.TaxShare] = [:]
-        for movement in movements where movement.kind == .sale || movement.kind == .customerReturn {
+        SaleRecord.TaxShare.byRate(movements.lazy.filter { movement in
             let day = calendar.dayNumber(milliseconds: movement.position.effectiveAt)
-            guard day >= from, day <= to else { continue }
-            var share = byRate[movement.taxRate] ?? SaleRecord.TaxShare(rate: movement.taxRate, revenue: .zero, tax: .zero)
-            share.revenue += movement.revenue
-            share.tax += movement.tax
-            byRate[movement.taxRate] = share
-        }
-        return byRate.values.sorted { $0.rate < $1.rate }
+            return (movement.kind == .sale || movement.kind == .customerReturn) && day >= from && day <= to
+        }.map { ($0.taxRate, $0.revenue, $0.tax) })
     }
 
     /// Sales figures of each day from `from` through `to` (`yyyymmdd`, shop time zone).

@@ -44,27 +44,7 @@ public struct ParkedSale: Sendable, Hashable, Identifiable {
         try TextLimit.note.check(copy.note, field: "note")
         guard !self.lines.isEmpty else { throw InventoryError(.missingValue, field: "lines", "a tab needs at least one line") }
         try requireLineLimit(self.lines.count)
-        for (index, line) in self.lines.enumerated() {
-            let field = "lines[\(index)]"
-            try line.quantity.requirePositive(field: "\(field).quantity")
-            try line.quantity.requireWithinLimit(field: "\(field).quantity")
-            if let price = line.unitPrice {
-                guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative") }
-                try price.requireWithinLimit(field: "\(field).unitPrice")
-            }
-            switch line.discount {
-            case .amount(let amount):
-                guard amount >= .zero else { throw InventoryError(.invalidValue, field: "\(field).discount", "must not be negative") }
-                try amount.requireWithinLimit(field: "\(field).discount")
-            case .percent(let percent):
-                guard percent >= .zero, percent.hundredths <= 100_00 else {
-                    throw InventoryError(.invalidValue, field: "\(field).discountPercent", "must be between 0 and 100 %")
-                }
-            }
-            if let rate = line.taxRate, rate < .zero || rate.hundredths > 100_00 {
-                throw InventoryError(.invalidValue, field: "\(field).taxRate", "must be between 0 and 100 %")
-            }
-        }
+        for (index, line) in self.lines.enumerated() { try line.checkAsAsked(field: "lines[\(index)]") }
         return copy
     }
 }
