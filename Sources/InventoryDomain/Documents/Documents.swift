@@ -126,6 +126,10 @@ public struct SaleDraft: Sendable, Hashable {
     public var soldBy: String
     /// Cash the customer handed over (cash sales only); the change is what exceeds the total.
     public var cashTendered: Money?
+    /// The payments, when the sale is paid in several (part cash, part card) or a payment's status or reference is
+    /// kept; empty means one payment of the whole total by ``paymentMethod`` with ``cashTendered``
+    /// (``PricedSale/checkedPayments(currency:)``).
+    public var payments: [PaymentDraft] = []
 
     /// How a line is discounted: an amount of money, or a percentage of the line's amount (price × quantity).
     public enum Discount: Sendable, Hashable {
@@ -281,12 +285,17 @@ public struct CustomerReturnDraft: Sendable, Hashable {
         }
     }
 
+    /// Where the money goes back: to which of the sale's payments, how much. Nil lets the books choose
+    /// (``RefundAllocation/refunds(of:over:asked:currency:)``).
+    public var refunds: [RefundDraft]?
+
     /// Creates a return draft.
-    public init(effectiveAt: Instant, saleID: SaleID, note: String = "", lines: [Line]) {
+    public init(effectiveAt: Instant, saleID: SaleID, note: String = "", lines: [Line], refunds: [RefundDraft]? = nil) {
         self.effectiveAt = effectiveAt
         self.saleID = saleID
         self.note = note
         self.lines = lines
+        self.refunds = refunds
     }
 
     /// Checks the lines.
@@ -425,6 +434,16 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
 
     /// The manager who approved a price below a product's minimum on this sale (empty when no line is below it).
     public var approvedBy: String = ""
+    /// The payments, in the order they were taken (a sale booked before payments were kept has one, of its total).
+    public var payments: [PaymentRecord] = []
+
+    /// What is still to pay: the total less the payments that count (pending and completed); more than zero only
+    /// when a pending payment later failed.
+    public var amountDue: Money {
+        self.payments.isEmpty ? .zero : self.total - self.payments.filter(\.counts).reduce(.zero) { $0 + $1.amount }
+    }
+    /// What returns have refunded to the payments.
+    public var refunded: Money { self.payments.reduce(.zero) { $0 + $1.refunded } }
 
     /// Creates a value.
     public init(id: SaleID, sequence: Int64, effectiveAt: Instant, recordedAt: Instant, customerID: CustomerID?, customerName: String?, note: String, tip: Money,
@@ -532,8 +551,12 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var tax: Money { self.lines.reduce(.zero) { $0 + $1.tax } }
     /// What the customer pays: revenue + tax + tip.
     public var total: Money { self.revenue + self.tax + self.tip }
-    /// Change given back: cash tendered − total (nil when no cash amount was recorded).
-    public var change: Money? { self.cashTendered.map { $0 - self.total } }
+    /// Change given back: per cash payment, tendered − amount (nil when no cash amount was recorded).
+    public var change: Money? {
+        guard !self.payments.isEmpty else { return self.cashTendered.map { $0 - self.total } }
+        let changes = self.payments.compactMap(\.change)
+        return changes.isEmpty ? nil : changes.reduce(.zero, +)
+    }
     /// Cost of goods sold.
     public var costOfGoodsSold: Money { self.lines.reduce(.zero) { $0 + $1.costOfGoodsSold } }
 }

@@ -46,6 +46,8 @@ public struct PricedSale: Sendable, Hashable {
     public var pricesIncludeTax: Bool
     /// Whether a line is below its product's minimum sale price (so it was sold with a manager's approval).
     public var belowMinimum = false
+    /// The payments, checked against the total (``checkedPayments(currency:)``).
+    public var payments: [PaymentDraft] = []
 
     /// One booked line.
     public struct Line: Sendable, Hashable {
@@ -140,8 +142,8 @@ extension SaleDraft {
         header.note = self.note.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextLimit.note.check(header.note, field: "note")
         if !belowMinimum { header.approvedBy = "" }
-        let sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax, belowMinimum: belowMinimum)
-        try sale.checkCashTendered(currency: currency)
+        var sale = PricedSale(draft: header, lines: lines, pricesIncludeTax: pricesIncludeTax, belowMinimum: belowMinimum)
+        sale.payments = try sale.checkedPayments(currency: currency)
         return sale
     }
 }
@@ -171,22 +173,6 @@ extension SaleDraft.Line {
             guard percent >= .zero, percent.hundredths <= 100_00 else {
                 throw InventoryError(.invalidValue, field: "\(field).discountPercent", "must be between 0 and 100 %")
             }
-        }
-    }
-}
-
-extension PricedSale {
-    /// Checks the cash handed over against the total (cash sales only).
-    /// - Throws: ``InventoryError`` on `cashTendered`.
-    func checkCashTendered(currency: Currency) throws {
-        guard let tendered = self.draft.cashTendered else { return }
-        guard self.draft.paymentMethod == .cash else {
-            throw InventoryError(.invalidValue, field: "cashTendered", "only a cash sale has cash tendered")
-        }
-        try tendered.requireWithinLimit(field: "cashTendered", currency: currency)
-        let total = self.total
-        guard tendered >= total else {
-            throw InventoryError(.invalidValue, field: "cashTendered", "is less than the total \(total.decimalString(currency))")
         }
     }
 }
@@ -234,5 +220,34 @@ extension CustomerReturnDraft {
             let revenue = saleLine.taxIncluded ? share(saleLine.charged) - tax : share(saleLine.revenue)
             return PricedReturnLine(saleLine: saleLine, quantity: line.quantity, revenue: revenue, tax: tax)
         }
+    }
+}
+
+/// A customer return as it will be booked: its lines' shares of the sale and the money given back to each payment.
+public struct PricedCustomerReturn: Sendable, Hashable {
+    public var lines: [PricedReturnLine]
+    public var refunds: [Refund]
+
+    /// Money going back to one payment.
+    public struct Refund: Sendable, Hashable {
+        public var payment: PaymentRecord
+        public var amount: Money
+    }
+
+    /// What the customer gets back: the returned shares of revenue and tax (a tip is not refunded).
+    public var refund: Money { self.lines.reduce(.zero) { $0 + $1.revenue + $1.tax } }
+}
+
+extension CustomerReturnDraft {
+    /// Prices the return against its sale (``priced(against:)``) and sends its refund back to the sale's payments
+    /// (``RefundAllocation``).
+    /// - Throws: ``InventoryError`` naming the field.
+    public func refunded(against sale: SaleRecord, currency: Currency) throws -> PricedCustomerReturn {
+        let lines = try self.priced(against: sale)
+        let refund = lines.reduce(Money.zero) { $0 + $1.revenue + $1.tax }
+        let refunds = try RefundAllocation.refunds(of: refund, over: sale.payments, asked: self.refunds, currency: currency)
+        return PricedCustomerReturn(lines: lines, refunds: refunds.compactMap { refund in
+            sale.payments.first { $0.id == refund.paymentID }.map { PricedCustomerReturn.Refund(payment: $0, amount: refund.amount) }
+        })
     }
 }

@@ -43,8 +43,12 @@ public protocol LedgerRepository: Sendable {
     func deleteAdjustment(_ id: AdjustmentID) async throws
     /// Records a customer return against a sale (the earlier one for a key already used for the same request).
     func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID>
+    /// What ``postCustomerReturn(_:idempotency:)`` would book now: each line's refund and the money back to each payment.
+    func previewCustomerReturn(_ draft: CustomerReturnDraft) async throws -> PricedCustomerReturn
     /// Deletes a customer return.
     func deleteCustomerReturn(_ id: CustomerReturnID) async throws
+    /// Settles a sale's pending payment to completed or failed (``PaymentRecord/settled(to:)``); returns the sale.
+    func settlePayment(_ id: PaymentID, of saleID: SaleID, to status: PaymentStatus) async throws -> SaleRecord
     /// Records goods sent back to a supplier (the earlier return for a key already used for the same request).
     func postSupplierReturn(_ draft: SupplierReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SupplierReturnID>
     /// Deletes a supplier return.

@@ -13,17 +13,17 @@ struct ReturnController<Store: LedgerRepository & SettingsRepository> {
         returns.delete("supplier/:id", .permission(.deleteTransactions), use: self.deleteSupplierReturn)
     }
 
-    @Sendable func createCustomerReturn(_ request: Request, context: AppRequestContext) async throws -> JSON<CreatedResponse> {
+    /// `?dryRun=true` answers what the return would give back, line by line and payment by payment, and books nothing.
+    @Sendable func createCustomerReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let dryRun = try request.dryRunFlag()
         let (body, bytes) = try await request.decodeJSONBody(as: CustomerReturnRequest.self, context: context)
         let formats = try await self.store.formats().0
-        try requireLineLimit(body.lines.count)
-        let lines = try body.lines.enumerated().map { index, line in
-            CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
+        let draft = try body.draft(formats)
+        if dryRun {
+            return try JSON(CustomerReturnPreviewResponse(try await self.store.previewCustomerReturn(draft), formats)).response(from: request, context: context)
         }
-        let booked = try await self.store.postCustomerReturn(CustomerReturnDraft(
-            effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), saleID: SaleID(body.saleId), note: body.note ?? "", lines: lines),
-            idempotency: try request.idempotencyKey(context, body: bytes))
-        return .created(CreatedResponse(id: booked.record.rawValue), booked)
+        let booked = try await self.store.postCustomerReturn(draft, idempotency: try request.idempotencyKey(context, body: bytes))
+        return try JSON<CreatedResponse>.created(CreatedResponse(id: booked.record.rawValue), booked).response(from: request, context: context)
     }
 
     @Sendable func deleteCustomerReturn(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -13,6 +13,19 @@ struct SaleController<Store: LedgerRepository & SettingsRepository & StaffReposi
         // Editing a sale after the fact is a refund-level change.
         sales.put(":id", .permission(.refund), use: self.update)
         sales.delete(":id", .permission(.deleteTransactions), use: self.delete)
+        // Settling a pending card payment (completed, or failed) is part of taking it.
+        sales.put(":id/payments/:paymentId", .permission(.sell), use: self.settlePayment)
+    }
+
+    @Sendable func settlePayment(_ request: Request, context: AppRequestContext) async throws -> JSON<SaleResponse> {
+        let saleID = SaleID(try request.id(context))
+        let paymentID = PaymentID(try request.id(context, "paymentId"))
+        let body = try await request.decodeJSON(as: PaymentSettleRequest.self, context: context)
+        guard let status = PaymentStatus(rawValue: body.status) else {
+            throw InventoryError(.invalidValue, field: "status", "must be completed or failed")
+        }
+        let formats = try await self.store.formats().0
+        return JSON(SaleResponse(try await self.store.settlePayment(paymentID, of: saleID, to: status), formats))
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSON<[SummaryResponse]> {

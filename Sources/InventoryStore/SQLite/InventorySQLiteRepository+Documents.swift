@@ -308,9 +308,13 @@ extension InventorySQLiteRepository {
         } ?? settings.pricesIncludeTax
         let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency, pricesIncludeTax: includeTax)
         let header = sale.draft
+        // The header keeps the first payment that counts as the sale's method (lists and the CSV show it) and the cash
+        // handed over in all; the payments themselves are in salePayment.
+        let tendered = sale.payments.compactMap(\.tendered)
         var columns: [String: (any DatabaseValueConvertible)?] = [
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
-            "paymentMethod": header.paymentMethod.rawValue, "cashTendered": header.cashTendered?.minorUnits,
+            "paymentMethod": (sale.payments.first(where: \.counts) ?? sale.payments.first)?.method.rawValue ?? header.paymentMethod.rawValue,
+            "cashTendered": tendered.isEmpty ? nil : tendered.reduce(Money.zero, +).minorUnits,
             "pricesIncludeTax": includeTax, "approvedBy": header.approvedBy]
         // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
         // transaction, so a refused sale takes none.
@@ -329,7 +333,46 @@ extension InventorySQLiteRepository {
                 taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, field: "lines[\(index)].quantity")
         }
         try self.writeMovements(writer, pending, replacing: old)
+        try self.writePayments(db, sale.payments, documentID: documentID)
         return documentID
+    }
+
+    /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable).
+    static func writePayments(_ db: Database, _ payments: [PaymentDraft], documentID: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM salePayment WHERE documentId = ?").execute(arguments: [documentID])
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status, reference) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (index, payment) in payments.enumerated() {
+            try insert.execute(arguments: [documentID, index, payment.method.rawValue, payment.amount.minorUnits, payment.tendered?.minorUnits,
+                                           payment.status.rawValue, payment.reference])
+        }
+    }
+
+    /// A sale's payments in the order they were taken, each with what returns refunded to it.
+    static func fetchPayments(_ db: Database, _ id: SaleID) throws -> [PaymentRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT p.id, p.method, p.amount, p.tendered, p.status, p.reference,
+                   (SELECT COALESCE(SUM(r.amount), 0) FROM paymentRefund r WHERE r.paymentId = p.id)
+            FROM salePayment p WHERE p.documentId = ? ORDER BY p.lineNo
+            """), arguments: [id.rawValue]).map { row in
+            PaymentRecord(id: PaymentID(row[0]), method: PaymentMethod(rawValue: row[1]) ?? .other, amount: Money(minorUnits: row[2]),
+                          tendered: (row[3] as Int64?).map(Money.init(minorUnits:)), takenStatus: PaymentStatus(rawValue: row[4]) ?? .completed,
+                          reference: row[5], refunded: Money(minorUnits: row[6]))
+        }
+    }
+
+    public func settlePayment(_ id: PaymentID, of saleID: SaleID, to status: PaymentStatus) async throws -> SaleRecord {
+        try await self.write { db, _, log in
+            let sale = try Self.fetchSale(db, saleID)
+            guard let payment = sale.payments.first(where: { $0.id == id }) else {
+                throw InventoryError(.notFound, field: "paymentId", "payment \(id) is not a payment of sale \(saleID)")
+            }
+            let settled = try payment.settled(to: status)
+            try db.execute(sql: "UPDATE salePayment SET status = ? WHERE id = ?", arguments: [settled.takenStatus.rawValue, id.rawValue])
+            try log.recordDocument(.changed, .sale, id: saleID.rawValue)
+            return try Self.fetchSale(db, saleID)
+        }
     }
 
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
@@ -358,6 +401,7 @@ extension InventorySQLiteRepository {
             tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
         record.approvedBy = header[11] ?? ""
+        record.payments = try Self.fetchPayments(db, id)
         return record
     }
 
@@ -393,29 +437,44 @@ extension InventorySQLiteRepository {
 
     public func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID> {
         try await self.writeOnce(idempotency, kind: .customerReturn, book: { db, settings, log in
-            let sale = try Self.fetchSale(db, draft.saleID)
-            let lines = try draft.priced(against: sale)
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            let documentID = try Self.saveHeader(
-                db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
-                columns: ["saleId": draft.saleID.rawValue, "customerId": sale.customerID?.rawValue, "note": draft.note])
-            let effectiveAt = draft.effectiveAt.milliseconds
-            let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
-            var pending: [PendingMovement] = []
-            for (index, line) in lines.enumerated() {
-                let booked = try writer.bookedCost(of: line.saleLine.movementID)
-                pending.append(PendingMovement(
-                    documentID: documentID, kind: .customerReturn, lineNo: index, productID: line.saleLine.productID, effectiveAt: effectiveAt,
-                    day: day, recordedAt: Self.now,
-                    effect: .returnToStock(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
-                    unitAmount: line.saleLine.unitPrice, taxRate: line.saleLine.taxRate, revenue: -line.revenue, tax: -line.tax,
-                    sourceMovementID: line.saleLine.movementID, field: "lines[\(index)].quantity"))
-            }
-            try writer.write(pending)
-            try writer.flush()
+            let (documentID, _) = try Self.bookCustomerReturn(db, settings, draft)
             try log.recordDocument(.recorded, .customerReturn, id: documentID)
             return (documentID, CustomerReturnID(documentID))
         }, replay: { _, id in CustomerReturnID(id) })
+    }
+
+    public func previewCustomerReturn(_ draft: CustomerReturnDraft) async throws -> PricedCustomerReturn {
+        try await self.dryRun { db, settings in try Self.bookCustomerReturn(db, settings, draft).1 }
+    }
+
+    /// Books a customer return: its lines back into stock at the cost they left with, its refund to the sale's payments.
+    static func bookCustomerReturn(_ db: Database, _ settings: ShopSettings, _ draft: CustomerReturnDraft) throws -> (Int64, PricedCustomerReturn) {
+        let sale = try Self.fetchSale(db, draft.saleID)
+        let priced = try draft.refunded(against: sale, currency: settings.currency)
+        let lines = priced.lines
+        let writer = LedgerWriter(db, calendar: settings.calendar)
+        let documentID = try Self.saveHeader(
+            db, settings, kind: .customerReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
+            columns: ["saleId": draft.saleID.rawValue, "customerId": sale.customerID?.rawValue, "note": draft.note])
+        let effectiveAt = draft.effectiveAt.milliseconds
+        let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
+        var pending: [PendingMovement] = []
+        for (index, line) in lines.enumerated() {
+            let booked = try writer.bookedCost(of: line.saleLine.movementID)
+            pending.append(PendingMovement(
+                documentID: documentID, kind: .customerReturn, lineNo: index, productID: line.saleLine.productID, effectiveAt: effectiveAt,
+                day: day, recordedAt: Self.now,
+                effect: .returnToStock(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
+                unitAmount: line.saleLine.unitPrice, taxRate: line.saleLine.taxRate, revenue: -line.revenue, tax: -line.tax,
+                sourceMovementID: line.saleLine.movementID, field: "lines[\(index)].quantity"))
+        }
+        try writer.write(pending)
+        try writer.flush()
+        let refund = try db.cachedStatement(sql: "INSERT INTO paymentRefund (returnId, paymentId, amount) VALUES (?, ?, ?)")
+        for line in priced.refunds {
+            try refund.execute(arguments: [documentID, line.payment.id.rawValue, line.amount.minorUnits])
+        }
+        return (documentID, priced)
     }
 
     public func deleteCustomerReturn(_ id: CustomerReturnID) async throws {

@@ -272,6 +272,15 @@ extension InventorySQLiteRepository {
                 for parked in try self.fetchParkedSales(db, id: row[0]) { _ = try parked.validated() }
             }
         }
+        for row in try sample("salePayment", "id, method, status, amount") {
+            try check("payment", row[0]) {
+                guard PaymentMethod(rawValue: row[1]) != nil else { throw InventoryError(.invalidValue, field: "method", "is not cash, card or other") }
+                guard let status = PaymentStatus(rawValue: row[2]), PaymentStatus.takenStatuses.contains(status) else {
+                    throw InventoryError(.invalidValue, field: "status", "is not pending, completed or failed")
+                }
+                try Money(minorUnits: row[3]).requireWithinLimit(field: "amount")
+            }
+        }
         let documentKinds = Set(MovementKind.allCases.map(\.rawValue))
         for row in try sample("document", "id, kind, paymentMethod, reason") {
             try check("document", row[0]) {

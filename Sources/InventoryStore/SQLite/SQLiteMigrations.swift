@@ -6,7 +6,7 @@ enum SQLiteMigrations {
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
                          "v7-tax-inclusive-prices", "v8-parked-sales",
-                         "v9-sale-approval"]
+                         "v9-sale-approval", "v10-sale-payments"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -271,6 +271,39 @@ enum SQLiteMigrations {
         // Who approved a sale below a product's minimum price (a manager's PIN at the till, or a manager selling).
         migrator.registerMigration("v9-sale-approval") { db in
             try db.execute(sql: "ALTER TABLE document ADD COLUMN approvedBy TEXT NOT NULL DEFAULT ''")
+        }
+        // A sale's payments (split, with statuses) and what customer returns gave back to each. Sales booked before
+        // get one completed payment of their total by their method, and their returns refund it.
+        migrator.registerMigration("v10-sale-payments") { db in
+            try db.execute(sql: """
+                CREATE TABLE salePayment (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    documentId INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    lineNo INTEGER NOT NULL,
+                    method TEXT NOT NULL,
+                    amount INTEGER NOT NULL,
+                    tendered INTEGER,
+                    status TEXT NOT NULL,
+                    reference TEXT NOT NULL DEFAULT '',
+                    UNIQUE (documentId, lineNo)
+                );
+                CREATE TABLE paymentRefund (
+                    returnId INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                    paymentId INTEGER NOT NULL REFERENCES salePayment(id),
+                    amount INTEGER NOT NULL,
+                    PRIMARY KEY (returnId, paymentId)
+                );
+                CREATE INDEX paymentRefund_payment ON paymentRefund(paymentId);
+                INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status)
+                    SELECT d.id, 0, COALESCE(d.paymentMethod, 'cash'),
+                           d.tip + COALESCE((SELECT SUM(m.revenue + m.tax) FROM movement m WHERE m.documentId = d.id), 0),
+                           d.cashTendered, 'completed'
+                    FROM document d WHERE d.kind = 'sale';
+                INSERT INTO paymentRefund (returnId, paymentId, amount)
+                    SELECT r.id, p.id, -(SELECT SUM(m.revenue + m.tax) FROM movement m WHERE m.documentId = r.id)
+                    FROM document r JOIN salePayment p ON p.documentId = r.saleId
+                    WHERE r.kind = 'customerReturn' AND (SELECT SUM(m.revenue + m.tax) FROM movement m WHERE m.documentId = r.id) < 0;
+                """)
         }
         return migrator
     }

@@ -11,6 +11,34 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
     var lines: [Line]
     /// A manager's username and PIN approving prices below the products' minimum (staff at the till).
     var approval: Approval?
+    /// Split payment: the payments (instead of paymentMethod and cashTendered).
+    var payments: [Payment]?
+
+    struct Payment: Decodable, Sendable, KnownFields {
+        var method: String
+        var amount: String
+        var tendered: String?
+        var status: String?
+        var reference: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case method, amount, tendered, status, reference }
+        static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+        func draft(_ formats: Formats, field: String) throws -> PaymentDraft {
+            guard let method = PaymentMethod(rawValue: self.method) else {
+                throw InventoryError(.invalidValue, field: "\(field).method", "must be cash, card or other")
+            }
+            let amount: Money = try formats.money(self.amount, field: "\(field).amount")
+            let status = try self.status.map { text in
+                guard let status = PaymentStatus(rawValue: text), PaymentStatus.takenStatuses.contains(status) else {
+                    throw InventoryError(.invalidValue, field: "\(field).status", "must be pending, completed or failed")
+                }
+                return status
+            } ?? .completed
+            return PaymentDraft(method: method, amount: amount, tendered: try formats.money(self.tendered, field: "\(field).tendered"),
+                                status: status, reference: self.reference ?? "")
+        }
+    }
 
     struct Approval: Decodable, Sendable, KnownFields {
         var username: String
@@ -51,9 +79,9 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
         }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines, approval }
+    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines, approval, payments }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
-    static var nested: [String: any KnownFields.Type] { ["lines": Line.self, "approval": Approval.self] }
+    static var nested: [String: any KnownFields.Type] { ["lines": Line.self, "approval": Approval.self, "payments": Payment.self] }
 
     /// The sale as asked for; the domain prices it (a line without a price sells at the product's) inside the
     /// transaction that books it.
@@ -72,6 +100,16 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
                               paymentMethod: payment, allowBelowMinimum: approvedBy != nil, soldBy: soldBy,
                               cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
         draft.approvedBy = approvedBy ?? ""
+        if let payments = self.payments {
+            guard self.paymentMethod == nil else {
+                throw InventoryError(.invalidValue, field: "paymentMethod", "give either paymentMethod or payments, not both")
+            }
+            guard !payments.isEmpty else { throw InventoryError(.missingValue, field: "payments", "give at least one payment, or leave payments out") }
+            guard payments.count <= maximumSalePayments else {
+                throw InventoryError(.invalidValue, field: "payments", "a sale may have at most \(maximumSalePayments) payments")
+            }
+            draft.payments = try payments.enumerated().map { index, payment in try payment.draft(formats, field: "payments[\(index)]") }
+        }
         return draft
     }
 }
@@ -104,6 +142,12 @@ struct SaleResponse: Encodable, Sendable {
     var discount: String
     var taxes: [TaxShare]
     var lines: [Line]
+    /// The payments in the order they were taken, with their statuses and what returns refunded to each.
+    var payments: [PaymentResponse]
+    /// What is still to pay (a pending payment that failed).
+    var amountDue: String
+    /// What returns refunded in all.
+    var refunded: String
 
     struct TaxShare: Encodable, Sendable {
         var taxRate: String
@@ -154,6 +198,9 @@ struct SaleResponse: Encodable, Sendable {
         self.cashTendered = s.cashTendered.map(f.string)
         self.change = s.change.map(f.string)
         self.discount = f.string(s.discount)
+        self.payments = s.payments.map { PaymentResponse($0, f) }
+        self.amountDue = f.string(s.amountDue)
+        self.refunded = f.string(s.refunded)
         self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax), gross: f.string($0.gross)) }
         self.lines = s.lines.map {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
@@ -162,4 +209,37 @@ struct SaleResponse: Encodable, Sendable {
                  returnableQuantity: $0.returnableQuantity.decimalString)
         }
     }
+}
+
+/// One payment of a sale.
+struct PaymentResponse: Encodable, Sendable {
+    var id: Int64
+    var method: String
+    var amount: String
+    var tendered: String?
+    var change: String?
+    /// pending, completed, failed, refunded or partlyRefunded.
+    var status: String
+    var reference: String
+    var refunded: String
+    /// What may still be refunded to it.
+    var refundable: String
+
+    init(_ p: PaymentRecord, _ f: Formats) {
+        self.id = p.id.rawValue
+        self.method = p.method.rawValue
+        self.amount = f.string(p.amount)
+        self.tendered = p.tendered.map(f.string)
+        self.change = p.change.map(f.string)
+        self.status = p.status.rawValue
+        self.reference = p.reference
+        self.refunded = f.string(p.refunded)
+        self.refundable = f.string(p.refundable)
+    }
+}
+
+/// `PUT /api/v1/sales/{id}/payments/{paymentId}`: settles a pending payment.
+struct PaymentSettleRequest: Decodable, Sendable, KnownFields {
+    var status: String
+    static var fields: [String] { ["status"] }
 }
