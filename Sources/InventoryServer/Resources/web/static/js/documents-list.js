@@ -94,8 +94,9 @@ export async function openDetail(kind, id, push) {
   s.body.append(el("dl", { class: "doc-meta" },
     el("dt", {}, k.party), el("dd", {}, party || k.nobody),
     el("dt", {}, "Date"), el("dd", {}, dateTime(doc.effectiveAt)),
-    isSale ? [el("dt", {}, "Payment"), el("dd", {}, doc.paymentMethod[0].toUpperCase() + doc.paymentMethod.slice(1)
-      + (doc.cashTendered ? ` · ${money(doc.cashTendered)} tendered, ${money(doc.change)} change` : ""))] : null,
+    isSale ? [el("dt", {}, doc.payments.length > 1 ? "Payments" : "Payment"), el("dd", { id: "doc-payments" }, doc.payments.map((p) =>
+      `${p.method[0].toUpperCase()}${p.method.slice(1)} ${money(p.amount)}${p.status === "completed" ? "" : ` (${p.status === "partlyRefunded" ? "partly refunded" : p.status})`}`
+      + (p.tendered ? ` · ${money(p.tendered)} tendered, ${money(p.change)} change` : "")).join("; "))] : null,
     isSale && doc.soldBy ? [el("dt", {}, "Served by"), el("dd", {}, doc.soldBy)] : null,
     doc.note ? [el("dt", {}, "Note"), el("dd", {}, doc.note)] : null));
   const head = isSale ? ["Product", "Qty", "Price", "Discount", "Line total"] : ["Product", "Qty", "Unit cost", "Line total", "Lot / expiry"];
@@ -159,8 +160,43 @@ function openReturn(kind, doc) {
   const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: localInput() });
   form.append(el("div", { class: "field" }, el("label", { for: "return-date" }, "Date and time"), when),
     el("div", { class: "field" }, el("label", { for: "return-note" }, "Note"), el("input", { id: "return-note", name: "note", autocomplete: "off" })));
+  // A customer return shows where the money goes before it is confirmed: the server's dry run, payment by payment.
+  const refundBox = isSale ? el("div", { class: "return-refunds", id: "return-refunds", role: "status", "aria-live": "polite" }) : null;
+  if (refundBox) form.append(refundBox);
   s.body.append(form);
   const save = el("button", { type: "submit", class: "primary", form: "return-form", id: "return-save" }, isSale ? "Refund and restock" : "Send back");
+  let shownRefunds = null, previewTimer = null, previewSequence = 0;
+  const METHOD_NAMES = { cash: "Cash", card: "Card", other: "Other" };
+  const returnLines = () => [...form.querySelectorAll("[data-line]")].flatMap((input) => {
+    const q = parseQuantity(input.value.trim());
+    return q !== null && q > 0n ? [{ saleLineId: Number(input.dataset.line), quantity: input.value.trim() }] : [];
+  });
+  async function previewRefund() {
+    const sequence = ++previewSequence;
+    const lines = returnLines();
+    if (!lines.length) { shownRefunds = null; refundBox.replaceChildren(); return null; }
+    try {
+      const answer = await api("POST", "/api/v1/returns/customer?dryRun=true", { saleId: doc.id, lines }, { quiet: true });
+      if (sequence !== previewSequence) return null;
+      shownRefunds = answer.refunds.map(({ paymentId, amount }) => ({ paymentId, amount }));
+      refundBox.replaceChildren(el("strong", { id: "return-refund-total" }, `Refund ${money(answer.refund)}`),
+        el("ul", { class: "return-refund-list" }, ...answer.refunds.map((r) =>
+          el("li", { "data-payment": r.paymentId, "data-method": r.method }, `${METHOD_NAMES[r.method] ?? r.method} `, el("span", { class: "num" }, money(r.amount))))));
+      return answer;
+    } catch (error) {
+      if (sequence !== previewSequence) return null;
+      shownRefunds = null;
+      refundBox.replaceChildren(el("span", { class: "field-error" }, error.message));
+      return null;
+    }
+  }
+  if (isSale) {
+    form.addEventListener("input", (event) => {
+      if (!event.target.dataset.line) return;
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(previewRefund, 200);
+    });
+  }
   s.foot.append(el("button", { type: "button", onclick: () => s.close() }, "Cancel"), save);
   let touched = false;
   when.addEventListener("input", () => { touched = true; });
@@ -186,6 +222,15 @@ function openReturn(kind, doc) {
     if (note) body.note = note;
     if (touched && when.value) body.effectiveAt = when.value;
     save.disabled = true;
+    if (isSale) {
+      // Book exactly the refunds the cashier saw; if the server now answers differently, show that and ask again.
+      const seen = JSON.stringify(shownRefunds);
+      clearTimeout(previewTimer);
+      const answer = await previewRefund();
+      // Paid in several payments: the split of the refund must have been on screen before it is confirmed.
+      if (answer && doc.payments.length > 1 && JSON.stringify(shownRefunds) !== seen) { save.disabled = false; return; }
+      if (answer) body.refunds = shownRefunds;
+    }
     try {
       await api("POST", `/api/v1/returns/${isSale ? "customer" : "supplier"}`, body);
       s.close();

@@ -33,6 +33,7 @@ function loadCart() {
       queueMicrotask(() => {
         tipInput.value = saved.tip ?? "";
         tenderedInput.value = saved.tendered ?? "";
+        if (Array.isArray(saved.split) && saved.split.length) split = saved.split;
         const method = saleForm.querySelector(`input[name=paymentMethod][value="${CSS.escape(String(saved.method ?? ""))}"]`);
         if (method) method.checked = true;
         render();
@@ -44,7 +45,7 @@ function loadCart() {
 }
 function saveCart() {
   try {
-    sessionStorage.setItem(STORE, JSON.stringify({ lines: cart, tip: tipInput.value, tendered: tenderedInput.value, method: method() }));
+    sessionStorage.setItem(STORE, JSON.stringify({ lines: cart, tip: tipInput.value, tendered: tenderedInput.value, method: method(), split }));
   } catch { /* private mode: fine */ }
 }
 const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
@@ -386,15 +387,29 @@ let approval = null;         // {username, pin} of the manager who approved this
 let afterFigures = "";       // an announcement that waits for the server's total
 let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = "";
 
-/** The body Charge posts; `problem` names the field ("tip", "tendered") that is not an amount. */
+/** The body Charge posts; `problem` names the field ("tip", "tendered", "split") that is not an amount. */
 function saleBody() {
   const scale = minorUnits();
-  const body = {
-    paymentMethod: method(),
-    lines: cart.map(saleLine),
-  };
-  if (approval) body.approval = approval;
+  const body = { lines: cart.map(saleLine) };
   let problem = null;
+  if (method() === "split") {
+    // Split payment: the rows with an amount; the server checks that they add up to the total and says what is left.
+    body.payments = [];
+    for (const row of split) {
+      const amount = Decimal.parse(row.amount.trim(), scale);
+      if (!row.amount.trim()) continue;
+      if (amount === null || amount <= 0n) { problem ??= "split"; continue; }
+      const payment = { method: row.method, amount: Decimal.format(amount, scale) };
+      const tendered = row.method === "cash" && row.tendered.trim() ? Decimal.parse(row.tendered.trim(), scale) : undefined;
+      if (tendered === null) problem ??= "split";
+      else if (tendered !== undefined) payment.tendered = Decimal.format(tendered, scale);
+      body.payments.push(payment);
+    }
+    if (!body.payments.length) delete body.payments;
+  } else {
+    body.paymentMethod = method();
+  }
+  if (approval) body.approval = approval;
   const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
   if (tip === null || tip < 0n) problem = "tip";
   else if (tip > 0n) body.tip = Decimal.format(tip, scale);
@@ -459,6 +474,12 @@ async function ask(body) {
       // Too little cash: the figures of the same sale without it, and the server's words on the change line.
       const { cashTendered, ...rest } = body;
       const without = await ask(rest);
+      return without.state === "ok" ? { figures: without.figures, state: "short", refusal: refusalOf(error) } : without;
+    }
+    if (error.field?.startsWith("payments") && body.payments !== undefined) {
+      // A split that does not add up yet: the figures of the same sale without it, and the server's words on the split.
+      const { payments, ...rest } = body;
+      const without = await ask({ ...rest, paymentMethod: "card" });
       return without.state === "ok" ? { figures: without.figures, state: "short", refusal: refusalOf(error) } : without;
     }
     if (error.field?.startsWith("approval")) approval = null;   // a wrong or withdrawn approval: ask again
@@ -555,6 +576,7 @@ function showFigures() {
 function renderCash(known) {
   const cash = method() === "cash";
   $("cash-box").hidden = !cash;
+  renderSplit(known);
   const total = known ? Decimal.parse(known.total, minorUnits()) : null;
   // Quick amounts: the exact total and the next round notes above it.
   const unit = 10n ** BigInt(minorUnits());
@@ -584,6 +606,78 @@ function renderCash(known) {
   }
   say("", "Change due —");
 }
+
+// ---------- split payment: part cash, part card or other ----------
+let split = [{ method: "cash", amount: "", tendered: "" }, { method: "card", amount: "", tendered: "" }];
+const METHOD_NAMES = { cash: "Cash", card: "Card", other: "Other" };
+
+function renderSplit(known) {
+  const on = method() === "split";
+  $("split-box").hidden = !on;
+  if (!on) return;
+  const rows = $("split-rows");
+  // Rebuild only when the number of rows changed, so typing keeps its focus and caret.
+  if (rows.children.length !== split.length) {
+    rows.replaceChildren(...split.map((row, index) => {
+      const n = index + 1;
+      return el("li", { "data-split": index },
+        el("select", { "aria-label": `Payment ${n} method`, "data-field": "method" },
+          ...Object.entries(METHOD_NAMES).map(([value, label]) => el("option", { value, selected: row.method === value }, label))),
+        el("input", { class: "num", inputmode: "decimal", autocomplete: "off", placeholder: "Amount", "aria-label": `Payment ${n} amount`, "data-field": "amount", value: row.amount }),
+        el("input", { class: "num", inputmode: "decimal", autocomplete: "off", placeholder: "Tendered", "aria-label": `Payment ${n} cash tendered`, "data-field": "tendered", value: row.tendered }),
+        el("button", { type: "button", class: "btn-small", "data-rest": index, "aria-label": `Payment ${n}: the rest` }, "Rest"));
+    }));
+  }
+  for (const item of rows.children) {
+    const row = split[Number(item.dataset.split)];
+    const tendered = item.querySelector('[data-field="tendered"]');
+    tendered.disabled = row.method !== "cash";
+    if (tendered.disabled) tendered.value = "";
+  }
+  // The server's word: what is left to pay (its refusal on `payments`), or paid in full with the change.
+  const status = $("split-status");
+  const say = (kind, ...content) => { status.className = `till-change${kind ? ` till-change-${kind}` : ""}`; status.replaceChildren(...content); };
+  if (previewState === "pending") return;
+  if (refusal?.field?.startsWith("payments") && ["short", "refused"].includes(previewState)) return say("bad", refusal.detail);
+  if (known && previewState === "ok" && known.payments?.length > 1) {
+    return say("ok", "Paid in full", ...(known.change ? [" · change due ", el("strong", { id: "change-due", class: "num" }, money(known.change))] : []));
+  }
+  say("", "Enter what each payment pays.");
+}
+
+$("split-rows").addEventListener("input", (event) => {
+  const item = event.target.closest("[data-split]");
+  if (!item) return;
+  split[Number(item.dataset.split)][event.target.dataset.field] = event.target.value;
+  saveCart();
+  schedulePreview();
+});
+$("split-rows").addEventListener("change", (event) => {
+  if (event.target.dataset.field !== "method") return;
+  split[Number(event.target.closest("[data-split]").dataset.split)].method = event.target.value;
+  saveCart();
+  schedulePreview();
+});
+$("split-rows").addEventListener("click", (event) => {
+  const button = event.target.closest("[data-rest]");
+  if (!button || !figures) return;
+  // The rest of the server's total after the other rows (exact decimals).
+  const scale = minorUnits(), index = Number(button.dataset.rest);
+  const others = split.reduce((sum, row, i) => sum + (i === index ? 0n : Decimal.parse(row.amount.trim() || "0", scale) ?? 0n), 0n);
+  const rest = (Decimal.parse(figures.total, scale) ?? 0n) - others;
+  if (rest <= 0n) return;
+  split[index].amount = Decimal.format(rest, scale);
+  button.closest("li").querySelector('[data-field="amount"]').value = split[index].amount;
+  saveCart();
+  schedulePreview();
+});
+$("split-add").addEventListener("click", () => {
+  if (split.length >= 20) return;
+  split.push({ method: "card", amount: "", tendered: "" });
+  saveCart();
+  showFigures();
+  $("split-rows").lastElementChild?.querySelector('[data-field="amount"]')?.focus();
+});
 
 $("quick-cash").addEventListener("click", (event) => {
   const button = event.target.closest("[data-amount]");
@@ -891,7 +985,7 @@ function refusalOf(error, lines = cart) {
   detail = detail.charAt(0).toUpperCase() + detail.slice(1);
   if (!/[.!?]$/.test(detail)) detail += ".";
   const message = name && !detail.includes(name) ? `${name}: ${detail}` : detail;
-  return { message, index: lines === cart ? index : null, detail };
+  return { message, index: lines === cart ? index : null, detail, field };
 }
 
 function clearSaleError() {
@@ -934,16 +1028,18 @@ saleForm.addEventListener("submit", async (event) => {
   if (problem) {
     charging = false;
     showFigures();
-    const input = problem === "tip" ? tipInput : tenderedInput;
-    input.setAttribute("aria-invalid", "true");
-    input.focus();
-    return showSaleError(problem === "tip" ? "The tip is not an amount." : "The cash tendered is not an amount.");
+    const input = { tip: tipInput, tendered: tenderedInput }[problem] ?? $("split-rows").querySelector("input");
+    input?.setAttribute("aria-invalid", "true");
+    input?.focus();
+    return showSaleError({ tip: "The tip is not an amount.", tendered: "The cash tendered is not an amount." }[problem]
+      ?? "A payment's amount or cash tendered is not an amount.");
   }
   try {
     const sale = await api("POST", "/api/v1/sales", body, { headers: { "Idempotency-Key": chargeKey(body) } });
     charge = { key: null, body: null };
     approval = null;
     cart = [];
+    split = [{ method: "cash", amount: "", tendered: "" }, { method: "card", amount: "", tendered: "" }];
     tipInput.value = "";
     tenderedInput.value = "";
     sessionStorage.removeItem(STORE);

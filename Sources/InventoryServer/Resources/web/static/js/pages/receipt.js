@@ -83,11 +83,23 @@ async function load() {
        isZero(sale.tip) ? null : row("Tip", money(sale.tip), { id: "receipt-tip" }),
        row("Total", money(sale.total), { class: "receipt-row receipt-total", id: "receipt-total" })];
 
-  const payment = [row("Paid by", METHODS[sale.paymentMethod] ?? sale.paymentMethod, { id: "receipt-method" })];
+  // Payment lines: one per payment the server booked (a split shows each; a failed attempt is kept and marked), with
+  // the cash tendered and change, and what returns refunded.
+  const STATUS = { pending: "pending", failed: "failed", refunded: "refunded", partlyRefunded: "partly refunded" };
+  const counted = sale.payments.filter((p) => p.status !== "failed");
+  const payment = sale.payments.length > 1
+    ? sale.payments.map((p) => el("div", { class: "receipt-payment", "data-payment": p.id, "data-status": p.status },
+        row(`${METHODS[p.method] ?? p.method}${STATUS[p.status] ? ` (${STATUS[p.status]})` : ""}${p.reference ? ` · ${p.reference}` : ""}`,
+          money(p.amount), { class: "receipt-row" }),
+        p.tendered ? el("div", { class: "receipt-sub" }, `tendered ${money(p.tendered)}, change ${money(p.change)}`) : null))
+    : [row("Paid by", `${METHODS[counted[0]?.method ?? sale.paymentMethod] ?? sale.paymentMethod}${STATUS[sale.payments[0]?.status] ? ` (${STATUS[sale.payments[0].status]})` : ""}`,
+        { id: "receipt-method" })];
   if (sale.cashTendered && sale.change) {
     payment.push(row("Cash tendered", money(sale.cashTendered), { id: "receipt-tendered" }));
     payment.push(row("Change", money(sale.change), { id: "receipt-change" }));
   }
+  if (!isZero(sale.refunded)) payment.push(row("Refunded", "−" + money(sale.refunded), { id: "receipt-refunded" }));
+  if (!isZero(sale.amountDue)) payment.push(row("Still to pay", money(sale.amountDue), { id: "receipt-due" }));
   const justSold = query.get("done") === "1";
   box.replaceChildren(...[
     el("h2", {}, root.dataset.shopName),
