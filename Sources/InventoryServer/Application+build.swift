@@ -97,6 +97,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
     SaleController(store: repository, secrets: configuration.secrets).addRoutes(to: api.group("sales"))
     TabController(store: repository).addRoutes(to: api.group("tabs"))
+    DrawerController(store: repository).addRoutes(to: api.group("drawer"))
     ReturnController(store: repository).addRoutes(to: api.group("returns"))
     AdjustmentController(store: repository).addRoutes(to: api.group("adjustments"))
     ReportController(store: repository).addRoutes(to: api.group("reports"))

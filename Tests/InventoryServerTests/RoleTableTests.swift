@@ -61,7 +61,7 @@ import Testing
         // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
         "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,
-        "PUT /api/v1/settings": admin, "POST /api/v1/settings/reprice": admin, "GET /api/v1/tabs": staff, "POST /api/v1/tabs": staff, "POST /api/v1/tabs/{id}/pickup": staff, "PUT /api/v1/sales/{id}/payments/{paymentId}": staff, "POST /api/v1/import/products": admin,
+        "PUT /api/v1/settings": admin, "POST /api/v1/settings/reprice": admin, "GET /api/v1/tabs": staff, "POST /api/v1/tabs": staff, "POST /api/v1/tabs/{id}/pickup": staff, "PUT /api/v1/sales/{id}/payments/{paymentId}": staff, "GET /api/v1/drawer": staff, "POST /api/v1/drawer/open": staff, "POST /api/v1/drawer/cash": staff, "POST /api/v1/drawer/close": staff, "GET /api/v1/drawer/sessions": manager, "GET /api/v1/drawer/sessions/{id}": manager, "GET /api/v1/drawer/sessions/{id}/report.csv": manager, "POST /api/v1/import/products": admin,
         "GET /api/v1/users": admin, "POST /api/v1/users": admin, "PUT /api/v1/users/{id}": admin,
         "GET /api/v1/tokens": admin, "POST /api/v1/tokens": admin, "DELETE /api/v1/tokens/{id}": admin,
         "GET /api/v1/audit": admin, "GET /api/v1/backup": admin, "POST /api/v1/restore": admin,

@@ -6,7 +6,7 @@ enum SQLiteMigrations {
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
                          "v7-tax-inclusive-prices", "v8-parked-sales",
-                         "v9-sale-approval", "v10-sale-payments"]
+                         "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -303,6 +303,33 @@ enum SQLiteMigrations {
                     SELECT r.id, p.id, -(SELECT SUM(m.revenue + m.tax) FROM movement m WHERE m.documentId = r.id)
                     FROM document r JOIN salePayment p ON p.documentId = r.saleId
                     WHERE r.kind = 'customerReturn' AND (SELECT SUM(m.revenue + m.tax) FROM movement m WHERE m.documentId = r.id) < 0;
+                """)
+        }
+        // The cash drawer: sessions (one open at a time), cash in and out, the Z report kept at closing; sales and
+        // returns are found by when they were recorded.
+        migrator.registerMigration("v11-cash-drawer") { db in
+            try db.execute(sql: """
+                CREATE TABLE drawerSession (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    openedAt INTEGER NOT NULL,
+                    openedBy TEXT NOT NULL,
+                    openingFloat INTEGER NOT NULL,
+                    note TEXT NOT NULL DEFAULT '',
+                    closedAt INTEGER,
+                    closedBy TEXT,
+                    closingReport TEXT
+                );
+                CREATE UNIQUE INDEX drawerSession_open ON drawerSession((closedAt IS NULL)) WHERE closedAt IS NULL;
+                CREATE TABLE cashMovement (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sessionId INTEGER NOT NULL REFERENCES drawerSession(id) ON DELETE CASCADE,
+                    at INTEGER NOT NULL,
+                    amount INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    byUser TEXT NOT NULL
+                );
+                CREATE INDEX cashMovement_session ON cashMovement(sessionId);
+                CREATE INDEX document_recorded ON document(kind, recordedAt);
                 """)
         }
         return migrator
