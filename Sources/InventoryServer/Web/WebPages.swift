@@ -29,6 +29,7 @@ struct WebPage: Sendable {
         WebPage(name: "purchases", title: "Purchases", permission: .purchase, place: .tab, icon: "truck"),
         WebPage(name: "sales", title: "Sales", permission: .sell, place: .tab, icon: "receipt"),
         WebPage(name: "pos", title: "Till", permission: .sell, place: .tab, icon: "till"),
+        WebPage(name: "drawer", title: "Cash-up", permission: .sell, place: .menu, icon: "till"),
         WebPage(name: "scan", title: "Scan", permission: .scan, place: .menu, icon: "scan"),
         WebPage(name: "stock", title: "Stock count", permission: .adjustStock, place: .menu, icon: "clipboard"),
         WebPage(name: "categories", title: "Categories", permission: .editCatalogue, place: .menu, icon: "tag"),

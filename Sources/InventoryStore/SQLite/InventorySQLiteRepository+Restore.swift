@@ -281,6 +281,14 @@ extension InventorySQLiteRepository {
                 try Money(minorUnits: row[3]).requireWithinLimit(field: "amount")
             }
         }
+        for row in try sample("drawerSession", "id, openingFloat, closingReport") {
+            try check("drawer session", row[0]) {
+                try Money(minorUnits: row[1]).requireWithinLimit(field: "openingFloat")
+                if let report = row[2] as String?, (try? JSONDecoder().decode(DrawerReport.self, from: Data(report.utf8))) == nil {
+                    throw InventoryError(.invalidValue, field: "closingReport", "is not a drawer report")
+                }
+            }
+        }
         let documentKinds = Set(MovementKind.allCases.map(\.rawValue))
         for row in try sample("document", "id, kind, paymentMethod, reason") {
             try check("document", row[0]) {

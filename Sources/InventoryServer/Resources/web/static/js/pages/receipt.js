@@ -5,45 +5,13 @@
 import { api, el, page } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
 import { isZero, money, quantity } from "/static/js/shared/format.js";
+import { paperControl } from "/static/js/shared/paper.js";
 
 const root = document.getElementById("receipt-page");
 const box = document.getElementById("receipt");
 const query = new URLSearchParams(location.search);
-const PAPER = "stockroom.receipt.paper";
-const PAGE_RULES = { "80": "@page { size: 80mm auto; margin: 3mm 4mm; }", a4: "@page { size: A4; margin: 18mm; }" };
 const METHODS = { cash: "Cash", card: "Card", other: "Other" };
-
-let currentPaper = "80";
-// A receipt roll has no page length: Chrome ignores "size: 80mm auto", so the page is made exactly as long as
-// the receipt, measured at the printed width and type size (.receipt-measure mirrors the 80 mm print rules).
-function pageRule(paper) {
-  if (paper !== "80" || box.getAttribute("aria-busy") !== "false") return PAGE_RULES[paper];
-  const probe = box.cloneNode(true);
-  probe.removeAttribute("id");
-  probe.classList.add("receipt-measure");
-  probe.setAttribute("aria-hidden", "true");
-  document.body.append(probe);
-  const millimetres = Math.ceil(probe.getBoundingClientRect().height / (96 / 25.4)) + 8;
-  probe.remove();
-  return `@page { size: 80mm ${Math.max(60, millimetres)}mm; margin: 3mm 4mm; }`;
-}
-// The page size for printing, as a constructed style sheet (the Content-Security-Policy refuses inline <style>).
-const pageSheet = new CSSStyleSheet();
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
-function setPaper(paper) {
-  if (!PAGE_RULES[paper]) paper = "80";
-  currentPaper = paper;
-  pageSheet.replaceSync(pageRule(paper));
-  document.body.classList.toggle("paper-80", paper === "80");
-  document.body.classList.toggle("paper-a4", paper === "a4");
-  for (const button of document.querySelectorAll("[data-paper]")) button.setAttribute("aria-pressed", String(button.dataset.paper === paper));
-  try { localStorage.setItem(PAPER, paper); } catch { /* fine */ }
-}
-let saved = null;
-try { saved = localStorage.getItem(PAPER); } catch { /* fine */ }
-setPaper(query.get("paper") ?? saved ?? "80");
-for (const button of document.querySelectorAll("[data-paper]")) button.addEventListener("click", () => setPaper(button.dataset.paper));
-document.getElementById("receipt-print").addEventListener("click", () => window.print());
+const refreshPaper = paperControl(box, "stockroom.receipt.paper", document.getElementById("receipt-print"), query.get("paper"));
 
 const row = (label, value, attrs = {}) => el("div", { class: "receipt-row", ...attrs }, el("span", {}, label), el("span", { class: "num" }, value));
 
@@ -157,5 +125,4 @@ if (query.get("done") === "1") {
 }
 
 await load();
-setPaper(currentPaper);
-window.addEventListener("beforeprint", () => setPaper(currentPaper));
+refreshPaper();
