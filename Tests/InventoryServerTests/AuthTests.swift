@@ -248,7 +248,15 @@ func sessionCookie(_ reply: Reply) -> String? {
             #expect(try await client.call(.post, "/api/v1/auth/clock-in", token: staff).status == 201)
             let twice = try await client.call(.post, "/api/v1/auth/clock-in", token: staff)
             #expect(twice.status == 409 && twice.object["field"] as? String == "shift")
-            #expect(try await client.call(.post, "/api/v1/auth/clock-out", token: staff).object["endedAt"] is String)
+            // The shift summary: what sam rang up while clocked in (mia's sale is not sam's).
+            let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: Money(minorUnits: 250), tracksStock: false))
+            for (who, tip) in [(staff, "0.50"), (staff, "0"), (manager, "1.00")] {
+                let sale = try await client.call(.post, "/api/v1/sales", #"{"lines":[{"productId":\#(tea.id),"quantity":"2"}],"tip":"\#(tip)"}"#, token: who)
+                #expect(sale.status == 201, "\(sale.text)")
+            }
+            let out = try await client.call(.post, "/api/v1/auth/clock-out", token: staff)
+            #expect(out.object["endedAt"] is String)
+            #expect(out.object["salesCount"] as? Int == 2 && out.object["revenue"] as? String == "10.00" && out.object["tips"] as? String == "0.50", "\(out.text)")
             #expect(try await client.call(.post, "/api/v1/auth/clock-out", token: staff).status == 409)
             _ = try await client.call(.post, "/api/v1/auth/clock-in", token: manager)
             #expect(try await client.call(.get, "/api/v1/shifts", token: staff).array.map { $0["username"] as? String } == ["sam"])

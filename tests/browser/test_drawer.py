@@ -11,7 +11,8 @@ from test_documents import press, type_into
 
 
 def text_of(driver, element_id):
-    return driver.find_element(By.ID, element_id).text.replace("\u00a0", " ")
+    """The visible text of an element, read in one step (the report is re-rendered as figures arrive)."""
+    return driver.execute_script("return document.getElementById(arguments[0])?.innerText ?? ''", element_id).replace("\u00a0", " ")
 
 
 def amount_in(text):
@@ -106,3 +107,21 @@ def test_a_session_from_float_to_z_report(shop, signed_in):
     assert csv.get_attribute("href").endswith(f"/api/v1/drawer/sessions/{z['id']}/report.csv")
     status, _, content = shop.call("GET", f"/api/v1/drawer/sessions/{z['id']}/report.csv", headers={"Authorization": "Bearer " + shop.token}, raw=True)
     assert status == 200 and "cash,difference,,-0.50" in content.decode()
+
+
+def test_clock_in_and_out_shows_the_shift_summary(shop, signed_in):
+    shop.ensure_user("staff")
+    driver = signed_in(shop, "staff", width=375, height=812)
+    driver.get(shop.url("/app/more"))
+    wait_idle(driver)
+    press(driver, "#clock-in")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#shifts [data-shift]"))
+    press(driver, "#clock-out")
+    wait(driver, lambda d: "clocked in" not in d.find_element(By.ID, "shifts").text)
+    shift = shop.api("GET", "/api/v1/shifts?days=7")[0]
+    assert shift["username"] == "staff" and shift["salesCount"] == 0 and "endedAt" in shift
+    shown = driver.find_element(By.CSS_SELECTOR, f"#shifts [data-shift='{shift['id']}']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", shown)
+    assert fully_visible(driver, shown)
+    assert "0 sales" in shown.text and "0.00" in shown.text
+    assert "Clocked out: 0 h" in driver.find_element(By.ID, "toast").text

@@ -22,4 +22,7 @@ public protocol DrawerRepository: Sendable {
     func drawerSession(_ id: DrawerSessionID) async throws -> DrawerSession
     /// A session's report: the Z report kept at closing, or for an open session the X report up to `now`.
     func drawerReport(_ id: DrawerSessionID, now: Int64) async throws -> DrawerReport
+    /// What each clocked shift's staff member sold while clocked in (``DrawerReport/StaffLine``: sales, revenue, tips,
+    /// minutes), an open shift up to `now`; in the order given.
+    func shiftSummaries(_ shifts: [Shift], now: Int64) async throws -> [DrawerReport.StaffLine]
 }

@@ -161,6 +161,15 @@ public struct DrawerReport: Sendable, Hashable, Codable {
         public var tips: Money
         /// Minutes clocked in within the session.
         public var minutesWorked: Int64
+
+        /// Creates a value.
+        public init(username: String, salesCount: Int = 0, revenue: Money = .zero, tips: Money = .zero, minutesWorked: Int64 = 0) {
+            self.username = username
+            self.salesCount = salesCount
+            self.revenue = revenue
+            self.tips = tips
+            self.minutesWorked = minutesWorked
+        }
     }
 
     /// The report of a session from `from` to `to`: the sales and returns recorded in that time (already chosen by the

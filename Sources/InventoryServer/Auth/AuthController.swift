@@ -5,13 +5,21 @@ import InventoryDomain
 
 /// `/api/v1/auth`, `/api/v1/users`, `/api/v1/tokens`: first run, sign-in, the till's PIN lock, staff accounts and API
 /// tokens (the audit log is ``AuditController``'s).
-struct AuthController<Staff: StaffRepository> {
+struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsRepository> {
     let staff: Staff
     let secrets: Secrets
     /// Mark the session cookie Secure (served over HTTPS).
     var secureCookies = false
     /// How long a browser session lives from sign-in, in ms.
     var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
+
+    /// Shifts with what each staff member sold while clocked in.
+    func summarised(_ shifts: [Shift]) async throws -> [ShiftResponse] {
+        let now = Instant.now.milliseconds
+        let formats = try await self.staff.formats().0
+        let summaries = try await self.staff.shiftSummaries(shifts, now: now)
+        return zip(shifts, summaries).map { ShiftResponse($0, summary: $1, formats, now: now) }
+    }
 
     func addRoutes(to api: Routes) {
         let auth = api.group("auth")
@@ -67,11 +75,11 @@ struct AuthController<Staff: StaffRepository> {
 
         auth.post("clock-in", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
-            return JSON(ShiftResponse(try await self.staff.clockIn(identity.account.id, at: Instant.now.milliseconds)), status: .created)
+            return JSON(try await self.summarised([try await self.staff.clockIn(identity.account.id, at: Instant.now.milliseconds)])[0], status: .created)
         }
         auth.post("clock-out", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
-            return JSON(ShiftResponse(try await self.staff.clockOut(identity.account.id, at: Instant.now.milliseconds)))
+            return JSON(try await self.summarised([try await self.staff.clockOut(identity.account.id, at: Instant.now.milliseconds)])[0])
         }
         api.get("shifts", .permission(.clockInOut)) { request, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
@@ -79,8 +87,8 @@ struct AuthController<Staff: StaffRepository> {
             let everyone = identity.allows(.viewReports)
             let to = Instant.now.milliseconds + 86_400_000
             let days = try request.queryInt("days", default: 31, range: 1...3660)
-            return JSON(try await self.staff.shifts(userID: everyone ? nil : identity.account.id, from: to - Int64(days) * 86_400_000 * 2, to: to)
-                .map(ShiftResponse.init))
+            return JSON(try await self.summarised(try await self.staff.shifts(userID: everyone ? nil : identity.account.id,
+                                                                              from: to - Int64(days) * 86_400_000 * 2, to: to)))
         }
 
         let users = api.group("users")

@@ -65,6 +65,19 @@ extension InventorySQLiteRepository {
         }
     }
 
+    public func shiftSummaries(_ shifts: [Shift], now: Int64) async throws -> [DrawerReport.StaffLine] {
+        try await self.read { db in
+            try shifts.map { shift in
+                let to = max(shift.endedAt ?? now, shift.startedAt)
+                let sales = try Int64.fetchAll(db, sql: "SELECT id FROM document WHERE kind = 'sale' AND soldBy = ? AND recordedAt BETWEEN ? AND ? ORDER BY id",
+                                               arguments: [shift.username, shift.startedAt, to]).map { try Self.fetchSale(db, SaleID($0)) }
+                let report = DrawerReport.fold(from: shift.startedAt, to: to, openingFloat: .zero, sales: sales, returns: [], cashMovements: [], shifts: [shift])
+                return report.staff.first { $0.username == shift.username }
+                    ?? DrawerReport.StaffLine(username: shift.username)
+            }
+        }
+    }
+
     // MARK: - Reading
 
     static func openSessionID(_ db: Database) throws -> DrawerSessionID? {

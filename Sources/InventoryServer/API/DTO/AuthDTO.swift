@@ -111,13 +111,20 @@ struct ShiftResponse: Encodable, Sendable {
     var endedAt: String?
     /// Whole minutes worked so far.
     var minutes: Int64
+    /// The sales this member of staff rang up while clocked in, their revenue (before tax) and tips.
+    var salesCount: Int
+    var revenue: String
+    var tips: String
 
-    init(_ shift: Shift) {
+    init(_ shift: Shift, summary: DrawerReport.StaffLine, _ f: Formats, now: Int64) {
         self.id = shift.id
         self.userId = shift.userID.rawValue
         self.username = shift.username
         self.startedAt = Instant(milliseconds: shift.startedAt).iso8601
         self.endedAt = shift.endedAt.map { Instant(milliseconds: $0).iso8601 }
-        self.minutes = ((shift.endedAt ?? Instant.now.milliseconds) - shift.startedAt) / 60_000
+        self.minutes = ((shift.endedAt ?? now) - shift.startedAt) / 60_000
+        self.salesCount = summary.salesCount
+        self.revenue = f.string(summary.revenue)
+        self.tips = f.string(summary.tips)
     }
 }
