@@ -94,6 +94,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     CategoryController(store: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))
+    CustomerCardController(store: repository).addRoutes(to: api.group("customers"))
     PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
     SaleController(store: repository, secrets: configuration.secrets).addRoutes(to: api.group("sales"))
     TabController(store: repository).addRoutes(to: api.group("tabs"))

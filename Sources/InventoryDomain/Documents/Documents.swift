@@ -436,6 +436,10 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var approvedBy: String = ""
     /// The payments, in the order they were taken (a sale booked before payments were kept has one, of its total).
     public var payments: [PaymentRecord] = []
+    /// Which of its customer's visits this sale is (1 for the first, in booking order); nil without a customer.
+    public var customerVisit: Int?
+    /// The visit milestone this sale reached (``CustomerStanding/milestone(atVisit:)``), if any.
+    public var customerMilestone: Int? { self.customerVisit.flatMap(CustomerStanding.milestone(atVisit:)) }
 
     /// What is still to pay: the total less the payments that count (pending and completed); more than zero only
     /// when a pending payment later failed.

@@ -18,4 +18,4 @@ import Foundation
 /// Implementations: `InventorySQLiteRepository` (embedded default). Each protocol has one conformance suite in
 /// `Tests/InventoryStoreTests` that every implementation runs. Code asks for the narrowest protocol it uses.
 public protocol InventoryRepository: SettingsRepository, CatalogueRepository, LedgerRepository, ReportRepository, DataTransferRepository,
-    TabRepository, DrawerRepository, ActivitySource {}
+    TabRepository, DrawerRepository, CustomerCardRepository, ActivitySource {}

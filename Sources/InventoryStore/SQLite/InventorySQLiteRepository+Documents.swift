@@ -402,6 +402,7 @@ extension InventorySQLiteRepository {
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
         record.approvedBy = header[11] ?? ""
         record.payments = try Self.fetchPayments(db, id)
+        record.customerVisit = try record.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return record
     }
 

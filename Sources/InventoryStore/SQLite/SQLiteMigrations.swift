@@ -6,7 +6,8 @@ enum SQLiteMigrations {
     static let names = ["v1-catalogue", "v1-books", "v1-reports", "v1-staff", "v2-sale-till", "v2-session-expiry", "v3-idempotency",
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
                          "v7-tax-inclusive-prices", "v8-parked-sales",
-                         "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer"]
+                         "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
+                         "v12-customer-cards"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -330,6 +331,16 @@ enum SQLiteMigrations {
                 );
                 CREATE INDEX cashMovement_session ON cashMovement(sessionId);
                 CREATE INDEX document_recorded ON document(kind, recordedAt);
+                """)
+        }
+        // Loyalty cards (one per customer, a number found exactly when scanned) and the index behind a customer's visits.
+        migrator.registerMigration("v12-customer-cards") { db in
+            try db.execute(sql: """
+                CREATE TABLE customerCard (
+                    customerId INTEGER PRIMARY KEY REFERENCES customer(id) ON DELETE CASCADE,
+                    number TEXT NOT NULL UNIQUE COLLATE NOCASE
+                );
+                CREATE INDEX document_customer ON document(customerId, kind, id) WHERE customerId IS NOT NULL;
                 """)
         }
         return migrator

@@ -148,6 +148,9 @@ struct SaleResponse: Encodable, Sendable {
     var amountDue: String
     /// What returns refunded in all.
     var refunded: String
+    /// Which of the customer's visits this sale is, and the visit milestone it reached (with a customer only).
+    var customerVisit: Int?
+    var customerMilestone: Int?
 
     struct TaxShare: Encodable, Sendable {
         var taxRate: String
@@ -201,6 +204,8 @@ struct SaleResponse: Encodable, Sendable {
         self.payments = s.payments.map { PaymentResponse($0, f) }
         self.amountDue = f.string(s.amountDue)
         self.refunded = f.string(s.refunded)
+        self.customerVisit = s.customerVisit
+        self.customerMilestone = s.customerMilestone
         self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax), gross: f.string($0.gross)) }
         self.lines = s.lines.map {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
