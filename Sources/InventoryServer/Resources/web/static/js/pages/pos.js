@@ -34,6 +34,7 @@ function loadCart() {
         tipInput.value = saved.tip ?? "";
         tenderedInput.value = saved.tendered ?? "";
         if (Array.isArray(saved.split) && saved.split.length) split = saved.split;
+        if (saved.customer?.customerId) { customer = saved.customer; showCustomer(); }
         const method = saleForm.querySelector(`input[name=paymentMethod][value="${CSS.escape(String(saved.method ?? ""))}"]`);
         if (method) method.checked = true;
         render();
@@ -45,7 +46,7 @@ function loadCart() {
 }
 function saveCart() {
   try {
-    sessionStorage.setItem(STORE, JSON.stringify({ lines: cart, tip: tipInput.value, tendered: tenderedInput.value, method: method(), split }));
+    sessionStorage.setItem(STORE, JSON.stringify({ lines: cart, tip: tipInput.value, tendered: tenderedInput.value, method: method(), split, customer }));
   } catch { /* private mode: fine */ }
 }
 const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
@@ -197,19 +198,24 @@ scanForm.addEventListener("submit", (event) => {
   lookUp(code);
 });
 
-async function lookUp(code) {
+async function lookUp(raw) {
   scanError.textContent = "";
   scanInput.removeAttribute("aria-invalid");
-  code = typedBarcode(code);
+  const code = typedBarcode(raw);
   try {
     // The server checks the code (a wrong check digit is refused with its reason) and finds the product.
     const product = await productByBarcode(code);
-    if (!product) return scanFailed(code, `No product has the barcode ${code}`);
+    if (!product) {
+      if (await customerByCard(raw)) { scanInput.value = ""; return; }
+      return scanFailed(code, `No product has the barcode ${code}`);
+    }
     products.set(product.id, { ...products.get(product.id), ...product });
     if (soldOut(product)) return scanFailed(code, `${product.name} is out of stock`);
     scanInput.value = "";
     addProduct(product);
   } catch (error) {
+    // Not a product code (a card number with letters, say): perhaps a customer's loyalty card.
+    if (await customerByCard(raw).catch(() => false)) { scanInput.value = ""; return; }
     scanFailed(code, error.message);
   } finally {
     scanInput.focus();
@@ -391,6 +397,7 @@ let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = 
 function saleBody() {
   const scale = minorUnits();
   const body = { lines: cart.map(saleLine) };
+  if (customer) body.customerId = customer.customerId;
   let problem = null;
   if (method() === "split") {
     // Split payment: the rows with an amount; the server checks that they add up to the total and says what is left.
@@ -837,6 +844,90 @@ async function pickUp(tab) {
 }
 $("tabs-open").addEventListener("click", showTabs);
 
+// ---------- the customer: by name or phone, by scanning their loyalty card, or an NFC card's serial ----------
+// The till shows the server's standing (visits, spend, the next milestone); the sale carries the customer's id.
+let customer = null;   // the server's standing of the customer on this sale, or null
+const customerDialog = $("customer-dialog");
+function showCustomer() {
+  const name = $("cart-customer");
+  $("customer-clear").hidden = !customer;
+  $("customer-open").setAttribute("aria-label", customer ? `Customer: ${customer.name} (change)` : "Customer");
+  if (!customer) { name.replaceChildren(); return; }
+  const next = customer.nextMilestone ? ` · ${customer.nextMilestone - customer.visits} to visit ${customer.nextMilestone}` : "";
+  name.replaceChildren(el("strong", {}, customer.name),
+    el("span", { class: "muted", id: "cart-customer-standing" }, ` · ${customer.visits} visit${customer.visits === 1 ? "" : "s"} · ${money(customer.spend)} spent${next}`));
+}
+async function chooseCustomer(id, { announceIt = true } = {}) {
+  customer = await api("GET", `/api/v1/customers/${id}/standing`);
+  saveCart();
+  showCustomer();
+  if (customerDialog.open) customerDialog.close();
+  if (announceIt) announce(`Customer ${customer.name}: ${customer.visits} visits`);
+}
+/** A code that is no product may be a loyalty card: true when it found a customer. */
+async function customerByCard(code) {
+  try {
+    customer = await api("GET", `/api/v1/customers/card/${encodeURIComponent(code.trim())}`, null, { quiet: true });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 422)) return false;
+    throw error;
+  }
+  saveCart();
+  showCustomer();
+  if (customerDialog.open) customerDialog.close();
+  announce(`Customer ${customer.name}: ${customer.visits} visits`);
+  return true;
+}
+$("customer-open").addEventListener("click", () => {
+  $("customer-card-error").textContent = "";
+  $("customer-results").replaceChildren();
+  customerDialog.showModal();
+  $("customer-card").focus();
+});
+$("customer-clear").addEventListener("click", () => {
+  customer = null;
+  saveCart();
+  showCustomer();
+  customerDialog.close();
+  announce("No customer on this sale");
+});
+$("customer-card-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const code = $("customer-card").value.trim();
+  if (!code) return;
+  try {
+    if (!(await customerByCard(code))) $("customer-card-error").textContent = `No customer has card ${code}.`;
+  } catch (error) { $("customer-card-error").textContent = error.message; }
+});
+$("customer-search").addEventListener("input", debounce(async () => {
+  const text = $("customer-search").value.trim();
+  if (!text) { $("customer-results").replaceChildren(); return; }
+  try {
+    const found = await api("GET", `/api/v1/customers?${new URLSearchParams({ search: text })}`, null, { quiet: true });
+    $("customer-results").replaceChildren(...(found.length ? found.slice(0, 20).map((c) => el("li", {},
+      el("button", { type: "button", class: "till-tab", "data-customer": c.id, onclick: () => chooseCustomer(c.id) },
+        el("strong", {}, c.name), c.phone ? el("span", { class: "muted" }, ` · ${c.phone}`) : null)))
+      : [el("li", { class: "empty" }, "No customer found.")]));
+  } catch (error) { $("customer-card-error").textContent = error.message; }
+}, 200));
+// Web NFC (Android Chrome): an NFC loyalty card's serial number is its card number.
+if ("NDEFReader" in window) {
+  const nfc = $("customer-nfc");
+  nfc.hidden = false;
+  nfc.addEventListener("click", async () => {
+    try {
+      const reader = new window.NDEFReader();
+      await reader.scan();
+      $("customer-card-error").textContent = "Hold the card to the back of the phone…";
+      reader.addEventListener("reading", async ({ serialNumber }) => {
+        const code = String(serialNumber ?? "").replaceAll(":", "").toUpperCase();
+        $("customer-card").value = code;
+        if (!(await customerByCard(code))) $("customer-card-error").textContent = `No customer has card ${code}.`;
+      }, { once: true });
+    } catch (error) { $("customer-card-error").textContent = error.message; }
+  });
+}
+
 // ---------- line discount (an amount, or a percentage of the line that the server turns into money) ----------
 // The dialog shows the server's figures: a dry run of a sale of that line alone, with the discount as typed, gives the
 // line's amount, the discount it books and what is left — or the server's refusal (more than the line, over 100 %).
@@ -1040,6 +1131,7 @@ saleForm.addEventListener("submit", async (event) => {
     approval = null;
     cart = [];
     split = [{ method: "cash", amount: "", tendered: "" }, { method: "card", amount: "", tendered: "" }];
+    customer = null;
     tipInput.value = "";
     tenderedInput.value = "";
     sessionStorage.removeItem(STORE);

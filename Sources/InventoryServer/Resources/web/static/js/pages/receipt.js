@@ -30,6 +30,8 @@ async function load() {
   } finally {
     box.setAttribute("aria-busy", "false");
   }
+  // The customer's standing now (visits and spend), as the server keeps it.
+  const standing = sale.customerId ? await api("GET", `/api/v1/customers/${sale.customerId}/standing`, null, { quiet: true }).catch(() => null) : null;
   const lines = sale.lines.map((line) => el("li", { "data-line": line.id },
     row(line.productName, money(line.amount), { class: "receipt-row receipt-line-amount" }),
     el("div", { class: "receipt-sub" }, `${quantity(line.quantity)} × ${money(line.unitPrice)}`),
@@ -78,7 +80,10 @@ async function load() {
       el("div", { id: "receipt-number" }, `Receipt no. ${sale.receiptNumber}`),
       // Opened again later (not right after charging), the receipt is a copy and says so, on paper too.
       justSold ? null : el("div", { class: "receipt-copy", id: "receipt-copy" }, "COPY — reprint"),
-      sale.customerName ? el("div", {}, `Customer: ${sale.customerName}`) : null,
+      sale.customerName ? el("div", { id: "receipt-customer" }, `Customer: ${sale.customerName}`,
+        sale.customerVisit ? ` · visit ${sale.customerVisit}` : "",
+        sale.customerMilestone ? el("strong", { id: "receipt-milestone" }, ` · ${sale.customerMilestone}th visit — thank you!`) : null,
+        standing ? el("span", { id: "receipt-standing" }, ` · ${money(standing.spend)} spent with us`) : null) : null,
       sale.soldBy ? el("div", { id: "receipt-staff" }, `Served by ${sale.soldBy}`) : null),
     el("hr"),
     el("ul", { class: "receipt-lines", id: "receipt-lines" }, lines),
