@@ -131,5 +131,7 @@ let package = Package(
         .testTarget(
             name: "BarcodeReaderTests", dependencies: ["BarcodeReader", "BarcodeImage"], swiftSettings: swiftSettings
         ),
+        // Seeded soak harness over the image loaders and the decoder (issue 11, point 6): scripts/barcode-soak.sh.
+        .executableTarget(name: "barcode-soak", dependencies: ["BarcodeReader", "BarcodeImage"], path: "Sources/BarcodeSoak", swiftSettings: swiftSettings),
     ]
 )
