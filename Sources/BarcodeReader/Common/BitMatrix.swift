@@ -1,3 +1,12 @@
+/// `Int(value)` (truncated toward zero) for a pixel coordinate computed in floating point, without the trap:
+/// a degenerate perspective transform answers NaN, infinite or huge coordinates, which become a coordinate far
+/// outside any picture (±2⁴⁰; NaN as −2⁴⁰) instead of crashing the process. Found by scripts/barcode-soak.sh.
+@inline(__always)
+func pixelIndex(_ value: Double) -> Int {
+    if value.isNaN { return -(1 << 40) }
+    return Int(Swift.min(Swift.max(value, -1e12), 1e12))
+}
+
 /// A binarised image: one byte per pixel, 1 = dark.
 struct BitMatrix {
     let width: Int
@@ -13,6 +22,11 @@ struct BitMatrix {
     init(width: Int, height: Int) {
         self.init(width: width, height: height, bits: [UInt8](repeating: 0, count: width * height))
     }
+
+    /// True when the pixel at floating-point coordinates (truncated toward zero) is dark; false outside the image
+    /// and for NaN or infinite coordinates.
+    @inline(__always)
+    func get(_ x: Double, _ y: Double) -> Bool { self.get(pixelIndex(x), pixelIndex(y)) }
 
     /// True when the pixel is dark; false outside the image.
     @inline(__always)

@@ -11,8 +11,8 @@ enum GreySampler {
                 for x in 0..<width {
                     let (fx, fy) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
                     guard fx.isFinite, fy.isFinite else { continue }
-                    let cx = min(max(Int(fx), 1), gw - 2)
-                    let cy = min(max(Int(fy), 1), gh - 2)
+                    let cx = min(max(pixelIndex(fx), 1), gw - 2)
+                    let cy = min(max(pixelIndex(fy), 1), gh - 2)
                     var sum = 0
                     for dy in -1...1 { for dx in -1...1 { sum += Int(px[(cy + dy) * gw + cx + dx]) } }
                     values[y * width + x] = sum / 9

@@ -297,7 +297,7 @@ struct DMDetector {
                 x += dx / d * inset
                 y += dy / d * inset
             }
-            let v = self.image.get(Int(x), Int(y))
+            let v = self.image.get(x, y)
             if v { dark += 1 }
             if v != last {
                 runs += 1

@@ -54,11 +54,11 @@ enum DataMatrixReader {
             var s = 0
             for x in 0..<version.columns {
                 let (px, py) = t.transform(Double(x) + 0.5, 0.5)
-                if binary.get(Int(px), Int(py)) == (x % 2 == 0) { s += 1 }
+                if binary.get(px, py) == (x % 2 == 0) { s += 1 }
             }
             for y in 0..<version.rows {
                 let (px, py) = t.transform(Double(version.columns) - 0.5, Double(y) + 0.5)
-                if binary.get(Int(px), Int(py)) == ((version.rows - 1 - y) % 2 == 0) { s += 1 }
+                if binary.get(px, py) == ((version.rows - 1 - y) % 2 == 0) { s += 1 }
             }
             return s
         }
@@ -104,7 +104,7 @@ enum DataMatrixReader {
                     for y in 0..<version.rows {
                         for x in 0..<version.columns {
                             let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
-                            if binary.get(Int(px), Int(py)) { bits.set(x, y) }
+                            if binary.get(px, py) { bits.set(x, y) }
                         }
                     }
                     var r = try? DMDecoder.decode(bits, version: version)
@@ -138,7 +138,7 @@ enum DataMatrixReader {
                     for y in 0..<version.rows {
                         for x in 0..<version.columns {
                             let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
-                            if binary.get(Int(px), Int(py)) { bits.set(x, y) }
+                            if binary.get(px, py) { bits.set(x, y) }
                         }
                     }
                     var r = try? DMDecoder.decode(bits, version: version)
@@ -173,7 +173,7 @@ enum DataMatrixReader {
         @inline(__always) func check(_ x: Int, _ y: Int, _ dark: Bool) {
             let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
             guard px.isFinite, py.isFinite else { return }
-            if binary.get(Int(px), Int(py)) == dark { score += 1 }
+            if binary.get(px, py) == dark { score += 1 }
         }
         let rh = version.regionRows + 2
         let rw = version.regionColumns + 2

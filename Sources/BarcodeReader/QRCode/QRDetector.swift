@@ -506,8 +506,8 @@ struct QRDetector {
             for x in 0..<dimension {
                 let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
                 guard px.isFinite, py.isFinite else { return nil }
-                let ix = Int(px.rounded(.down))
-                let iy = Int(py.rounded(.down))
+                let ix = pixelIndex(px.rounded(.down))
+                let iy = pixelIndex(py.rounded(.down))
                 if ix < -1 || iy < -1 || ix > self.image.width || iy > self.image.height {
                     outside += 1
                     if outside > dimension { return nil }
@@ -528,7 +528,7 @@ struct QRDetector {
         @inline(__always) func check(_ x: Int, _ y: Int, _ dark: Bool) {
             let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
             guard px.isFinite, py.isFinite else { return }
-            if self.image.get(Int(px), Int(py)) == dark { score += 1 }
+            if self.image.get(px, py) == dark { score += 1 }
         }
         for k in 8..<(d - 8) {
             check(k, 6, k % 2 == 0)
@@ -600,7 +600,7 @@ struct QRDetector {
                 let (px, py) = t.transform(mx, my)
                 guard px.isFinite, py.isFinite else { return 0 }
                 total += 1
-                if self.image.get(Int(px), Int(py)) == expected { good += 1 }
+                if self.image.get(px, py) == expected { good += 1 }
             }
         }
         return total == 0 ? 0 : Double(good) / Double(total)
@@ -653,7 +653,7 @@ struct QRDetector {
                     p = global.transform(mx, my)
                     guard p.0.isFinite, p.1.isFinite else { return nil }
                     if let a = findAlignment(
-                        moduleSize: moduleSize, estX: Int(p.0), estY: Int(p.1), allowanceFactor: 2.5),
+                        moduleSize: moduleSize, estX: pixelIndex(p.0), estY: pixelIndex(p.1), allowanceFactor: 2.5),
                         abs(a.0 - p.0) + abs(a.1 - p.1) < moduleSize * 3
                     {
                         p = a
@@ -687,8 +687,8 @@ struct QRDetector {
                 while ci < n - 2 && x >= c[ci + 1] { ci += 1 }
                 let (px, py) = cells[cj][ci].transform(Double(x) + 0.5, Double(y) + 0.5)
                 guard px.isFinite, py.isFinite else { return nil }
-                let ix = min(max(Int(px), 0), self.image.width - 1)
-                let iy = min(max(Int(py), 0), self.image.height - 1)
+                let ix = min(max(pixelIndex(px), 0), self.image.width - 1)
+                let iy = min(max(pixelIndex(py), 0), self.image.height - 1)
                 if self.image.get(ix, iy) { out.set(x, y) }
             }
         }
