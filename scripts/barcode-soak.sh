@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Seeded soak of the barcode image loaders and decoder (issue 11, point 6).
 #
-#   scripts/barcode-soak.sh [--minutes N] [--seed S] [--asan] [--corpus DIR] [--out DIR]
+#   scripts/barcode-soak.sh [--minutes N] [--seed S] [--asan | --debug] [--corpus DIR] [--out DIR]
 #
-# Builds the barcode-soak executable (release; with --asan, release with AddressSanitizer in .build/asan) and runs
-# it for N minutes (default 1). Every input is rebuilt from the run seed and its index alone: mutated PNG/JPEG files
-# (drawn here, and from the corpus in ../shared/barcode, read at run time) through ImageLoader and ImageSanitizer,
-# and pictures (degenerate sizes, noise, textures, stripes, module grids, mutated real symbols) through the reader
+# Builds the barcode-soak executable (release; with --asan, release with AddressSanitizer in .build/asan; with
+# --debug, the debug build `swift build --build-tests` already made, as scripts/test.sh uses it) and runs it for N
+# minutes (default 1; a fresh random seed unless --seed). Every input is rebuilt from the run seed and its index
+# alone: mutated PNG/JPEG files (drawn here, and from the corpus in ../shared/barcode, read at run time) through
+# ImageLoader and ImageSanitizer, and pictures (degenerate sizes, noise, textures, stripes, module grids, mutated real symbols) through the reader
 # with every format. A crash or a hang of the child process is caught: its input is saved under --out (default: a
 # new temporary directory) with its seed, and the run goes on after it. Prints inputs per kind, inputs per second
 # and the slowest input (also saved); exits non-zero on any crash, hang or failed check (a decoded text that breaks
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 minutes=1
 seed=""
 asan=0
+debug=0
 corpus=""
 out=""
 extra=()
@@ -27,10 +29,11 @@ while [ $# -gt 0 ]; do
     --minutes) minutes="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --asan) asan=1; shift ;;
+    --debug) debug=1; shift ;;
     --corpus) corpus="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --hang-seconds|--max-rss-mb|--only) extra+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 64 ;;
   esac
 done
@@ -43,11 +46,16 @@ corpus_args=()
 if [ "$asan" = 1 ]; then
   echo "== building barcode-soak (release, AddressSanitizer, .build/asan)"
   swift build -c release --product barcode-soak --scratch-path .build/asan \
-    -Xswiftc -sanitize=address -Xcc -fsanitize=address -Xlinker -fsanitize=address >/dev/null
+    -Xswiftc -sanitize=address -Xcc -fsanitize=address >/dev/null
   binary=.build/asan/release/barcode-soak
   # ASan's shadow memory counts in the resident size: a higher bound than the plain build's 2 GB.
   extra=(--max-rss-mb 4096 "${extra[@]}")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}"
+elif [ "$debug" = 1 ]; then
+  # Not rebuilt when present: `swift test --enable-code-coverage` built it with other flags, and a rebuild here
+  # would only flip them back.
+  binary=.build/debug/barcode-soak
+  [ -x "$binary" ] || swift build --product barcode-soak >/dev/null
 else
   echo "== building barcode-soak (release)"
   swift build -c release --product barcode-soak >/dev/null

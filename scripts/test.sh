@@ -30,6 +30,9 @@ swift build --build-tests
 echo "== swift test (with coverage)"
 swift test --enable-code-coverage
 
+echo "== barcode soak (30 s of scripts/barcode-soak.sh on the debug build just made, a fresh seed; the one-hour run is in BENCHMARKS.md)"
+./scripts/barcode-soak.sh --debug --minutes 0.5
+
 echo "== coverage"
 python3 scripts/coverage.py "$(swift test --show-codecov-path)"
 

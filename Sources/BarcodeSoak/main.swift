@@ -156,9 +156,9 @@ if options.child {
         let micros = Int((cpuNow() - t0) * 1e6)
         let rss = maxRSSMB()
         say("E \(i) \(micros) \(rss) \(accepted ? 1 : 0) \(reads.count)")
-        // Reads on pictures drawn without a symbol (noise, textures, stripes, random bars and module grids): not a
+        // Reads on pictures drawn without a symbol (noise, textures, stripes, random bars, module grids, drawn PNGs): not a
         // failure (random bars can form a valid symbol), but counted and listed as false-positive candidates.
-        if kind == .graySynthetic || kind == .grayDegenerate {
+        if kind == .graySynthetic || kind == .grayDegenerate || kind == .pngSynth {
             for r in reads { say("R \(i) \(r.format.rawValue) \(r.text.debugDescription)") }
         }
         for f in failures { say("F \(i) \(f)") }
