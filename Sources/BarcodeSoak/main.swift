@@ -103,11 +103,11 @@ func save(_ input: SoakInput, name: String) -> String {
     case .file(let bytes):
         let ext = ImageHeader.format(of: bytes)?.fileExtension ?? "bin"
         let path = "\(options.out)/\(name).\(ext)"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     case .gray(let image):
         let path = "\(options.out)/\(name).pgm"
-        FileManager.default.createFile(atPath: path, contents: Data(pgm(image)))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(pgm(image)))
         return path
     }
 }
@@ -232,7 +232,7 @@ while now() < endTime - 0.5 {
     // The child's standard error (a crash's backtrace, a sanitizer's report) goes to a file kept with a crash.
     try? FileManager.default.createDirectory(atPath: options.out, withIntermediateDirectories: true)
     let stderrPath = "\(options.out)/child-\(next).stderr"
-    FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
     let stderrHandle = FileHandle(forWritingAtPath: stderrPath)
     if let stderrHandle { process.standardError = stderrHandle }
     let reading = DispatchSemaphore(value: 0)
