@@ -51,6 +51,9 @@ if [ "$asan" = 1 ]; then
   # ASan's shadow memory counts in the resident size: a higher bound than the plain build's 2 GB.
   extra=(--max-rss-mb 4096 "${extra[@]}")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}"
+  # Swift's crash backtracer reads the dead process's memory and trips ASan; replay a saved input in the release
+  # build for a Swift backtrace.
+  export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 elif [ "$debug" = 1 ]; then
   # Not rebuilt when present: `swift test --enable-code-coverage` built it with other flags, and a rebuild here
   # would only flip them back.

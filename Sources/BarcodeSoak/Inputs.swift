@@ -317,6 +317,7 @@ enum Mutate {
             return copy
         }
         for _ in 0..<(rng.chance(0.5) ? 1 : rng.int(2...4)) {
+            guard !chunks.isEmpty else { break }  // every chunk removed by an earlier mutation
             let k = rng.int(0..<chunks.count)
             switch rng.int(0..<9) {
             case 0, 1, 2, 3:

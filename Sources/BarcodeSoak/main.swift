@@ -179,6 +179,7 @@ final class Shared: @unchecked Sendable {
     var slowest: [String: (micros: Int, index: Int)] = [:]  // per kind
     var failures: [(index: Int, text: String)] = []
     var peakRSS = 0
+    var lastLine = 0.0
     var accepted: [String: Int] = [:]
     var withReads: [String: Int] = [:]
     var syntheticReads: [(index: Int, text: String)] = []
@@ -189,6 +190,7 @@ final class Shared: @unchecked Sendable {
         guard parts.count >= 2, let index = Int(parts[1]) else { return }
         self.lock.lock()
         defer { self.lock.unlock() }
+        self.lastLine = now()
         switch parts[0] {
         case "S": self.current = (index, parts.count > 2 ? String(parts[2]) : "?", now())
         case "E":
@@ -221,50 +223,72 @@ var lastStatus = startTime
 say(String(format: "barcode-soak: run seed 0x%016llx (%llu), %.0f s, corpus %@ (%d PNG, %d JPEG), out %@", options.seed, options.seed, options.seconds, options.corpus ?? "none", corpus.pngs.count, corpus.jpegs.count, options.out))
 
 while now() < endTime - 0.5 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: exe)
     var childArgs = ["--child", "--seed", String(options.seed), "--start", String(next), "--seconds", String(format: "%.1f", endTime - now()), "--max-rss-mb", String(options.maxRSSMB)]
     if let c = options.corpus { childArgs += ["--corpus", c] }
     if let only = options.only { childArgs += ["--only", only.rawValue] }
-    process.arguments = childArgs
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    // The child's standard error (a crash's backtrace, a sanitizer's report) goes to a file kept with a crash.
+    // posix_spawn and waitpid, not Foundation's Process: a child that dies inside the Swift backtracer or a
+    // sanitizer must still be reaped and seen as dead (Process once left such a child a zombie, still "running").
     try? FileManager.default.createDirectory(atPath: options.out, withIntermediateDirectories: true)
     let stderrPath = "\(options.out)/child-\(next).stderr"
-    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-    let stderrHandle = FileHandle(forWritingAtPath: stderrPath)
-    if let stderrHandle { process.standardError = stderrHandle }
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { say("cannot create a pipe"); exit(2) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    posix_spawn_file_actions_addclose(&actions, fds[1])
+    // The child's standard error (a crash's backtrace, a sanitizer's report) goes to a file kept with a crash.
+    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([exe] + childArgs).map { strdup($0) } + [nil]
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, exe, &actions, nil, argv, environ)
+    posix_spawn_file_actions_destroy(&actions)
+    for a in argv { free(a) }
+    close(fds[1])
+    guard spawned == 0 else { say("cannot start the child: error \(spawned)"); exit(2) }
+    let readFD = fds[0]
     let reading = DispatchSemaphore(value: 0)
-    let handle = pipe.fileHandleForReading
+    shared.lock.lock()
+    shared.lastLine = now()
+    shared.lock.unlock()
     Thread.detachNewThread {
         var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            pending += data
+            let n = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            pending += buffer[0..<n]
             while let nl = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[..<nl], as: UTF8.self)
                 pending.removeSubrange(...nl)
                 shared.line(Substring(line))
             }
         }
+        close(readFD)
         reading.signal()
     }
-    do { try process.run() } catch {
-        say("cannot start the child: \(error)")
-        exit(2)
-    }
     var hung: (Int, String)? = nil
-    while process.isRunning {
+    var status: Int32 = 0
+    while true {
+        let r = waitpid(pid, &status, WNOHANG)
+        if r == pid || (r < 0 && errno != EINTR) { break }
         usleep(100_000)
         let t = now()
         shared.lock.lock()
         let current = shared.current
+        let lastLine = shared.lastLine
+        let lastIndex = shared.lastIndex
         shared.lock.unlock()
+        // A hang: one input without an answer, or no line at all (stuck between inputs), for hangSeconds.
         if let current, t - current.since > options.hangSeconds {
             hung = (current.index, current.kind)
-            kill(process.processIdentifier, SIGKILL)
+        } else if current == nil, t - lastLine > options.hangSeconds, t < endTime {
+            hung = (lastIndex + 1, "?")
+        }
+        if hung != nil || t > endTime + options.hangSeconds + 5 {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
             break
         }
         if t - lastStatus >= 60 {
@@ -272,12 +296,11 @@ while now() < endTime - 0.5 {
             shared.lock.lock()
             say(String(format: "  %5.0f s: %d inputs, %.1f/s, failures %d, crashes %d, peak RSS %d MB", t - startTime, shared.done, Double(shared.done) / (t - startTime), shared.failures.count, crashes.count, shared.peakRSS))
             shared.lock.unlock()
-            }
-        if t > endTime + options.hangSeconds + 5 { kill(process.processIdentifier, SIGKILL) }
+        }
     }
-    process.waitUntilExit()
     reading.wait()
-    try? stderrHandle?.close()
+    let signal = status & 0x7F
+    let exitCode = (status >> 8) & 0xFF
     let stderrText = (FileManager.default.contents(atPath: stderrPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     if stderrText.isEmpty { try? FileManager.default.removeItem(atPath: stderrPath) }
     func firstLines(_ text: String) -> String {
@@ -296,12 +319,12 @@ while now() < endTime - 0.5 {
         crashes.append((index, "hang: no answer in \(options.hangSeconds) s (\(kind), \(describe(input)))", path))
         say(String(format: "HANG at input %d (input seed 0x%016llx, %@): saved %@", index, seed, kind, path))
         next = index + 1
-    } else if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
+    } else if signal != 0 || exitCode != 0 {
         let index = current?.index ?? lastIndex + 1
         let seed = inputSeed(run: options.seed, iteration: index)
         let (kind, input) = makeInput(seed: seed, corpus: corpus, only: options.only)
         let path = save(input, name: String(format: "crash-%d-0x%016llx", index, seed))
-        let how = process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+        let how = signal != 0 ? "signal \(signal)" : "exit status \(exitCode)"
         crashes.append((index, "crash: \(how) (\(kind.rawValue), \(describe(input)))", path))
         say(String(format: "CRASH (%@) at input %d (input seed 0x%016llx, %@): saved %@, its standard error in %@", how, index, seed, kind.rawValue, path, stderrPath))
         say(firstLines(stderrText))
