@@ -3,7 +3,7 @@
 // server's report as it is; nothing is added up here.
 import { api, el, page, clearErrors, showProblem, toast, announce } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
-import { isZero, money } from "/static/js/shared/format.js";
+import { hoursAndMinutes as hours, isZero, money } from "/static/js/shared/format.js";
 import { paperControl } from "/static/js/shared/paper.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +14,6 @@ const METHODS = { cash: "Cash", card: "Card", other: "Other" };
 const asked = new URLSearchParams(location.search).get("session");
 
 const row = (label, value, attrs = {}) => el("div", { class: "receipt-row", ...attrs }, el("span", {}, label), el("span", { class: "num" }, value));
-const hours = (minutes) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 
 /** The X or Z report of `session`, as the server worked it out. */
 function showReport(session) {

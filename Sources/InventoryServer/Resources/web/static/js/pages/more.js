@@ -1,9 +1,8 @@
 // More: clock in and out, and the shift summaries (sales, revenue, tips, time) as the server worked them out.
 import { api, el, page, toast, showProblem } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
-import { money } from "/static/js/shared/format.js";
+import { hoursAndMinutes as hours, money } from "/static/js/shared/format.js";
 
-const hours = (minutes) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 const summary = (shift) => `${hours(shift.minutes)}, ${shift.salesCount} sale${shift.salesCount === 1 ? "" : "s"}, ${money(shift.revenue)} revenue, ${money(shift.tips)} tips`;
 
 async function loadShifts() {

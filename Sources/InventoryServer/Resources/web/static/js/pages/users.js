@@ -3,6 +3,7 @@
 import { api, el, icon, showProblem, clearErrors, fieldError, toast, announce, confirmDialog } from "/static/js/app.js";
 import { setupTabs, table, loading } from "/static/js/admin-common.js";
 import { dateTime } from "/static/js/shared/dates.js";
+import { hoursAndMinutes as hours } from "/static/js/shared/format.js";
 
 const $ = (id) => document.getElementById(id);
 const me = Number(document.querySelector("[data-me]")?.dataset.me ?? 0);
@@ -191,7 +192,6 @@ const endTime = (start, end) => {
   const day = (text) => text.split(",")[0];
   return day(a) === day(b) ? b.slice(b.indexOf(",") + 2) : b;
 };
-const hours = (minutes) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 async function loadShifts() {
   const box = $("shift-list");
   loading(box);

@@ -93,3 +93,6 @@ export const moneyValue = (value) => Decimal.format(value, minorUnits());
 export const parseQuantity = (text) => Decimal.parse(text, QTY_SCALE);
 /** BigInt thousandths → "2.5", as the API takes quantities and screens show them. */
 export const quantityValue = (value) => quantity(Decimal.format(value, QTY_SCALE));
+
+/** Whole minutes as "3 h 05 min" (a shift's or a session's time clocked in). */
+export const hoursAndMinutes = (minutes) => `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
