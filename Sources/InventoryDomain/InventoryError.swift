@@ -42,6 +42,9 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The stored document line the refusal is about when it is not a line of the request itself — for example the
     /// later sale a back-dated sale, or a purchase's deletion, would leave short.
     public var document: AffectedLine?
+    /// Whether a manager's approval lifts this refusal (a price or discount below a product's minimum, a sale line beyond
+    /// the stock on record): the till then offers to ask for a manager's PIN.
+    public var managerMayApprove = false
 
     /// Creates an error.
     public init(_ code: Code, field: String? = nil, _ userMessage: String, cause: (any Error & Sendable)? = nil) {

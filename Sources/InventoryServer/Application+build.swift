@@ -97,6 +97,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     CustomerCardController(store: repository).addRoutes(to: api.group("customers"))
     PurchaseController(store: repository).addRoutes(to: api.group("purchases"))
     SaleController(store: repository, secrets: configuration.secrets).addRoutes(to: api.group("sales"))
+    BeyondStockController(store: repository).addRoutes(reports: api.group("reports"), sales: api.group("sales"))
     TabController(store: repository).addRoutes(to: api.group("tabs"))
     DrawerController(store: repository).addRoutes(to: api.group("drawer"))
     ReturnController(store: repository).addRoutes(to: api.group("returns"))

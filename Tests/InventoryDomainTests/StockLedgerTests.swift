@@ -51,6 +51,29 @@ import Testing
         #expect(Money(minorUnits: 1700) == Money(minorUnits: 500) + receipt.costAdjustment + receipt.balance.value)
     }
 
+    @Test func aSaleApprovedBeyondStockIsCostedAsNegativeStockAndOnlyThatMovementMayGoBelowZero() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(2), unitCost: Money(minorUnits: 100)))
+        var allowing = StockLedger(allowsNegativeStock: true)
+        _ = try allowing.apply(.receipt(quantity: Quantity(2), unitCost: Money(minorUnits: 100)))
+        // Approved: the same outcome as for a product that allows negative stock.
+        let approved = try ledger.apply(.issue(quantity: Quantity(5)), beyondStock: true)
+        #expect(approved == (try allowing.apply(.issue(quantity: Quantity(5)))))
+        #expect(ledger.balance.quantity == Quantity(-3))
+        // The next movement without an approval may not take it further below zero, and changes nothing.
+        let before = ledger
+        #expect(throws: InventoryError(.insufficientStock, field: "quantity", "")) {
+            try ledger.apply(.issue(quantity: Quantity(1)))
+        }
+        #expect(ledger == before)
+        // A receipt into the negative balance resets the average, as for negative stock.
+        let receipt = try ledger.apply(.receipt(quantity: Quantity(10), unitCost: Money(minorUnits: 150)))
+        #expect(receipt == (try allowing.apply(.receipt(quantity: Quantity(10), unitCost: Money(minorUnits: 150)))))
+        #expect(SoldBeyondStock.shortBy(quantity: Quantity(5), stockAfter: Quantity(-3)) == Quantity(3))
+        #expect(SoldBeyondStock.shortBy(quantity: Quantity(2), stockAfter: Quantity(-3)) == Quantity(2))
+        #expect(SoldBeyondStock.shortBy(quantity: Quantity(2), stockAfter: .zero) == .zero)
+    }
+
     @Test func customerReturnRestocksAtTheBookedCost() throws {
         var ledger = StockLedger()
         _ = try ledger.apply(.receipt(quantity: Quantity(3), unitCost: Money(minorUnits: 100)))

@@ -121,6 +121,10 @@ public struct SaleDraft: Sendable, Hashable {
     /// Who approved it (a manager's username; empty when nobody did). Kept on the sale only when a line is below its
     /// minimum (``PricedSale/belowMinimum``).
     public var approvedBy: String = ""
+    /// Who approved selling beyond the stock on record (a manager's username; empty when nobody did): the sale's lines
+    /// may then take a product that does not allow negative stock below zero, costed as negative stock is, and each
+    /// such line is listed for review (``SoldBeyondStock``).
+    public var stockApprovedBy: String = ""
     /// Who rang the sale up (a username; empty when not known, e.g. imported or from the command line). An edit keeps
     /// the sale's original seller.
     public var soldBy: String
@@ -434,6 +438,8 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
 
     /// The manager who approved a price below a product's minimum on this sale (empty when no line is below it).
     public var approvedBy: String = ""
+    /// The manager who approved selling beyond the stock on record on this sale (empty when nobody did).
+    public var stockApprovedBy: String = ""
     /// The payments, in the order they were taken (a sale booked before payments were kept has one, of its total).
     public var payments: [PaymentRecord] = []
     /// Which of its customer's visits this sale is (1 for the first, in booking order); nil without a customer.
@@ -489,6 +495,9 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var returnedQuantity: Quantity
         /// How much of the line customers may still bring back.
         public var returnableQuantity: Quantity { max(self.quantity - self.returnedQuantity, .zero) }
+        /// How much of the line was sold beyond the stock on record with a manager's approval (``SaleDraft/stockApprovedBy``):
+        /// how far below zero it took the product's stock, at most the line's quantity; zero for every other line.
+        public var soldBeyondStock: Quantity = .zero
 
         /// Creates a value.
         /// - Parameter discount: the discount as the books keep it (before tax). With `taxIncluded` the line's

@@ -109,7 +109,9 @@ extension SaleDraft {
             let price = line.unitPrice ?? product.salePrice
             if let minimum = product.minimumSalePrice, price < minimum {
                 guard self.allowBelowMinimum else {
-                    throw InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
+                    var refusal = InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
+                    refusal.managerMayApprove = true
+                    throw refusal
                 }
                 belowMinimum = true
             }
@@ -131,8 +133,10 @@ extension SaleDraft {
             // minimum price × quantity (both with the prices' meaning).
             if priced.discount > .zero, let minimum = product.minimumSalePrice, priced.charged < Money.extended(minimum, by: line.quantity) {
                 guard self.allowBelowMinimum else {
-                    throw InventoryError(.invalidValue, field: discountField,
-                                         "takes the line below the product's minimum sale price; a manager must approve it")
+                    var refusal = InventoryError(.invalidValue, field: discountField,
+                                                 "takes the line below the product's minimum sale price; a manager must approve it")
+                    refusal.managerMayApprove = true
+                    throw refusal
                 }
                 belowMinimum = true
             }

@@ -7,8 +7,9 @@
 /// - **Issue** of `q` (sale, write-off, return to supplier): cost `= q × V/Q` rounded to the minor unit,
 ///   `V' = V − cost`. When the quantity reaches exactly zero the remaining value goes with it, so no stray
 ///   cents stay in stock.
-/// - **Negative stock** is refused unless the product allows it. If allowed, the part issued below zero is
-///   costed at the last average cost. A receipt into negative stock resets the average to the receipt's unit
+/// - **Negative stock** is refused unless the product allows it, or a manager approved the movement going beyond the
+///   stock on record (`beyondStock`, a sale at the till when the count was wrong). If allowed, the part issued below
+///   zero is costed at the last average cost. A receipt into negative stock resets the average to the receipt's unit
 ///   price: the new balance is valued at `Q' × h`, and the difference from `V + q·h` is booked as a
 ///   **cost adjustment** (an expense when positive), so that
 ///   `Σ inflow cost = Σ issued cost + Σ cost adjustments + stock value` still holds to the minor unit.
@@ -32,9 +33,11 @@ public struct StockLedger: Sendable, Hashable {
     }
 
     /// Applies one movement and returns its costed outcome.
-    /// - Throws: ``InventoryError/Code/insufficientStock`` when an issue would take stock below zero and the
-    ///   product does not allow it; ``InventoryError/Code/invalidValue`` for a zero or negative quantity.
-    public mutating func apply(_ effect: MovementEffect) throws -> MovementOutcome {
+    /// - Parameter beyondStock: whether this movement may take stock below zero although the product does not allow
+    ///   it (a manager approved it); it is costed as for a product that allows negative stock.
+    /// - Throws: ``InventoryError/Code/insufficientStock`` when an issue would take stock below zero and neither the
+    ///   product nor the movement allows it; ``InventoryError/Code/invalidValue`` for a zero or negative quantity.
+    public mutating func apply(_ effect: MovementEffect, beyondStock: Bool = false) throws -> MovementOutcome {
         let change = effect.quantityChange
         guard effect.quantity.thousandths > 0 else {
             throw InventoryError(.invalidValue, field: "quantity", "must be greater than zero")
@@ -49,7 +52,7 @@ public struct StockLedger: Sendable, Hashable {
         }
         switch effect {
         case .issue(let quantity):
-            if quantityAfter.thousandths < 0 && !self.allowsNegativeStock {
+            if quantityAfter.thousandths < 0 && !self.allowsNegativeStock && !beyondStock {
                 throw InventoryError(
                     .insufficientStock, field: "quantity",
                     "only \(before.quantity.decimalString) in stock, cannot take out \(quantity.decimalString)")

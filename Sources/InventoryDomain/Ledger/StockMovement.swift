@@ -157,14 +157,17 @@ public struct StockMovement: Sendable, Hashable, Identifiable {
     public var balance: LedgerBalance
     /// The adjustment's reason, for adjustments.
     public var reason: AdjustmentReason?
+    /// Whether a manager approved this sale line beyond the stock on record, and it needed it (``SoldBeyondStock``).
+    public var beyondStock: Bool
 
     /// Creates a movement.
     public init(
         id: MovementID, productID: ProductID, kind: MovementKind, documentID: Int64, position: LedgerPosition,
         recordedAt: Int64, quantity: Quantity, unitAmount: Money, revenue: Money, tax: Money,
         valueChange: Money, costAdjustment: Money, balance: LedgerBalance, reason: AdjustmentReason? = nil, discount: Money = .zero,
-        taxRate: Percent = .zero
+        taxRate: Percent = .zero, beyondStock: Bool = false
     ) {
+        self.beyondStock = beyondStock
         self.discount = discount
         self.taxRate = taxRate
         self.id = id

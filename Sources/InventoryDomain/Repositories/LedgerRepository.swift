@@ -49,6 +49,14 @@ public protocol LedgerRepository: Sendable {
     func deleteCustomerReturn(_ id: CustomerReturnID) async throws
     /// Settles a sale's pending payment to completed or failed (``PaymentRecord/settled(to:)``); returns the sale.
     func settlePayment(_ id: PaymentID, of saleID: SaleID, to status: PaymentStatus) async throws -> SaleRecord
+    /// Sale lines sold beyond the stock on record with a manager's approval (``SoldBeyondStock``), newest first: those
+    /// waiting for review, or with `includeReviewed` also the reviewed ones.
+    func soldBeyondStock(includeReviewed: Bool) async throws -> [SoldBeyondStock]
+    /// Marks a sale's lines sold beyond stock reviewed by `manager`; returns the sale's lines on the review list as
+    /// they stand now.
+    /// - Throws: ``InventoryError/Code/notFound`` for an unknown sale; ``InventoryError/Code/invalidValue`` on `id` for
+    ///   a sale with no line sold beyond stock.
+    func markBeyondStockReviewed(_ saleID: SaleID, by manager: String) async throws -> [SoldBeyondStock]
     /// Records goods sent back to a supplier (the earlier return for a key already used for the same request).
     func postSupplierReturn(_ draft: SupplierReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SupplierReturnID>
     /// Deletes a supplier return.

@@ -8,8 +8,8 @@ public typealias UserID = ID<StaffUser>
 public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
     /// Sell, scan, view products and stock, clock in and out.
     case staff
-    /// Also purchases; products, categories, suppliers and customers; adjustments; reports; prices below the
-    /// minimum; refunds.
+    /// Also purchases; products, categories, suppliers and customers; adjustments; reports; approving prices below
+    /// the minimum and selling beyond the stock on record (``Permission/sellBelowMinimum``); refunds.
     case manager
     /// Also users, settings, deleting transactions, import, backup and restore, API tokens, the audit log.
     case admin
@@ -31,6 +31,8 @@ public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
 /// Things a role may or may not do.
 public enum Permission: String, Sendable, CaseIterable {
     case sell, scan, viewCatalogue, clockInOut
+    /// `sellBelowMinimum` is a manager's approval at the till: a price or discount below a product's minimum, and a
+    /// sale beyond the stock on record (and marking such a sale reviewed).
     case purchase, editCatalogue, adjustStock, viewReports, sellBelowMinimum, refund
     case manageUsers, manageSettings, deleteTransactions, importData, backup, manageTokens, viewAudit
 

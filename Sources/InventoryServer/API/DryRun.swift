@@ -6,13 +6,16 @@ extension Request {
     var isDryRun: Bool { self.query("dryRun") == "true" }
 
     /// ``isDryRun``, refusing a `dryRun` value other than `true` or `false` (a misspelt value must not book for real).
-    func dryRunFlag() throws -> Bool {
-        switch self.query("dryRun") {
+    func dryRunFlag() throws -> Bool { try self.queryFlag("dryRun") }
+
+    /// A yes/no query parameter: `true`, or `false` (the default when it is absent); anything else is refused naming it.
+    func queryFlag(_ name: String) throws -> Bool {
+        switch self.query(name) {
         case nil, "false": return false
         case "true": return true
         case let other?:
-            throw Problem(.badRequest, code: .invalidValue, title: "Invalid value", detail: "dryRun must be true or false, not '\(other.prefix(20))'",
-                          field: "dryRun")
+            throw Problem(.badRequest, code: .invalidValue, title: "Invalid value", detail: "\(name) must be true or false, not '\(other.prefix(20))'",
+                          field: name)
         }
     }
 }

@@ -18,6 +18,9 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     public var code: ProblemCode
     /// The stored document line the refusal is about, when it is not a line of the request (`document` in the body).
     public var document: AffectedLine?
+    /// Whether a manager's approval lifts the refusal (``InventoryError/managerMayApprove``); `managerMayApprove: true`
+    /// in the body, absent otherwise.
+    public var managerMayApprove = false
 
     /// Creates a problem.
     public init(_ status: HTTPResponse.Status, code: ProblemCode, title: String, detail: String, field: String? = nil) {
@@ -36,6 +39,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         var field: String?
         var code: ProblemCode
         var document: Document?
+        var managerMayApprove: Bool?
     }
 
     /// `document`: which stored document line a change would leave short, on which shop day, by how much.
@@ -62,7 +66,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     /// Renders the problem as `application/problem+json`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(type: "https://stockroom.invalid/problems/\(self.code.rawValue)", title: self.title, status: self.status.code,
-                        detail: self.detail, field: self.field, code: self.code, document: self.document.map(Document.init))
+                        detail: self.detail, field: self.field, code: self.code, document: self.document.map(Document.init),
+                        managerMayApprove: self.managerMayApprove ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(body)) ?? Data()
@@ -75,6 +80,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         let (status, title) = code.domainRefusal
         self.init(status, code: code, title: title, detail: error.userMessage, field: error.field)
         self.document = error.document
+        self.managerMayApprove = error.managerMayApprove
     }
 }
 

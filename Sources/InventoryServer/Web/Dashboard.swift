@@ -3,8 +3,9 @@ import Hummingbird
 import InventoryDomain
 
 /// The home screen's figures, drawn on the server: the stock on a chosen day, that day's takings, a 30-day
-/// revenue and profit chart (SVG), the best sellers over a range, and the stock alerts.
-struct Dashboard<Repository: ReportRepository & SettingsRepository> {
+/// revenue and profit chart (SVG), the best sellers over a range, and the stock alerts (with, for managers, the sales
+/// sold beyond the stock on record that wait for review).
+struct Dashboard<Repository: ReportRepository & SettingsRepository & LedgerRepository> {
     let repository: Repository
     let identity: Identity
 
@@ -66,6 +67,14 @@ struct Dashboard<Repository: ReportRepository & SettingsRepository> {
         values["expiring"] = try await self.repository.expiringLots(through: ShopCalendar.isoDate(f.calendar.addingDays(7, to: today))).prefix(20).map {
             ["productId": $0.productID.rawValue, "name": $0.name, "lot": $0.lotCode ?? "", "expiryDate": $0.expiryDate,
              "quantity": $0.stockQuantity.decimalString, "expired": $0.expiryDate < ShopCalendar.isoDate(today)] as [String: Any]
+        }
+        if self.identity.allows(.viewReports) {
+            values["beyondStock"] = try await self.repository.soldBeyondStock(includeReviewed: false).prefix(20).map {
+                ["saleId": $0.saleID.rawValue, "receiptNumber": $0.receiptNumber, "productId": $0.productID.rawValue, "name": $0.productName,
+                 "quantity": $0.quantity.decimalString, "shortBy": $0.shortBy.decimalString, "stockNow": $0.stockNow.decimalString,
+                 "approvedBy": $0.approvedBy, "date": ShopCalendar.isoDate(f.calendar.dayNumber($0.effectiveAt))] as [String: Any]
+            }
+            values["canReview"] = self.identity.allows(.sellBelowMinimum)
         }
         values["errors"] = errors
         return values

@@ -6,7 +6,7 @@ import InventoryDomain
 /// The web app: server-rendered screens (mustache) for signed-in staff, the sign-in, first-run and lock screens,
 /// and the static files. Screens read and write through the JSON API with the session cookie and CSRF token the
 /// page carries; the server decides here which screens a role may open and refuses the rest.
-struct WebController<Repository: ReportRepository & SettingsRepository & StaffRepository> {
+struct WebController<Repository: ReportRepository & SettingsRepository & StaffRepository & LedgerRepository> {
     let repository: Repository
     let assets: WebAssets
 

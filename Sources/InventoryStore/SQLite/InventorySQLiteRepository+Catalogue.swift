@@ -382,7 +382,7 @@ extension InventorySQLiteRepository {
 
     static let movementColumns = """
         m.id, m.productId, m.kind, m.documentId, m.effectiveAt, m.lineNo, m.recordedAt, m.quantity, m.unitAmount, m.revenue,
-        m.tax, m.valueChange, m.costAdjustment, m.quantityAfter, m.valueAfter, m.averageCostAfter, d.reason, m.discount, m.taxRate
+        m.tax, m.valueChange, m.costAdjustment, m.quantityAfter, m.valueAfter, m.averageCostAfter, d.reason, m.discount, m.taxRate, m.beyondStock
         """
 
     static func movement(_ row: Row) -> StockMovement {
@@ -394,6 +394,6 @@ extension InventorySQLiteRepository {
             costAdjustment: Money(minorUnits: row[12]),
             balance: LedgerBalance(quantity: Quantity(thousandths: row[13]), value: Money(minorUnits: row[14]), averageCost: UnitCost(scaled: row[15])),
             reason: (row[16] as String?).flatMap(AdjustmentReason.init(rawValue:)), discount: Money(minorUnits: row[17]),
-            taxRate: Percent(hundredths: row[18]))
+            taxRate: Percent(hundredths: row[18]), beyondStock: row[19])
     }
 }

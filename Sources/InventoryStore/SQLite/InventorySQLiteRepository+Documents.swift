@@ -315,7 +315,7 @@ extension InventorySQLiteRepository {
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
             "paymentMethod": (sale.payments.first(where: \.counts) ?? sale.payments.first)?.method.rawValue ?? header.paymentMethod.rawValue,
             "cashTendered": tendered.isEmpty ? nil : tendered.reduce(Money.zero, +).minorUnits,
-            "pricesIncludeTax": includeTax, "approvedBy": header.approvedBy]
+            "pricesIncludeTax": includeTax, "approvedBy": header.approvedBy, "stockApprovedBy": header.stockApprovedBy]
         // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
         // transaction, so a refused sale takes none.
         if old == nil {
@@ -330,9 +330,22 @@ extension InventorySQLiteRepository {
             PendingMovement(
                 documentID: documentID, kind: .sale, lineNo: index, productID: line.productID, effectiveAt: effectiveAt, day: day,
                 recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.bookedDiscount,
-                taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, field: "lines[\(index)].quantity")
+                taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, beyondStock: !header.stockApprovedBy.isEmpty,
+                field: "lines[\(index)].quantity")
         }
         try self.writeMovements(writer, pending, replacing: old)
+        if !header.stockApprovedBy.isEmpty {
+            // The approval covers the lines that needed it: a line the stock on record covered, or of a product that allows
+            // negative stock anyway, keeps the ordinary rule; a sale none of whose lines went beyond stock keeps no approver.
+            try db.execute(sql: """
+                UPDATE movement SET beyondStock = 0
+                WHERE documentId = ? AND beyondStock = 1
+                  AND (quantityAfter >= 0 OR productId IN (SELECT id FROM product WHERE allowsNegativeStock = 1 OR tracksStock = 0))
+                """, arguments: [documentID])
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE documentId = ? AND beyondStock = 1", arguments: [documentID]) == 0 {
+                try db.execute(sql: "UPDATE document SET stockApprovedBy = '' WHERE id = ?", arguments: [documentID])
+            }
+        }
         try self.writePayments(db, sale.payments, documentID: documentID)
         return documentID
     }
@@ -378,22 +391,26 @@ extension InventorySQLiteRepository {
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db, sql: """
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
-                   d.pricesIncludeTax, d.approvedBy
+                   d.pricesIncludeTax, d.approvedBy, d.stockApprovedBy
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
         }
         let lines = try Row.fetchAll(db, sql: """
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange,
-                   (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id)
+                   (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id), m.beyondStock, m.quantityAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
             """, arguments: [id.rawValue]).map { row in
-            SaleRecord.Line(
+            var line = SaleRecord.Line(
                 movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2],
                 quantity: Quantity(thousandths: row[3]).magnitude, unitPrice: Money(minorUnits: row[4]),
                 discount: Money(minorUnits: row[5]), taxRate: Percent(hundredths: row[6]), tax: Money(minorUnits: row[7]),
                 revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)),
                 returnedQuantity: Quantity(thousandths: row[10]).magnitude, taxIncluded: header[10])
+            if row[11] as Bool {
+                line.soldBeyondStock = SoldBeyondStock.shortBy(quantity: line.quantity, stockAfter: Quantity(thousandths: row[12]))
+            }
+            return line
         }
         var record = SaleRecord(
             id: id, sequence: id.rawValue, effectiveAt: Instant(milliseconds: header[0]), recordedAt: Instant(milliseconds: header[1]),
@@ -401,6 +418,7 @@ extension InventorySQLiteRepository {
             tip: Money(minorUnits: header[5]), paymentMethod: PaymentMethod(rawValue: header[6] ?? "cash") ?? .cash, lines: lines,
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
         record.approvedBy = header[11] ?? ""
+        record.stockApprovedBy = header[12] ?? ""
         record.payments = try Self.fetchPayments(db, id)
         record.customerVisit = try record.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return record

@@ -20,6 +20,8 @@ struct PendingMovement {
     var lotCode: String?
     var expiryDate: String?
     var sourceMovementID: MovementID?
+    /// Whether a manager approved this line going beyond the stock on record (``StockLedger/apply(_:beyondStock:)``).
+    var beyondStock = false
     /// The input field to blame when this line is refused (`lines[2].quantity`).
     var field: String?
 
@@ -102,7 +104,8 @@ final class LedgerWriter {
             if state.last.map({ first.position > $0 }) ?? true {
                 var ledger = StockLedger(balance: state.balance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
                 for line in lines {
-                    let outcome = try self.apply(line.effect, to: &ledger, state: state, at: line.position, kind: line.kind)
+                    let outcome = try self.apply(line.effect, to: &ledger, state: state, at: line.position, kind: line.kind,
+                                                 beyondStock: line.beyondStock)
                     try self.insert(line, outcome: outcome)
                     state.last = line.position
                 }
@@ -150,7 +153,7 @@ final class LedgerWriter {
         var ledger = StockLedger(balance: startBalance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
         let rows = try Row.fetchAll(self.db.cachedStatement(sql: """
             SELECT id, effect, quantity, unitAmount, sourceMovementId, valueChange, costAdjustment,
-                   quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo, kind
+                   quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo, kind, beyondStock
             FROM movement
             WHERE productId = ? AND (effectiveAt, documentId, lineNo) >= (?, ?, ?)
             ORDER BY effectiveAt, documentId, lineNo
@@ -176,7 +179,7 @@ final class LedgerWriter {
             }
             let effectiveAt: Int64 = row[10]
             let outcome = try self.apply(effect, to: &ledger, state: state, at: LedgerPosition(effectiveAt: effectiveAt, sequence: row[11], lineNo: row[12]),
-                                         kind: MovementKind(rawValue: row[13]) ?? .adjustment, blame: field)
+                                         kind: MovementKind(rawValue: row[13]) ?? .adjustment, beyondStock: row[14], blame: field)
             if case .issue(let issued) = effect { booked[id] = (-outcome.valueChange, issued) }
             let stored = (row[5] as Int64, row[6] as Int64, row[7] as Int64, row[8] as Int64, row[9] as Int64)
             let fresh = (
@@ -229,15 +232,20 @@ final class LedgerWriter {
     /// Applies one line; a line that would go short is refused naming the request's field when the line is the
     /// request's own, and otherwise the stored document, line, day and shortfall (with `blame` as the field, if any).
     private func apply(_ effect: MovementEffect, to ledger: inout StockLedger, state: ProductLedgerState, at position: LedgerPosition,
-                       kind: MovementKind, blame: String? = nil) throws -> MovementOutcome {
+                       kind: MovementKind, beyondStock: Bool = false, blame: String? = nil) throws -> MovementOutcome {
         let before = ledger.balance.quantity
         do {
-            return try ledger.apply(effect)
+            return try ledger.apply(effect, beyondStock: beyondStock)
         } catch var error as InventoryError where error.code == .insufficientStock {
             let day = ShopCalendar.isoDate(self.calendar.dayNumber(milliseconds: position.effectiveAt))
             if let field = self.requestFields[position.sequence]?[position.lineNo] {
                 error.field = field
                 error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
+                if kind == .sale {
+                    // The count may be wrong or a delivery not booked yet: a manager may approve selling beyond stock.
+                    error.managerMayApprove = true
+                    error.userMessage += "; a manager may approve selling beyond the stock on record"
+                }
             } else {
                 let missing = Quantity(thousandths: effect.quantity.thousandths - before.thousandths)
                 error.field = blame
@@ -276,15 +284,15 @@ final class LedgerWriter {
         let statement = try self.db.cachedStatement(sql: """
             INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,
                 discount, taxRate, revenue, tax, lotCode, expiryDate, sourceMovementId, valueChange, costAdjustment,
-                quantityAfter, valueAfter, averageCostAfter)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                quantityAfter, valueAfter, averageCostAfter, beyondStock)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [
             line.documentID, line.kind.rawValue, line.lineNo, line.productID.rawValue, line.effectiveAt, line.day, line.recordedAt,
             effectName, line.effect.quantityChange.thousandths, line.unitAmount.minorUnits, line.discount.minorUnits,
             line.taxRate.hundredths, line.revenue.minorUnits, line.tax.minorUnits, line.lotCode, line.expiryDate,
             line.sourceMovementID?.rawValue, outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits,
-            outcome.balance.quantity.thousandths, outcome.balance.value.minorUnits, outcome.balance.averageCost.scaled,
+            outcome.balance.quantity.thousandths, outcome.balance.value.minorUnits, outcome.balance.averageCost.scaled, line.beyondStock,
         ])
     }
 }

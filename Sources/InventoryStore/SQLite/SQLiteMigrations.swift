@@ -7,7 +7,7 @@ enum SQLiteMigrations {
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
-                         "v12-customer-cards"]
+                         "v12-customer-cards", "v13-beyond-stock"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -341,6 +341,17 @@ enum SQLiteMigrations {
                     number TEXT NOT NULL UNIQUE COLLATE NOCASE
                 );
                 CREATE INDEX document_customer ON document(customerId, kind, id) WHERE customerId IS NOT NULL;
+                """)
+        }
+        // Selling beyond the stock on record with a manager's approval: the approved sale lines may go below zero (the
+        // ledger honours the flag whenever it re-costs them), the sale keeps who approved it and who reviewed it.
+        migrator.registerMigration("v13-beyond-stock") { db in
+            try db.execute(sql: """
+                ALTER TABLE movement ADD COLUMN beyondStock INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE document ADD COLUMN stockApprovedBy TEXT NOT NULL DEFAULT '';
+                ALTER TABLE document ADD COLUMN stockReviewedBy TEXT NOT NULL DEFAULT '';
+                ALTER TABLE document ADD COLUMN stockReviewedAt INTEGER;
+                CREATE INDEX movement_beyondStock ON movement(documentId) WHERE beyondStock = 1;
                 """)
         }
         return migrator

@@ -13,6 +13,9 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
     var approval: Approval?
     /// Split payment: the payments (instead of paymentMethod and cashTendered).
     var payments: [Payment]?
+    /// Sell beyond the stock on record (the count was wrong, the delivery is not booked yet): needs a manager, signed in
+    /// or approving with `approval`.
+    var sellBeyondStock: Bool?
 
     struct Payment: Decodable, Sendable, KnownFields {
         var method: String
@@ -79,13 +82,17 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
         }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines, approval, payments }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case effectiveAt, customerId, note, tip, paymentMethod, cashTendered, lines, approval, payments, sellBeyondStock
+    }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
     static var nested: [String: any KnownFields.Type] { ["lines": Line.self, "approval": Approval.self, "payments": Payment.self] }
 
     /// The sale as asked for; the domain prices it (a line without a price sells at the product's) inside the
     /// transaction that books it.
-    /// - Parameter approvedBy: who may approve prices below the minimum on this request (nil: nobody).
+    /// - Parameter approvedBy: who may approve prices below the minimum, and selling beyond stock, on this request (nil:
+    ///   nobody).
+    /// - Throws: 403 on `approval` when `sellBeyondStock` is asked without a manager to approve it.
     func draft(_ formats: Formats, approvedBy: String?, soldBy: String) throws -> SaleDraft {
         try requireLineLimit(self.lines.count)
         let lines = try self.lines.enumerated().map { index, line in try line.draft(formats, field: "lines[\(index)]") }
@@ -100,6 +107,14 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
                               paymentMethod: payment, allowBelowMinimum: approvedBy != nil, soldBy: soldBy,
                               cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
         draft.approvedBy = approvedBy ?? ""
+        if self.sellBeyondStock == true {
+            guard let approvedBy else {
+                throw Problem(.forbidden, code: .forbidden, title: "Not allowed",
+                              detail: "selling beyond the stock on record needs a manager: sign in as one, or send a manager's username and PIN",
+                              field: "approval")
+            }
+            draft.stockApprovedBy = approvedBy
+        }
         if let payments = self.payments {
             guard self.paymentMethod == nil else {
                 throw InventoryError(.invalidValue, field: "paymentMethod", "give either paymentMethod or payments, not both")
@@ -137,6 +152,8 @@ struct SaleResponse: Encodable, Sendable {
     var soldBy: String
     /// The manager who approved a price below a product's minimum (empty when no line is below it).
     var approvedBy: String
+    /// The manager who approved selling beyond the stock on record (empty when no line went beyond it).
+    var stockApprovedBy: String
     var cashTendered: String?
     var change: String?
     var discount: String
@@ -178,6 +195,8 @@ struct SaleResponse: Encodable, Sendable {
         var returnedQuantity: String
         /// What customers may still bring back of the line.
         var returnableQuantity: String
+        /// How much of the line was sold beyond the stock on record with a manager's approval ("0" for other lines).
+        var soldBeyondStock: String
     }
 
     init(_ s: SaleRecord, _ f: Formats) {
@@ -198,6 +217,7 @@ struct SaleResponse: Encodable, Sendable {
         self.profit = f.string(s.revenue - s.costOfGoodsSold)
         self.soldBy = s.soldBy
         self.approvedBy = s.approvedBy
+        self.stockApprovedBy = s.stockApprovedBy
         self.cashTendered = s.cashTendered.map(f.string)
         self.change = s.change.map(f.string)
         self.discount = f.string(s.discount)
@@ -211,7 +231,7 @@ struct SaleResponse: Encodable, Sendable {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                  unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), lineTotal: f.string($0.charged), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
                  revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString,
-                 returnableQuantity: $0.returnableQuantity.decimalString)
+                 returnableQuantity: $0.returnableQuantity.decimalString, soldBeyondStock: $0.soldBeyondStock.decimalString)
         }
     }
 }

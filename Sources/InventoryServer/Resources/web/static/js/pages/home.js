@@ -27,7 +27,38 @@ async function refreshAlerts() {
       el("span", { class: `badge badge-${lot.expiryDate < today ? "out" : "warn"}` }, (lot.expiryDate < today ? "Expired " : "") + lot.expiryDate)))
       : [el("li", { class: "empty" }, "No lots expire this week.")]));
   } catch { /* the banner says when the server is gone */ }
+  await refreshBeyondStock();
 }
+
+// Sales a manager approved beyond the stock on record, waiting for review (managers only: the section is absent else).
+const beyondStock = document.getElementById("beyond-stock");
+const canReview = beyondStock?.dataset.canReview === "true";
+
+async function refreshBeyondStock() {
+  if (!beyondStock || beyondStock.dataset.canReview === "") return;
+  try {
+    const lines = await api("GET", "/api/v1/reports/sold-beyond-stock", null, { quiet: true });
+    beyondStock.hidden = lines.length === 0;
+    document.getElementById("beyond-stock-list").replaceChildren(...lines.slice(0, 20).map((line) => el("li", {},
+      el("div", { class: "main" }, el("a", { href: `/app/products/${line.productId}`, class: "title" }, line.productName),
+        el("div", { class: "sub" }, `Receipt ${line.receiptNumber}, ${line.day} · sold ${quantity(line.quantity)}, `
+          + `${quantity(line.shortBy)} beyond stock · approved by ${line.approvedBy} · stock now ${quantity(line.stockNow)}`)),
+      ...(canReview ? [el("button", { type: "button", class: "btn-small", "data-review": String(line.saleId) }, "Reviewed")] : []))));
+  } catch { /* the banner says when the server is gone */ }
+}
+
+beyondStock?.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-review]");
+  if (!button) return;
+  button.disabled = true;
+  try {
+    await api("POST", `/api/v1/sales/${button.dataset.review}/stock-review`);
+    announce("Marked reviewed.");
+  } catch (error) {
+    announce(error.message);
+  }
+  await refreshBeyondStock();
+});
 
 if (document.getElementById("alerts")) {
   onLiveEvents((type, data) => {

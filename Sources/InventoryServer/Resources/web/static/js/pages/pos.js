@@ -51,8 +51,15 @@ function saveCart() {
 }
 const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")?.value ?? "cash";
 
-/** Whether a product cannot be sold now: the server says so (`soldOut`: tracked, none left, no negative stock). */
+/** Whether none of a product is on record: the server says so (`soldOut`: tracked, none left, no negative stock). It
+ *  can still go in the cart — the count may be wrong — and the server then asks for a manager's approval to sell it. */
 const soldOut = (product) => product.soldOut === true;
+
+/** Adds a product; one with none on record goes in too, saying a manager must approve selling it. */
+function addOrExplain(p) {
+  if (soldOut(p)) toast(`${p.name}: none on record — a manager can approve selling it`);
+  addProduct(p);
+}
 
 // ---------- catalogue ----------
 async function loadProducts({ quiet = false } = {}) {
@@ -142,8 +149,8 @@ function tile(p) {
   const status = out ? el("span", { class: "badge badge-out" }, "Out of stock")
     : p.status === "low" ? el("span", { class: "badge badge-low" }, `${qtyText(p.quantity)} left`) : null;
   return el("button", {
-    type: "button", class: "till-product", "data-product": p.id, "aria-disabled": out ? "true" : null,
-    "aria-label": `${p.name}, ${money(p.salePrice)}${out ? ", out of stock" : ""}${inCart ? `, ${qtyText(inCart.quantity)} in cart` : ""}`,
+    type: "button", class: `till-product${out ? " is-out" : ""}`, "data-product": p.id,
+    "aria-label": `${p.name}, ${money(p.salePrice)}${out ? ", out of stock on record" : ""}${inCart ? `, ${qtyText(inCart.quantity)} in cart` : ""}`,
   },
     productThumb(p, "till-thumb"),
     el("span", { class: "till-product-name" }, p.name),
@@ -157,12 +164,7 @@ grid.addEventListener("click", (event) => {
   if (!button) return;
   const p = products.get(Number(button.dataset.product));
   if (!p) return;
-  if (soldOut(p)) {
-    toast(`${p.name} is out of stock`);
-    announce(`${p.name} is out of stock`, { assertive: true });
-    return;
-  }
-  addProduct(p);
+  addOrExplain(p);
 });
 
 search.addEventListener("input", debounce(async () => {
@@ -210,9 +212,8 @@ async function lookUp(raw) {
       return scanFailed(code, `No product has the barcode ${code}`);
     }
     products.set(product.id, { ...products.get(product.id), ...product });
-    if (soldOut(product)) return scanFailed(code, `${product.name} is out of stock`);
     scanInput.value = "";
-    addProduct(product);
+    addOrExplain(product);
   } catch (error) {
     // Not a product code (a card number with letters, say): perhaps a customer's loyalty card.
     if (await customerByCard(raw).catch(() => false)) { scanInput.value = ""; return; }
@@ -388,8 +389,7 @@ function render() {
 let figures = null;          // the last dry run's answer (the sale the server would book), or null
 let previewState = "empty";  // "empty" | "pending" | "ok" | "short" (too little cash) | "refused" | "offline"
 let refusal = null;          // what the server refused ({message, index, detail}), for "refused" and "short"
-let refusalNeedsManager = false;   // the refusal is a price or discount below the minimum that a manager may approve
-let approval = null;         // {username, pin} of the manager who approved this sale (kept in memory only, never stored)
+let approval = null;         // {username, pin, beyondStock} of the manager who approved this sale (in memory only, never stored)
 let afterFigures = "";       // an announcement that waits for the server's total
 let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = "";
 
@@ -416,7 +416,10 @@ function saleBody() {
   } else {
     body.paymentMethod = method();
   }
-  if (approval) body.approval = approval;
+  if (approval) {
+    body.approval = { username: approval.username, pin: approval.pin };
+    if (approval.beyondStock) body.sellBeyondStock = true;
+  }
   const tip = Decimal.parse(tipInput.value.trim() || "0", scale);
   if (tip === null || tip < 0n) problem = "tip";
   else if (tip > 0n) body.tip = Decimal.format(tip, scale);
@@ -490,13 +493,15 @@ async function ask(body) {
       return without.state === "ok" ? { figures: without.figures, state: "short", refusal: refusalOf(error) } : without;
     }
     if (error.field?.startsWith("approval")) approval = null;   // a wrong or withdrawn approval: ask again
-    return { figures: null, state: "refused", refusal: { ...refusalOf(error), needsManager: needsManager(error) } };
+    return { figures: null, state: "refused", refusal: { ...refusalOf(error), needsManager: needsManager(error), beyondStock: beyondStock(error) } };
   }
 }
 
-/** Whether the server refused a price or a discount below a product's minimum, which a manager's PIN may approve. */
-const needsManager = (error) => error instanceof ApiError && /^lines\[\d+\]\.(unitPrice|discount|discountPercent)$/.test(error.field ?? "")
-  && /manager must approve/.test(error.message ?? "");
+/** Whether the server says a manager's approval lifts the refusal: a price or a discount below a product's minimum,
+ *  or a line beyond the stock on record. */
+const needsManager = (error) => error instanceof ApiError && error.problem.managerMayApprove === true;
+/** Whether the refusal is a line beyond the stock on record (the approval then also asks to sell beyond stock). */
+const beyondStock = (error) => needsManager(error) && error.problem.code === "insufficientStock";
 
 /** Waits until the figures on the screen are those of the cart as it is now. */
 async function settle() {
@@ -568,7 +573,8 @@ function showFigures() {
   renderCash(known ? figures : null);
   if (busy) return;
   $("approval-ask").hidden = !(previewState === "refused" && refusal?.needsManager);
-  $("approval-note").textContent = approval ? `Approved by ${approval.username}` : "";
+  $("approval-note").textContent = approval
+    ? `Approved by ${approval.username}${approval.beyondStock ? ", selling beyond the stock on record" : ""}` : "";
   if (previewState === "refused") {
     showSaleError(refusal.message, refusal.index, refusal.detail, { preview: true });
   } else if (shownRefusal) {
@@ -726,18 +732,24 @@ $("discount-approval").addEventListener("click", () => $("approval-ask").click()
 $("approval-ask").addEventListener("click", () => {
   clearErrors(approvalForm);
   approvalForm.reset();
+  $("approval-why").textContent = previewState === "refused" && refusal?.beyondStock
+    ? `${refusal.message} Selling more than the stock on record needs a manager; the sale is listed for review.`
+    : "A price or discount below the product's minimum needs a manager.";
   approvalDialog.showModal();
   approvalForm.username.focus();
 });
 approvalForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   clearErrors(approvalForm);
-  const asked = { username: approvalForm.username.value.trim(), pin: approvalForm.pin.value.trim() };
+  // Approving a line beyond the stock on record also asks to sell beyond it; a price approval keeps what was approved.
+  const asked = { username: approvalForm.username.value.trim(), pin: approvalForm.pin.value.trim(),
+    beyondStock: Boolean(approval?.beyondStock || (previewState === "refused" && refusal?.beyondStock)) };
   if (!asked.username) { fieldError(approvalForm, "username", "the manager's username"); return; }
   if (!/^\d{4,8}$/.test(asked.pin)) { fieldError(approvalForm, "pin", "a PIN is 4 to 8 digits"); return; }
   $("approval-submit").disabled = true;
   try {
-    await dryRun({ ...saleBody().body, approval: asked });
+    const { body } = saleBody();
+    await dryRun({ ...body, approval: { username: asked.username, pin: asked.pin }, ...(asked.beyondStock ? { sellBeyondStock: true } : {}) });
     approval = asked;
     approvalDialog.close();
     announce(`Approved by ${asked.username}.`);
@@ -956,7 +968,8 @@ function typedDiscount() {
 async function askLine(line, discount) {
   const { discount: _, discountPercent: __, ...plain } = line;
   try {
-    const sale = await dryRun({ paymentMethod: "card", lines: [saleLine({ ...plain, ...discount })], ...(approval ? { approval } : {}) });
+    const sale = await dryRun({ paymentMethod: "card", lines: [saleLine({ ...plain, ...discount })],
+      ...(approval ? { approval: { username: approval.username, pin: approval.pin }, ...(approval.beyondStock ? { sellBeyondStock: true } : {}) } : {}) });
     return { line: sale.lines[0] };
   } catch (error) {
     const known = error instanceof ApiError && error.status > 0 && error.status < 500;
@@ -1183,8 +1196,7 @@ if (asked.get("scan")) {
   let p = products.get(wanted);
   try { p ??= await api("GET", `/api/v1/products/${wanted}`); } catch { p = null; }
   if (!p) toast("That product was not found");
-  else if (soldOut(p)) toast(`${p.name} is out of stock`);
-  else addProduct(p);
+  else addOrExplain(p);
   history.replaceState(null, "", location.pathname);
 }
 // Stock or prices changed elsewhere: the catalogue, and the server's figures for this cart, again.
