@@ -174,7 +174,7 @@ public struct ShopActivity: Sendable, Hashable {
     public struct Change: Sendable, Hashable {
         public enum Field: String, Sendable, Hashable, CaseIterable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
-            case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note
+            case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax
             case username, displayName, role, active, password, pin
 
@@ -278,6 +278,20 @@ public struct ShopActivity: Sendable, Hashable {
         public static func between(pictures old: [String], _ new: [String]) -> [Change] {
             if old.first != new.first { return [Change(.picture, from: Value(old.first, Value.hidden), to: Value(new.first, Value.hidden))] }
             return old == new ? [] : [Change(.pictures, from: .number(old.count), to: .number(new.count))]
+        }
+
+        /// What a change of a product's option groups changed: each side summed up as "Size: Regular, Large +0.50; …".
+        public static func between(options old: [ModifierGroup], _ new: [ModifierGroup], currency: Currency) -> [Change] {
+            func summary(_ groups: [ModifierGroup]) -> Value {
+                guard !groups.isEmpty else { return .none }
+                return .text(groups.map { group in
+                    "\(group.name): " + group.options.map { option in
+                        option.priceChange == .zero ? option.name
+                            : "\(option.name) \(option.priceChange > .zero ? "+" : "")\(option.priceChange.decimalString(currency))"
+                    }.joined(separator: ", ")
+                }.joined(separator: "; "))
+            }
+            return self.between([(.options, summary(old), summary(new))])
         }
 
         /// What an edit changed on a category.

@@ -152,6 +152,9 @@ public struct SaleDraft: Sendable, Hashable {
         public var discount: Discount
         /// Tax rate in force; nil takes the product's.
         public var taxRate: Percent?
+        /// The options chosen (a size, a milk, extras: ``ModifierGroup``); a required group the line names nothing of takes
+        /// its default, and without a ``unitPrice`` their price changes are added to the product's price.
+        public var options: [ModifierID] = []
 
         /// Creates a line discounted by an amount of money on the whole line.
         public init(productID: ProductID, quantity: Quantity, unitPrice: Money? = nil, discount: Money = .zero, taxRate: Percent? = nil) {
@@ -495,6 +498,8 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
         public var returnedQuantity: Quantity
         /// How much of the line customers may still bring back.
         public var returnableQuantity: Quantity { max(self.quantity - self.returnedQuantity, .zero) }
+        /// The options chosen, as booked (their price changes are in ``unitPrice``).
+        public var options: [ChosenModifier] = []
         /// How much of the line was sold beyond the stock on record with a manager's approval (``SaleDraft/stockApprovedBy``):
         /// how far below zero it took the product's stock, at most the line's quantity; zero for every other line.
         public var soldBeyondStock: Quantity = .zero

@@ -7,9 +7,16 @@ public struct ProductFacts: Sendable, Hashable {
     public var salePrice: Money
     public var minimumSalePrice: Money?
     public var taxRate: Percent
+    /// The product's name, for messages.
+    public var name: String = ""
+    /// The product's option groups (``ModifierGroup``).
+    public var optionGroups: [ModifierGroup] = []
 
     /// Creates the facts of one product.
-    public init(id: ProductID, isArchived: Bool = false, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero) {
+    public init(id: ProductID, isArchived: Bool = false, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
+                name: String = "", optionGroups: [ModifierGroup] = []) {
+        self.name = name
+        self.optionGroups = optionGroups
         self.id = id
         self.isArchived = isArchived
         self.salePrice = salePrice
@@ -60,6 +67,8 @@ public struct PricedSale: Sendable, Hashable {
         public var taxRate: Percent
         /// Whether the price and discount include tax.
         public var taxIncluded: Bool = false
+        /// The options chosen (``ModifierGroup/choose(_:in:productName:field:)``); their price changes are in ``unitPrice``.
+        public var options: [ChosenModifier] = []
 
         /// Price × quantity, before discount.
         public var grossAmount: Money { Money.extended(self.unitPrice, by: self.quantity) }
@@ -106,7 +115,13 @@ extension SaleDraft {
             let product = try ProductFacts.of(line.productID, in: products, field: "\(field).productId")
             try product.requireUsable(field: "\(field).productId", editing: editing)
             try line.checkAsAsked(field: field, currency: currency)
-            let price = line.unitPrice ?? product.salePrice
+            let options = try ModifierGroup.choose(line.options, in: product.optionGroups,
+                                                 productName: product.name.isEmpty ? "product \(product.id)" : product.name, field: "\(field).options")
+            let price = line.unitPrice ?? product.salePrice + ChosenModifier.priceChange(of: options)
+            if line.unitPrice == nil && !options.isEmpty {
+                guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).options", "take the price below zero") }
+                try price.requireWithinLimit(field: "\(field).options", currency: currency)
+            }
             if let minimum = product.minimumSalePrice, price < minimum {
                 guard self.allowBelowMinimum else {
                     var refusal = InventoryError(.invalidValue, field: "\(field).unitPrice", "is below the product's minimum sale price; a manager must approve it")
@@ -117,6 +132,7 @@ extension SaleDraft {
             }
             var priced = PricedSale.Line(productID: line.productID, quantity: line.quantity, unitPrice: price, discount: .zero,
                                          taxRate: line.taxRate ?? product.taxRate, taxIncluded: pricesIncludeTax)
+            priced.options = options
             let discountField: String
             switch line.discount {
             case .amount(let amount):
@@ -162,6 +178,9 @@ extension SaleDraft.Line {
     public func checkAsAsked(field: String, currency: Currency? = nil) throws {
         try self.quantity.requirePositive(field: "\(field).quantity")
         try self.quantity.requireWithinLimit(field: "\(field).quantity")
+        guard self.options.count <= ModifierGroup.maximumGroups * ModifierGroup.maximumOptions else {
+            throw InventoryError(.invalidValue, field: "\(field).options", "names more options than a product can have")
+        }
         if let price = self.unitPrice {
             guard price >= .zero else { throw InventoryError(.invalidValue, field: "\(field).unitPrice", "must not be negative") }
             try price.requireWithinLimit(field: "\(field).unitPrice", currency: currency)

@@ -49,6 +49,13 @@ public protocol CatalogueRepository: Sendable {
     func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int)
     /// A product's ledger in ledger order.
     func movements(productID: ProductID) async throws -> [StockMovement]
+    /// A product's option groups (size, milk, extras), in order.
+    func optionGroups(of productID: ProductID) async throws -> [ModifierGroup]
+    /// Every product's option groups (products without any are absent): what the till loads.
+    func allOptionGroups() async throws -> [ProductID: [ModifierGroup]]
+    /// Replaces a product's option groups (``ModifierGroup/validated(_:field:currency:)``). Groups and options sent with
+    /// their id keep it; the others are new; those not sent are removed (booked sales keep their copy).
+    func setOptionGroups(_ groups: [ModifierGroup], of productID: ProductID) async throws -> [ModifierGroup]
 
     // MARK: Pictures (see ``ProductPictures``)
 

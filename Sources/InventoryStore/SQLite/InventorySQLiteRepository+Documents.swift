@@ -183,12 +183,13 @@ extension InventorySQLiteRepository {
     /// The facts a document needs about product `id`, read in the document's transaction.
     /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
     static func productFacts(_ db: Database, _ id: ProductID, field: String) throws -> ProductFacts {
-        let statement = try db.cachedStatement(sql: "SELECT isArchived, salePrice, minimumSalePrice, taxRate FROM product WHERE id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT isArchived, salePrice, minimumSalePrice, taxRate, name FROM product WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: field, "product \(id) does not exist")
         }
         return ProductFacts(id: id, isArchived: row[0], salePrice: Money(minorUnits: row[1]),
-                            minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]))
+                            minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]),
+                            name: row[4], optionGroups: try Self.optionGroups(db, id))
     }
 
     /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
@@ -334,6 +335,7 @@ extension InventorySQLiteRepository {
                 field: "lines[\(index)].quantity")
         }
         try self.writeMovements(writer, pending, replacing: old)
+        try self.writeChosenOptions(db, documentID: documentID, sale.lines)
         if !header.stockApprovedBy.isEmpty {
             // The approval covers the lines that needed it: a line the stock on record covered, or of a product that allows
             // negative stock anyway, keeps the ordinary rule; a sale none of whose lines went beyond stock keeps no approver.
@@ -396,17 +398,20 @@ extension InventorySQLiteRepository {
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
         }
-        let lines = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db, sql: """
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange,
                    (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id), m.beyondStock, m.quantityAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
-            """, arguments: [id.rawValue]).map { row in
+            """, arguments: [id.rawValue])
+        let options = try Self.chosenOptions(db, documentID: id.rawValue)
+        let lines = rows.map { row in
             var line = SaleRecord.Line(
                 movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2],
                 quantity: Quantity(thousandths: row[3]).magnitude, unitPrice: Money(minorUnits: row[4]),
                 discount: Money(minorUnits: row[5]), taxRate: Percent(hundredths: row[6]), tax: Money(minorUnits: row[7]),
                 revenue: Money(minorUnits: row[8]), costOfGoodsSold: Money(minorUnits: -(row[9] as Int64)),
                 returnedQuantity: Quantity(thousandths: row[10]).magnitude, taxIncluded: header[10])
+            line.options = options[row[0]] ?? []
             if row[11] as Bool {
                 line.soldBeyondStock = SoldBeyondStock.shortBy(quantity: line.quantity, stockAfter: Quantity(thousandths: row[12]))
             }

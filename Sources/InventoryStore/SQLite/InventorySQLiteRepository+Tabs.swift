@@ -18,8 +18,8 @@ extension InventorySQLiteRepository {
                            arguments: [sale.label, sale.customerID?.rawValue, sale.note, sale.parkedBy, sale.parkedAt.milliseconds])
             let id = db.lastInsertedRowID
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO parkedSaleLine (parkedSaleId, lineNo, productId, quantity, unitPrice, discount, discountPercent, taxRate)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO parkedSaleLine (parkedSaleId, lineNo, productId, quantity, unitPrice, discount, discountPercent, taxRate, options)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (index, line) in sale.lines.enumerated() {
                 var amount: Int64?, percent: Int64?
@@ -28,7 +28,8 @@ extension InventorySQLiteRepository {
                 case .percent(let share): percent = share.hundredths
                 }
                 try insert.execute(arguments: [id, index, line.productID.rawValue, line.quantity.thousandths, line.unitPrice?.minorUnits,
-                                               amount, percent, line.taxRate?.hundredths])
+                                               amount, percent, line.taxRate?.hundredths,
+                                               line.options.map { String($0.rawValue) }.joined(separator: ",")])
             }
             return try Self.fetchParkedSales(db, id: id).first ?? sale
         }
@@ -54,17 +55,18 @@ extension InventorySQLiteRepository {
         let arguments: StatementArguments = id.map { [$0] } ?? []
         var lines: [Int64: [SaleDraft.Line]] = [:]
         for row in try Row.fetchAll(db, sql: """
-            SELECT parkedSaleId, productId, quantity, unitPrice, discount, discountPercent, taxRate FROM parkedSaleLine
+            SELECT parkedSaleId, productId, quantity, unitPrice, discount, discountPercent, taxRate, options FROM parkedSaleLine
             \(id == nil ? "" : "WHERE parkedSaleId = ?") ORDER BY parkedSaleId, lineNo
             """, arguments: arguments) {
             let price = (row[3] as Int64?).map(Money.init(minorUnits:)), rate = (row[6] as Int64?).map(Percent.init(hundredths:))
-            let line = if let percent = row[5] as Int64? {
+            var line = if let percent = row[5] as Int64? {
                 SaleDraft.Line(productID: ProductID(row[1]), quantity: Quantity(thousandths: row[2]), unitPrice: price,
                                discountPercent: Percent(hundredths: percent), taxRate: rate)
             } else {
                 SaleDraft.Line(productID: ProductID(row[1]), quantity: Quantity(thousandths: row[2]), unitPrice: price,
                                discount: Money(minorUnits: row[4] ?? 0), taxRate: rate)
             }
+            line.options = (row[7] as String).split(separator: ",").compactMap { Int64($0) }.map(ModifierID.init(rawValue:))
             lines[row[0], default: []].append(line)
         }
         return try Row.fetchAll(db, sql: "SELECT id, label, customerId, note, parkedBy, parkedAt FROM parkedSale \(filter) ORDER BY parkedAt, id",

@@ -7,7 +7,8 @@ enum SQLiteMigrations {
                          "v4-product-pictures", "v5-activity-audit", "v6-receipt-numbers",
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
-                         "v12-customer-cards", "v13-beyond-stock"]
+                         "v12-customer-cards", "v13-beyond-stock",
+                         "v14-product-options"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -352,6 +353,40 @@ enum SQLiteMigrations {
                 ALTER TABLE document ADD COLUMN stockReviewedBy TEXT NOT NULL DEFAULT '';
                 ALTER TABLE document ADD COLUMN stockReviewedAt INTEGER;
                 CREATE INDEX movement_beyondStock ON movement(documentId) WHERE beyondStock = 1;
+                """)
+        }
+        // Options chosen at the till (size, milk, extras) with their price changes; a booked line keeps a copy of what
+        // was chosen, a parked line the ids.
+        migrator.registerMigration("v14-product-options") { db in
+            try db.execute(sql: """
+                CREATE TABLE optionGroup (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    multiple INTEGER NOT NULL DEFAULT 0,
+                    required INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX optionGroup_product ON optionGroup(productId, position);
+                CREATE TABLE productOption (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    groupId INTEGER NOT NULL REFERENCES optionGroup(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    priceChange INTEGER NOT NULL,
+                    isDefault INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX productOption_group ON productOption(groupId, position);
+                CREATE TABLE saleLineOption (
+                    movementId INTEGER NOT NULL REFERENCES movement(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    optionId INTEGER NOT NULL,
+                    groupName TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    priceChange INTEGER NOT NULL,
+                    PRIMARY KEY (movementId, position)
+                ) WITHOUT ROWID;
+                ALTER TABLE parkedSaleLine ADD COLUMN options TEXT NOT NULL DEFAULT '';
                 """)
         }
         return migrator

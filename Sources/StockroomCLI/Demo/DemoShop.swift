@@ -111,6 +111,25 @@ public struct DemoShop: Sendable {
                 taxRate: Percent(hundredths: item.tax), tracksStock: item.name != "Gift card"))
             products.append((product.id, item))
         }
+        // The coffees are chosen with a size and extras at the till, the milk drinks also with a milk (issue 12, point 6).
+        let milkDrinks: Set<String> = ["Cappuccino", "Latte", "Flat white", "Mocha", "Cortado", "Chai latte", "Matcha latte", "Hot chocolate"]
+        for (id, item) in products where item.category == 0 || milkDrinks.contains(item.name) {
+            var groups = [
+                ModifierGroup(name: "Size", required: true, options: [
+                    Modifier(name: "Regular", isDefault: true), Modifier(name: "Large", priceChange: Money(minorUnits: 50))]),
+            ]
+            if milkDrinks.contains(item.name) {
+                groups.append(ModifierGroup(name: "Milk", options: [
+                    Modifier(name: "Whole milk"), Modifier(name: "Oat milk", priceChange: Money(minorUnits: 40)),
+                    Modifier(name: "Lactose-free", priceChange: Money(minorUnits: 30))]))
+            }
+            if item.category == 0 {
+                groups.append(ModifierGroup(name: "Extras", multiple: true, options: [
+                    Modifier(name: "Extra shot", priceChange: Money(minorUnits: 60)), Modifier(name: "Vanilla syrup", priceChange: Money(minorUnits: 40)),
+                    Modifier(name: "Caramel syrup", priceChange: Money(minorUnits: 40))]))
+            }
+            _ = try await store.setOptionGroups(groups, of: id)
+        }
 
         let calendar = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current)
         let firstDay = calendar.addingDays(-(self.days - 1), to: self.endDay)

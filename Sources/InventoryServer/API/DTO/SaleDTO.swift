@@ -59,8 +59,10 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
         /// A discount as a percentage of the line's amount; the domain turns it into money.
         var discountPercent: String?
         var taxRate: String?
+        /// The options chosen: ids of the product's options (size, milk, extras).
+        var options: [Int64]?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, discountPercent, taxRate }
+        enum CodingKeys: String, CodingKey, CaseIterable { case productId, quantity, unitPrice, discount, discountPercent, taxRate, options }
         static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
         /// The line as asked for (`field` names it in errors, e.g. `lines[0]`).
@@ -71,14 +73,17 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
             let discount = try formats.money(self.discount, field: "\(field).discount")
             let percent = try self.discountPercent.map { try Percent.parse($0, field: "\(field).discountPercent", maximum: 100) }
             let taxRate = try self.taxRate.map { try Percent.parse($0, field: "\(field).taxRate") }
+            var line: SaleDraft.Line
             switch (discount, percent) {
             case (_, nil):
-                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate)
+                line = SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discount: discount ?? .zero, taxRate: taxRate)
             case (nil, let percent?):
-                return SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate)
+                line = SaleDraft.Line(productID: productID, quantity: quantity, unitPrice: price, discountPercent: percent, taxRate: taxRate)
             case (.some, .some):
                 throw InventoryError(.invalidValue, field: "\(field).discountPercent", "give either discount or discountPercent, not both")
             }
+            line.options = (self.options ?? []).map(ModifierID.init(rawValue:))
+            return line
         }
     }
 
@@ -197,6 +202,15 @@ struct SaleResponse: Encodable, Sendable {
         var returnableQuantity: String
         /// How much of the line was sold beyond the stock on record with a manager's approval ("0" for other lines).
         var soldBeyondStock: String
+        /// The options chosen, as booked (their price changes are in unitPrice).
+        var options: [ChosenOptionResponse]
+    }
+
+    struct ChosenOptionResponse: Encodable, Sendable {
+        var optionId: Int64
+        var group: String
+        var name: String
+        var priceChange: String
     }
 
     init(_ s: SaleRecord, _ f: Formats) {
@@ -231,7 +245,8 @@ struct SaleResponse: Encodable, Sendable {
             Line(id: $0.movementID.rawValue, productId: $0.productID.rawValue, productName: $0.productName, quantity: $0.quantity.decimalString,
                  unitPrice: f.string($0.unitPrice), amount: f.string($0.amount), discount: f.string($0.discount), lineTotal: f.string($0.charged), taxRate: $0.taxRate.decimalString, tax: f.string($0.tax),
                  revenue: f.string($0.revenue), costOfGoodsSold: f.string($0.costOfGoodsSold), returnedQuantity: $0.returnedQuantity.decimalString,
-                 returnableQuantity: $0.returnableQuantity.decimalString, soldBeyondStock: $0.soldBeyondStock.decimalString)
+                 returnableQuantity: $0.returnableQuantity.decimalString, soldBeyondStock: $0.soldBeyondStock.decimalString,
+                 options: $0.options.map { ChosenOptionResponse(optionId: $0.optionID.rawValue, group: $0.group, name: $0.name, priceChange: f.string($0.priceChange)) })
         }
     }
 }

@@ -35,6 +35,8 @@ struct TabResponse: Encodable, Sendable {
         var discount: String?
         var discountPercent: String?
         var taxRate: String?
+        /// The options chosen (ids of the product's options).
+        var options: [Int64]
     }
 
     init(_ tab: ParkedSale, _ f: Formats) {
@@ -46,7 +48,7 @@ struct TabResponse: Encodable, Sendable {
         self.parkedAt = f.string(tab.parkedAt)
         self.lines = tab.lines.map { line in
             var answer = Line(productId: line.productID.rawValue, quantity: line.quantity.decimalString, unitPrice: line.unitPrice.map(f.string),
-                              taxRate: line.taxRate?.decimalString)
+                              taxRate: line.taxRate?.decimalString, options: line.options.map(\.rawValue))
             switch line.discount {
             case .amount(let amount): answer.discount = f.string(amount)
             case .percent(let percent): answer.discountPercent = percent.decimalString

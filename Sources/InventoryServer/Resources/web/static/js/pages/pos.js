@@ -6,7 +6,7 @@
 // a reload or the PIN lock (sessionStorage) and is kept when the server refuses.
 import { api, ApiError, announce, clearErrors, confirmDialog, debounce, el, fieldError, icon, onLiveEvents, showProblem, toast } from "/static/js/app.js";
 import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
-import { Decimal, isZero, minorUnits, money, quantity as qtyText, quantityValue, QTY_SCALE } from "/static/js/shared/format.js";
+import { Decimal, isZero, minorUnits, money, quantity as qtyText, quantityValue, QTY_SCALE, signedMoney } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 
 const STORE = "stockroom.till.cart";
@@ -19,9 +19,12 @@ const saleForm = $("sale-form"), linesBox = $("cart-lines"), cartPanel = $("cart
 const tipInput = $("tip"), tenderedInput = $("tendered"), chargeButton = $("charge");
 
 let products = new Map();   // id → product
+let optionGroups = new Map();   // product id → its option groups (size, milk, extras), as the server keeps them
 let categories = [];
 let category = "";          // selected category id ("" = all)
-let cart = loadCart();      // [{productId, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit, discount | discountPercent}]
+// [{key, productId, options, optionText, name, unitPrice, taxRate, quantity, iconEmoji, imageRef, unit, discount | discountPercent}]: one line
+// per product and choice of options (`key`); a line with options leaves its price to the server (product + options).
+let cart = loadCart();
 let charging = false;
 let partial = false;        // more products than one page: searches also ask the server
 
@@ -39,10 +42,14 @@ function loadCart() {
         if (method) method.checked = true;
         render();
       });
-      return saved.lines;
+      return saved.lines.map((line) => ({ ...line, options: line.options ?? [], key: line.key ?? lineKey(line.productId, line.options) }));
     }
   } catch { /* start empty */ }
   return [];
+}
+/** A cart line's identity: the product and the options chosen (in any order). */
+function lineKey(productId, options = []) {
+  return options?.length ? `${productId}:${[...options].sort((a, b) => a - b).join("-")}` : String(productId);
 }
 function saveCart() {
   try {
@@ -55,20 +62,24 @@ const method = () => saleForm.querySelector("input[name=paymentMethod]:checked")
  *  can still go in the cart — the count may be wrong — and the server then asks for a manager's approval to sell it. */
 const soldOut = (product) => product.soldOut === true;
 
-/** Adds a product; one with none on record goes in too, saying a manager must approve selling it. */
-function addOrExplain(p) {
+/** Adds a product; one with none on record goes in too, saying a manager must approve selling it. A product with options
+ *  opens the options sheet first when `choose` (a tap); a scan adds it with the server's defaults. */
+function addOrExplain(p, { choose = false } = {}) {
   if (soldOut(p)) toast(`${p.name}: none on record — a manager can approve selling it`);
+  if (choose && optionGroups.get(p.id)?.length) return openOptions(p);
   addProduct(p);
 }
 
 // ---------- catalogue ----------
 async function loadProducts({ quiet = false } = {}) {
   try {
-    const [list, cats] = await Promise.all([
+    const [list, cats, options] = await Promise.all([
       api("GET", "/api/v1/products?limit=500&sort=name", null, { quiet }),
       categories.length ? Promise.resolve(categories) : api("GET", "/api/v1/categories", null, { quiet }),
+      api("GET", "/api/v1/product-options", null, { quiet }),
     ]);
     products = new Map(list.items.map((p) => [p.id, p]));
+    optionGroups = new Map(options.map((entry) => [entry.productId, entry.groups]));
     partial = list.total > list.items.length;
     categories = cats;
     renderTabs();
@@ -145,7 +156,9 @@ function renderGrid() {
 
 function tile(p) {
   const out = soldOut(p);
-  const inCart = cart.find((l) => l.productId === p.id);
+  const lines = cart.filter((l) => l.productId === p.id);
+  const inCart = lines.length
+    ? { quantity: Decimal.format(lines.reduce((sum, l) => sum + (Decimal.parse(l.quantity, QTY_SCALE) ?? 0n), 0n), QTY_SCALE) } : null;
   const status = out ? el("span", { class: "badge badge-out" }, "Out of stock")
     : p.status === "low" ? el("span", { class: "badge badge-low" }, `${qtyText(p.quantity)} left`) : null;
   return el("button", {
@@ -164,7 +177,7 @@ grid.addEventListener("click", (event) => {
   if (!button) return;
   const p = products.get(Number(button.dataset.product));
   if (!p) return;
-  addOrExplain(p);
+  addOrExplain(p, { choose: true });
 });
 
 search.addEventListener("input", debounce(async () => {
@@ -276,19 +289,20 @@ document.addEventListener("keydown", (event) => {
 }, true);
 
 // ---------- cart ----------
-function addProduct(p, quantity = "1") {
-  let line = cart.find((l) => l.productId === p.id);
+function addProduct(p, quantity = "1", options = []) {
+  const key = lineKey(p.id, options);
+  let line = cart.find((l) => l.key === key);
   if (line) {
     line.quantity = Decimal.format((Decimal.parse(line.quantity, QTY_SCALE) ?? 0n) + (Decimal.parse(quantity, QTY_SCALE) ?? 1000n), QTY_SCALE);
   } else {
-    line = { productId: p.id, name: p.name, unitPrice: p.salePrice, taxRate: p.taxRate, quantity: Decimal.format(Decimal.parse(quantity, QTY_SCALE), QTY_SCALE),
-             iconEmoji: p.iconEmoji, imageRef: p.imageRef ?? null, unit: p.unit };
+    line = { key, productId: p.id, options, optionText: optionText(p.id, options), name: p.name, unitPrice: p.salePrice, taxRate: p.taxRate,
+             quantity: Decimal.format(Decimal.parse(quantity, QTY_SCALE), QTY_SCALE), iconEmoji: p.iconEmoji, imageRef: p.imageRef ?? null, unit: p.unit };
     cart.push(line);
   }
   saveCart();
   render();
-  afterFigures = `${p.name} added, ${qtyText(line.quantity)} in the cart.`;
-  const row = linesBox.querySelector(`[data-line="${p.id}"]`);
+  afterFigures = `${p.name}${line.optionText ? ` (${line.optionText})` : ""} added, ${qtyText(line.quantity)} in the cart.`;
+  const row = linesBox.querySelector(`[data-line="${CSS.escape(key)}"]`);
   row?.classList.remove("till-flash");
   void row?.offsetWidth;
   row?.classList.add("till-flash");
@@ -297,8 +311,8 @@ function addProduct(p, quantity = "1") {
   cartPanel.classList.add("till-bump");
 }
 
-function setQuantity(productId, text) {
-  const line = cart.find((l) => l.productId === productId);
+function setQuantity(key, text) {
+  const line = cart.find((l) => l.key === key);
   if (!line) return;
   const value = Decimal.parse(text, QTY_SCALE);
   if (value === null || value <= 0n) return false;
@@ -308,9 +322,9 @@ function setQuantity(productId, text) {
   return true;
 }
 
-function removeLine(productId) {
-  const line = cart.find((l) => l.productId === productId);
-  cart = cart.filter((l) => l.productId !== productId);
+function removeLine(key) {
+  const line = cart.find((l) => l.key === key);
+  cart = cart.filter((l) => l.key !== key);
   saveCart();
   render();
   if (line) announce(`${line.name} removed`);
@@ -319,8 +333,8 @@ function removeLine(productId) {
 linesBox.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-act]");
   if (!button) return;
-  const id = Number(button.closest("[data-line]").dataset.line);
-  const line = cart.find((l) => l.productId === id);
+  const id = button.closest("[data-line]").dataset.line;
+  const line = cart.find((l) => l.key === id);
   if (!line) return;
   const qty = Decimal.parse(line.quantity, QTY_SCALE);
   const one = 10n ** BigInt(QTY_SCALE);
@@ -331,14 +345,14 @@ linesBox.addEventListener("click", (event) => {
   } else if (button.dataset.act === "remove") removeLine(id);
   else if (button.dataset.act === "discount") { openDiscount(line, button); return; }
   // Keep the focus on the same button of the re-rendered line.
-  linesBox.querySelector(`[data-line="${id}"] button[data-act="${button.dataset.act}"]`)?.focus();
-  if (!linesBox.querySelector(`[data-line="${id}"]`)) (linesBox.querySelector("button[data-act]") ?? search).focus();
+  linesBox.querySelector(`[data-line="${CSS.escape(id)}"] button[data-act="${button.dataset.act}"]`)?.focus();
+  if (!linesBox.querySelector(`[data-line="${CSS.escape(id)}"]`)) (linesBox.querySelector("button[data-act]") ?? search).focus();
 });
 
 linesBox.addEventListener("change", (event) => {
   const input = event.target.closest("input[data-qty]");
   if (!input) return;
-  const id = Number(input.closest("[data-line]").dataset.line);
+  const id = input.closest("[data-line]").dataset.line;
   if (!setQuantity(id, input.value.trim())) {
     const box = input.closest("[data-line]").querySelector(".field-error");
     input.setAttribute("aria-invalid", "true");
@@ -347,21 +361,30 @@ linesBox.addEventListener("change", (event) => {
   }
 });
 
+/** "2 × €4.60": a line with options is priced by the server (the product's price + the options'), so its unit price is
+ *  the one the last dry run booked ("…" until it answers); a plain line shows the price on its tile. */
+function lineUnit(index) {
+  const line = cart[index];
+  const unit = line.options?.length ? bookedLine(index)?.unitPrice : line.unitPrice;
+  return `${qtyText(line.quantity)} × ${unit === undefined ? "…" : money(unit)}`;
+}
+
 function render() {
   linesBox.replaceChildren(...cart.map((line, index) => {
-    const qid = `qty-${line.productId}`;
-    return el("li", { class: "till-line", "data-line": line.productId, "data-index": index },
+    const qid = `qty-${line.key}`;
+    return el("li", { class: "till-line", "data-line": line.key, "data-index": index },
       productThumb(line, "till-line-thumb"),
       el("div", { class: "till-line-main" },
         el("div", { class: "till-line-name" }, line.name),
-        el("div", { class: "till-line-sub muted num" }, `${qtyText(line.quantity)} × ${money(line.unitPrice)}`),
+        line.optionText ? el("div", { class: "till-line-options muted" }, line.optionText) : null,
+        el("div", { class: "till-line-sub muted num" }, lineUnit(index)),
         hasDiscount(line) ? el("div", { class: "till-line-discount num" }, lineDiscount(index)) : null,
-        el("div", { class: "field-error", id: `line-${line.productId}-error` })),
+        el("div", { class: "field-error", id: `line-${line.key}-error` })),
       el("div", { class: "till-stepper" },
         el("button", { type: "button", class: "btn-icon", "data-act": "minus", "aria-label": `One less ${line.name}` }, icon("minus")),
         el("label", { for: qid, class: "sr-only" }, `Quantity of ${line.name}`),
         el("input", { id: qid, "data-qty": "", name: `lines[${index}].quantity`, value: qtyText(line.quantity), inputmode: "decimal", autocomplete: "off",
-                      class: "num", "aria-describedby": `line-${line.productId}-error` }),
+                      class: "num", "aria-describedby": `line-${line.key}-error` }),
         el("button", { type: "button", class: "btn-icon", "data-act": "plus", "aria-label": `One more ${line.name}` }, icon("plus"))),
       el("div", { class: "till-line-total num" }, lineAmount(index)),
       el("div", { class: "till-line-actions" },
@@ -549,6 +572,7 @@ function showFigures() {
   linesBox.querySelectorAll("[data-index]").forEach((row) => {
     const index = Number(row.dataset.index);
     row.querySelector(".till-line-total").textContent = lineAmount(index);
+    row.querySelector(".till-line-sub").textContent = lineUnit(index);
     const discount = row.querySelector(".till-line-discount");
     if (discount) discount.textContent = lineDiscount(index);
   });
@@ -771,6 +795,52 @@ approvalForm.addEventListener("submit", async (event) => {
   }
 });
 
+// ---------- options (size, milk, extras): one tap per choice, then Add ----------
+// The groups and price changes are the server's (GET /api/v1/product-options); the line's price is the server's too
+// (the dry run prices product + options). A one-of group is a row of radio buttons, an any-of group of checkboxes; the
+// server's default is chosen to start with.
+const optionsDialog = $("options-dialog"), optionsForm = $("options-form");
+let optionsProduct = null;
+optionsDialog.addEventListener("click", (event) => { if (event.target.closest("[data-close]")) optionsDialog.close(); });
+
+/** The names of the options chosen, in the groups' order ("Large, Oat, Extra shot"). */
+function optionText(productId, options = []) {
+  const chosen = new Set(options);
+  return (optionGroups.get(productId) ?? []).flatMap((group) => group.options.filter((o) => chosen.has(o.id)).map((o) => o.name)).join(", ");
+}
+
+function openOptions(p) {
+  optionsProduct = p;
+  $("options-title").textContent = p.name;
+  $("options-groups").replaceChildren(...optionGroups.get(p.id).map((group) => el("fieldset", { class: "till-option-group" },
+    el("legend", {}, group.name, el("span", { class: "muted" }, group.multiple ? " · any" : group.required ? "" : " · optional")),
+    el("div", { class: "till-option-choices" }, ...group.options.map((option) => {
+      const id = `option-${option.id}`;
+      return el("label", { class: "till-option", for: id },
+        el("input", { type: group.multiple || !group.required ? "checkbox" : "radio", id, name: `group-${group.id}`, value: String(option.id),
+                      "data-group": String(group.id), "data-one": String(!group.multiple), ...(option.isDefault ? { checked: "" } : {}) }),
+        el("span", {}, option.name),
+        isZero(option.priceChange) ? null : el("span", { class: "muted num" }, signedMoney(option.priceChange)));
+    })))));
+  optionsDialog.showModal();
+  optionsForm.querySelector("input:checked, input")?.focus();
+}
+
+// An optional one-of group is a row of checkboxes that holds at most one: ticking one unticks the others.
+optionsForm.addEventListener("change", (event) => {
+  const input = event.target;
+  if (input.type !== "checkbox" || input.dataset.one !== "true" || !input.checked) return;
+  for (const other of optionsForm.querySelectorAll(`input[data-group="${input.dataset.group}"]`)) if (other !== input) other.checked = false;
+});
+
+optionsForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const chosen = [...optionsForm.querySelectorAll("input:checked")].map((input) => Number(input.value));
+  const p = optionsProduct;
+  optionsDialog.close();
+  if (p) addProduct(p, "1", chosen);
+});
+
 // ---------- open tabs: park the cart under a table or a name; pick a tab up on any till ----------
 // The server keeps parked sales (they book nothing); picking one up takes it off the list in one step, so two tills
 // cannot both charge it.
@@ -838,7 +908,9 @@ async function pickUp(tab) {
     const lines = [];
     for (const line of picked.lines) {
       const p = products.get(line.productId) ?? await api("GET", `/api/v1/products/${line.productId}`);
-      const entry = { productId: p.id, name: p.name, unitPrice: line.unitPrice ?? p.salePrice, taxRate: p.taxRate, quantity: line.quantity,
+      const options = line.options ?? [];
+      const entry = { key: lineKey(p.id, options), productId: p.id, options, optionText: optionText(p.id, options), name: p.name,
+                      unitPrice: line.unitPrice ?? p.salePrice, taxRate: p.taxRate, quantity: line.quantity,
                       iconEmoji: p.iconEmoji, imageRef: p.imageRef ?? null, unit: p.unit };
       if (line.discountPercent) entry.discountPercent = line.discountPercent;
       else if (line.discount) entry.discount = line.discount;
@@ -951,7 +1023,10 @@ const hasDiscount = (line) => Boolean(line.discountPercent || (line.discount && 
 
 /** A cart line as the sale's API line: a percentage discount travels as a percentage. */
 function saleLine(line) {
-  const entry = { productId: line.productId, quantity: qtyText(line.quantity), unitPrice: line.unitPrice };
+  const entry = { productId: line.productId, quantity: qtyText(line.quantity) };
+  // With options the server prices the line (the product's price + the options'); otherwise the price shown on the tile.
+  if (line.options?.length) entry.options = line.options;
+  else entry.unitPrice = line.unitPrice;
   if (line.discountPercent) entry.discountPercent = line.discountPercent;
   else if (hasDiscount(line)) entry.discount = line.discount;
   return entry;
@@ -1034,10 +1109,10 @@ function openDiscount(line, opener) {
 
 function closeDiscount() {
   discountDialog.close();
-  const id = discountLine?.productId;
+  const id = discountLine?.key ?? "";
   discountLine = null;
   discountSequence++;
-  (linesBox.querySelector(`[data-line="${id}"] button[data-act="discount"]`) ?? discountOpener)?.focus();
+  (linesBox.querySelector(`[data-line="${CSS.escape(id)}"] button[data-act="discount"]`) ?? discountOpener)?.focus();
 }
 
 discountInput.addEventListener("input", discountChanged);

@@ -9,6 +9,7 @@ import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/sha
 import { dateTime } from "/static/js/shared/dates.js";
 import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
+import { showOptions } from "/static/js/pages/product-options.js";
 
 const root = document.getElementById("products-root");
 const can = {
@@ -537,6 +538,7 @@ async function showDetail(productId) {
   setTitle(product.name);
   renderProduct(product);
   loadHistory(product);
+  showOptions(document.getElementById("pd-options"), productId, can.edit).catch(() => { /* the banner says when the server is gone */ });
   // A sale at the till or a delivery elsewhere changes the figures: refresh them live (only when they changed).
   onLiveEvents(debounce(async () => {
     try {

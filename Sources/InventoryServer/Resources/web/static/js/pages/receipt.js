@@ -4,7 +4,7 @@
 // is added up here.
 import { api, el, page } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
-import { isZero, money, quantity } from "/static/js/shared/format.js";
+import { isZero, money, quantity, signedMoney } from "/static/js/shared/format.js";
 import { paperControl } from "/static/js/shared/paper.js";
 
 const root = document.getElementById("receipt-page");
@@ -34,6 +34,9 @@ async function load() {
   const standing = sale.customerId ? await api("GET", `/api/v1/customers/${sale.customerId}/standing`, null, { quiet: true }).catch(() => null) : null;
   const lines = sale.lines.map((line) => el("li", { "data-line": line.id },
     row(line.productName, money(line.amount), { class: "receipt-row receipt-line-amount" }),
+    // The options as booked (a copy kept with the sale), with their price changes, which the unit price includes.
+    line.options?.length ? el("div", { class: "receipt-sub receipt-options" }, line.options.map((o) =>
+      isZero(o.priceChange) ? o.name : `${o.name} (${signedMoney(o.priceChange)})`).join(", ")) : null,
     el("div", { class: "receipt-sub" }, `${quantity(line.quantity)} × ${money(line.unitPrice)}`),
     isZero(line.discount) ? null : row(el("span", { class: "receipt-sub" }, "Discount"), "−" + money(line.discount))));
 

@@ -45,6 +45,12 @@ export const Decimal = {
   },
 };
 
+/** A change of price the server sent ("0.50", "-0.30") with its sign: "+€0.50", "−€0.30". */
+export function signedMoney(text) {
+  const value = String(text ?? "");
+  return value.startsWith("-") ? money(value) : "+" + money(value);
+}
+
 /** An amount the server sent ("12.5") shown in the shop's currency ("€12.50"); "" for none. */
 export function money(text) {
   if (text === undefined || text === null || text === "") return "";
