@@ -92,6 +92,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     let api = root.group("api/v1")
     ProductController(repository: repository, images: configuration.images).addRoutes(to: api.group("products"))
     ModifierController(store: repository).addRoutes(products: api.group("products"), api: api)
+    RecipeController(store: repository).addRoutes(to: api.group("products"))
     CategoryController(store: repository).addRoutes(to: api.group("categories"))
     ContactController(suppliers: repository).addRoutes(to: api.group("suppliers"))
     ContactController(customers: repository).addRoutes(to: api.group("customers"))

@@ -116,3 +116,48 @@ def test_a_manager_sets_a_products_options_on_its_screen(shop, signed_in):
     stored = shop.api("GET", f"/api/v1/products/{product['id']}/options")["groups"]
     assert [(o["name"], o["priceChange"], o["isDefault"]) for o in stored[0]["options"]] == [("Regular", "0.00", True), ("Large", "0.60", False)]
     assert "Size" in listed.text and "Large +" in listed.text and "0.60" in listed.text and "Regular (default)" in listed.text
+
+
+def test_a_recipe_is_set_on_the_product_screen_and_selling_it_uses_the_ingredients(shop, signed_in):
+    """A latte made of 0.018 kg beans and 0.2 l milk: set on its screen by a manager, sold at the till by staff; the
+    sale's cost of goods sold is the ingredients' average cost, and the beans' history shows what the latte used."""
+    beans = shop.api("POST", "/api/v1/products", {"name": unique("Espresso beans"), "unit": "kg", "salePrice": "30.00"})
+    milk = shop.api("POST", "/api/v1/products", {"name": unique("Whole milk"), "unit": "l", "salePrice": "2.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": beans["id"], "quantity": "1", "unitCost": "20.00"},
+                                                     {"productId": milk["id"], "quantity": "10", "unitCost": "1.00"}]})
+    latte = shop.api("POST", "/api/v1/products", {"name": unique("House latte"), "salePrice": "3.50", "taxRate": "7", "tracksStock": False})
+    office = signed_in(shop, "manager", width=1440, height=900)
+    office.get(shop.url(f"/app/products/{latte['id']}"))
+    wait_idle(office)
+    wait_for(office, "#pd-recipe-edit").click()
+    for index, (product, amount) in enumerate([(beans, "0.018"), (milk, "0.2")]):
+        wait_for(office, "#pd-recipe-add").click()
+        select = wait_for(office, f"#rc-{index}-product")
+        select.find_element(By.CSS_SELECTOR, f"option[value='{product['id']}']").click()
+        office.find_element(By.ID, f"rc-{index}-quantity").send_keys(amount)
+    save = office.find_element(By.ID, "pd-recipe-save")
+    office.execute_script("arguments[0].scrollIntoView({block: 'center'})", save)
+    save.click()
+    listed = wait_for(office, "#pd-recipe-list")
+    assert beans["name"] in listed.text and "0.018 kg" in listed.text and "0.2 l" in listed.text
+    assert [c["quantity"] for c in shop.api("GET", f"/api/v1/products/{latte['id']}/recipe")["components"]] == ["0.018", "0.2"]
+
+    till = signed_in(shop, "staff", width=1024, height=768)
+    till.get(shop.url("/app/pos"))
+    wait_idle(till)
+    tile(till, latte["id"]).click()
+    tile(till, latte["id"]).click()
+    wait(till, lambda d: "7.49" in d.find_element(By.ID, "total-total").text)   # 2 × 3.50 + 7 %
+    till.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=card]").find_element(By.XPATH, "..").click()
+    wait(till, lambda d: d.find_element(By.ID, "charge").is_enabled())
+    till.find_element(By.ID, "charge").click()
+    wait(till, lambda d: path_of(d).startswith("/app/receipt/"))
+    sale = shop.api("GET", f"/api/v1/sales/{int(path_of(till).rsplit('/', 1)[1])}")
+    # 0.036 kg beans at 20.00 = 0.72 and 0.4 l milk at 1.00 = 0.40.
+    assert sale["costOfGoodsSold"] == "1.12" and len(sale["lines"]) == 1
+    assert shop.api("GET", f"/api/v1/products/{beans['id']}")["quantity"] == "0.964"
+
+    office.get(shop.url(f"/app/products/{beans['id']}"))
+    wait_idle(office)
+    history = wait_for(office, "#pd-history-table")
+    assert "Used in a recipe sold" in history.text

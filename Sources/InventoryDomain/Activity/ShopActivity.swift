@@ -28,9 +28,10 @@ public struct ShopActivity: Sendable, Hashable {
         /// The kind for a document of the books.
         public static func document(_ kind: MovementKind, _ verb: Verb) -> Kind {
             switch (kind, verb) {
-            case (.sale, .recorded): .saleRecorded
-            case (.sale, .changed): .saleChanged
-            case (.sale, .deleted): .saleDeleted
+            // A recipe's consumption is part of its sale.
+            case (.sale, .recorded), (.consumption, .recorded): .saleRecorded
+            case (.sale, .changed), (.consumption, .changed): .saleChanged
+            case (.sale, .deleted), (.consumption, .deleted): .saleDeleted
             case (.purchase, .recorded): .purchaseRecorded
             case (.purchase, .changed): .purchaseChanged
             case (.purchase, .deleted): .purchaseDeleted
@@ -74,7 +75,7 @@ public struct ShopActivity: Sendable, Hashable {
             public init(_ kind: MovementKind) {
                 switch kind {
                 case .purchase: self = .purchase
-                case .sale: self = .sale
+                case .sale, .consumption: self = .sale
                 case .adjustment: self = .adjustment
                 case .customerReturn: self = .customerReturn
                 case .supplierReturn: self = .supplierReturn
@@ -174,7 +175,7 @@ public struct ShopActivity: Sendable, Hashable {
     public struct Change: Sendable, Hashable {
         public enum Field: String, Sendable, Hashable, CaseIterable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
-            case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options
+            case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax
             case username, displayName, role, active, password, pin
 
@@ -440,7 +441,7 @@ extension ShopActivity {
         let sum = { (amount: (DocumentLine) -> Money) in lines.reduce(Money.zero) { $0 + amount($1) } }
         var figures = Figures(lines: lines.count, items: lines.reduce(Quantity.zero) { $0 + $1.quantity.magnitude })
         switch kind {
-        case .sale:
+        case .sale, .consumption:
             figures.tax = sum(\.tax)
             figures.total = sum { $0.revenue + $0.tax } + tip
             figures.costOfGoodsSold = -sum(\.valueChange)

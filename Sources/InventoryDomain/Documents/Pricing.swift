@@ -11,10 +11,13 @@ public struct ProductFacts: Sendable, Hashable {
     public var name: String = ""
     /// The product's option groups (``ModifierGroup``).
     public var optionGroups: [ModifierGroup] = []
+    /// The product's recipe: what one unit consumes of its ingredients (``Recipe``); empty for an ordinary product.
+    public var recipe: [RecipeComponent] = []
 
     /// Creates the facts of one product.
     public init(id: ProductID, isArchived: Bool = false, salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
-                name: String = "", optionGroups: [ModifierGroup] = []) {
+                name: String = "", optionGroups: [ModifierGroup] = [], recipe: [RecipeComponent] = []) {
+        self.recipe = recipe
         self.name = name
         self.optionGroups = optionGroups
         self.id = id

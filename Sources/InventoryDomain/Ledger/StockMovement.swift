@@ -12,6 +12,9 @@ public enum MovementKind: String, Sendable, Codable, CaseIterable {
     case customerReturn
     /// Goods sent back to a supplier.
     case supplierReturn
+    /// Ingredients a recipe product's sale line consumed (``Recipe``): issues of the ingredients, in the sale's document,
+    /// whose cost is the line's cost of goods sold.
+    case consumption
 }
 
 /// Why stock was adjusted.
@@ -195,7 +198,7 @@ public struct StockMovement: Sendable, Hashable, Identifiable {
     /// Cost of goods sold booked by this movement: the cost issued by a sale, minus the cost restocked by a return.
     public var costOfGoodsSold: Money {
         switch self.kind {
-        case .sale, .customerReturn: -self.valueChange
+        case .sale, .customerReturn, .consumption: -self.valueChange
         default: .zero
         }
     }

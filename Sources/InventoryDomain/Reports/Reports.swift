@@ -222,14 +222,18 @@ public enum ReportFolds {
     public static func daily(movements: [StockMovement], sales: [SaleFact], calendar: ShopCalendar, from: Int, to: Int) -> [DailyPerformance] {
         var byDay: [Int: DailyPerformance] = [:]
         for day in calendar.days(from: from, through: to) { byDay[day] = DailyPerformance(day: day) }
-        for movement in movements where movement.kind == .sale || movement.kind == .customerReturn {
+        // A recipe's ingredient issues (consumption) add their cost to the cost of goods sold, nothing else.
+        for movement in movements where movement.kind == .sale || movement.kind == .customerReturn || movement.kind == .consumption {
             let day = calendar.dayNumber(milliseconds: movement.position.effectiveAt)
             guard var figures = byDay[day] else { continue }
-            if movement.kind == .sale {
+            switch movement.kind {
+            case .sale:
                 figures.grossSales = figures.grossSales + movement.revenue + movement.discount
                 figures.discounts = figures.discounts + movement.discount
-            } else {
+            case .customerReturn:
                 figures.returns = figures.returns - movement.revenue
+            default:
+                break
             }
             figures.revenue = figures.revenue + movement.revenue
             figures.tax = figures.tax + movement.tax

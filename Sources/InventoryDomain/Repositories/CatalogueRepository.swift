@@ -56,6 +56,11 @@ public protocol CatalogueRepository: Sendable {
     /// Replaces a product's option groups (``ModifierGroup/validated(_:field:currency:)``). Groups and options sent with
     /// their id keep it; the others are new; those not sent are removed (booked sales keep their copy).
     func setOptionGroups(_ groups: [ModifierGroup], of productID: ProductID) async throws -> [ModifierGroup]
+    /// A product's recipe (``Recipe``): empty for an ordinary product.
+    func recipe(of productID: ProductID) async throws -> [RecipeComponent]
+    /// Replaces a product's recipe (empty: none). The product must keep no stock of its own and not be an ingredient;
+    /// each ingredient must exist and not be a recipe.
+    func setRecipe(_ components: [RecipeComponent], of productID: ProductID) async throws -> [RecipeComponent]
 
     // MARK: Pictures (see ``ProductPictures``)
 

@@ -54,8 +54,8 @@ final class ActivityLog {
             LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ?
             """, arguments: [id])
         let lines = try Row.fetchAll(self.db, sql: """
-            SELECT m.productId, p.name, m.quantity, m.unitAmount, m.revenue, m.tax, m.valueChange
-            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
+            SELECT m.productId, p.name, m.quantity, m.unitAmount, m.revenue, m.tax, \(RecipeSQL.lineValueChange("m"))
+            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind != 'consumption' ORDER BY m.lineNo
             """, arguments: [id]).map { row in
             ShopActivity.DocumentLine(
                 productID: ProductID(row[0]), productName: row[1], quantity: Quantity(thousandths: row[2]), unitAmount: Money(minorUnits: row[3]),

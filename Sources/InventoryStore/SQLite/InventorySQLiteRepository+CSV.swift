@@ -97,9 +97,9 @@ extension InventorySQLiteRepository {
                      "discount", "revenue", "tax_rate", "tax", "cogs", "profit", "prices_include_tax"],
                     """
                     SELECT d.id, d.effectiveAt, c.name, d.paymentMethod, d.tip, d.note, m.lineNo, m.productId, p.name, m.quantity,
-                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, m.valueChange, d.pricesIncludeTax
+                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, \(RecipeSQL.lineValueChange("m")), d.pricesIncludeTax
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
-                    LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' ORDER BY d.effectiveAt, d.id, m.lineNo
+                    LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' AND m.kind = 'sale' ORDER BY d.effectiveAt, d.id, m.lineNo
                     """
                 ) { r in
                     let revenue = r[12] as Int64, cogs = -(r[15] as Int64), included: Bool = r[16]

@@ -266,6 +266,9 @@ extension InventorySQLiteRepository {
     /// Stores a product's validated fields over `old`, replaying its ledger when the costing rules changed.
     static func replaceProduct(_ db: Database, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) throws -> Product {
         try Self.requireUnique(db, details, except: id)
+        if try details.tracksStock && !old.details.tracksStock && !Self.recipe(db, id).isEmpty {
+            throw InventoryError(.invalidValue, field: "tracksStock", "\(old.name) is a recipe: selling it issues its ingredients, so it keeps no stock of its own")
+        }
         try db.execute(sql: """
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,

@@ -189,7 +189,7 @@ extension InventorySQLiteRepository {
         }
         return ProductFacts(id: id, isArchived: row[0], salePrice: Money(minorUnits: row[1]),
                             minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]),
-                            name: row[4], optionGroups: try Self.optionGroups(db, id))
+                            name: row[4], optionGroups: try Self.optionGroups(db, id), recipe: try Self.recipe(db, id))
     }
 
     /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
@@ -281,7 +281,7 @@ extension InventorySQLiteRepository {
         try await self.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT d.id, d.effectiveAt, c.name, COUNT(m.id), COALESCE(SUM(m.revenue + m.tax), 0) + d.tip, d.note
-                FROM document d LEFT JOIN customer c ON c.id = d.customerId LEFT JOIN movement m ON m.documentId = d.id
+                FROM document d LEFT JOIN customer c ON c.id = d.customerId LEFT JOIN movement m ON m.documentId = d.id AND m.kind = 'sale'
                 WHERE d.kind = 'sale' GROUP BY d.id ORDER BY d.effectiveAt DESC, d.id DESC LIMIT ? OFFSET ?
                 """, arguments: [limit, offset]).map(Self.summary)
         }
@@ -333,6 +333,14 @@ extension InventorySQLiteRepository {
                 recordedAt: Self.now, effect: .issue(quantity: line.quantity), unitAmount: line.unitPrice, discount: line.bookedDiscount,
                 taxRate: line.taxRate, revenue: line.revenue, tax: line.tax, beyondStock: !header.stockApprovedBy.isEmpty,
                 field: "lines[\(index)].quantity")
+        } + sale.lines.enumerated().flatMap { index, line in
+            // A recipe product's line issues its ingredients (``Recipe``); a shortfall names the line's quantity.
+            Recipe.consumption(of: line.quantity, products[line.productID]?.recipe ?? []).enumerated().map { component, used in
+                PendingMovement(
+                    documentID: documentID, kind: .consumption, lineNo: RecipeSQL.lineNo(line: index, component: component),
+                    productID: used.ingredientID, effectiveAt: effectiveAt, day: day, recordedAt: Self.now, effect: .issue(quantity: used.quantity),
+                    beyondStock: !header.stockApprovedBy.isEmpty, field: "lines[\(index)].quantity")
+            }
         }
         try self.writeMovements(writer, pending, replacing: old)
         try self.writeChosenOptions(db, documentID: documentID, sale.lines)
@@ -399,9 +407,9 @@ extension InventorySQLiteRepository {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
         }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, m.valueChange,
+            SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, \(RecipeSQL.lineValueChange("m")),
                    (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id), m.beyondStock, m.quantityAfter
-            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
+            FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind = 'sale' ORDER BY m.lineNo
             """, arguments: [id.rawValue])
         let options = try Self.chosenOptions(db, documentID: id.rawValue)
         let lines = rows.map { row in
@@ -580,6 +588,7 @@ extension MovementKind {
         case .adjustment: "adjustment"
         case .customerReturn: "customer return"
         case .supplierReturn: "supplier return"
+        case .consumption: "sale"
         }
     }
 }

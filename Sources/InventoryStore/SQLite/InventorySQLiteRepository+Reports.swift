@@ -34,7 +34,7 @@ extension InventorySQLiteRepository {
             let end = calendar.startOfDay(calendar.addingDays(2, to: to)).milliseconds
             let lines = try Row.fetchAll(db, sql: """
                 SELECT day, kind, SUM(revenue), SUM(discount), SUM(tax), SUM(valueChange) FROM movement
-                WHERE kind IN ('sale', 'customerReturn') AND effectiveAt >= ? AND effectiveAt < ? AND day BETWEEN ? AND ?
+                WHERE kind IN ('sale', 'customerReturn', 'consumption') AND effectiveAt >= ? AND effectiveAt < ? AND day BETWEEN ? AND ?
                 GROUP BY day, kind
                 """, arguments: [start, end, from, to])
             for row in lines {
@@ -42,10 +42,13 @@ extension InventorySQLiteRepository {
                 guard var figures = byDay[day] else { continue }
                 let revenue = Money(minorUnits: row[2])
                 let discount = Money(minorUnits: row[3])
-                if row[1] as String == "sale" {
+                switch row[1] as String {
+                case "sale":
                     figures.grossSales = figures.grossSales + revenue + discount
                     figures.discounts = figures.discounts + discount
-                } else {
+                case "consumption":
+                    break   // a recipe's ingredients: cost of goods sold only
+                default:
                     figures.returns = figures.returns - revenue
                 }
                 figures.revenue = figures.revenue + revenue

@@ -241,17 +241,19 @@ final class LedgerWriter {
             if let field = self.requestFields[position.sequence]?[position.lineNo] {
                 error.field = field
                 error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
-                if kind == .sale {
+                if kind == .sale || kind == .consumption {
                     // The count may be wrong or a delivery not booked yet: a manager may approve selling beyond stock.
                     error.managerMayApprove = true
                     error.userMessage += "; a manager may approve selling beyond the stock on record"
                 }
             } else {
                 let missing = Quantity(thousandths: effect.quantity.thousandths - before.thousandths)
+                // A recipe's ingredient issue is named by its sale line.
+                let (documentKind, line) = kind == .consumption ? (MovementKind.sale, RecipeSQL.saleLine(of: position.lineNo) + 1) : (kind, position.lineNo + 1)
                 error.field = blame
-                error.document = AffectedLine(kind: kind, documentID: position.sequence, line: position.lineNo + 1, date: day,
+                error.document = AffectedLine(kind: documentKind, documentID: position.sequence, line: line, date: day,
                                               productID: state.id, productName: state.name, missing: missing)
-                error.userMessage = "this would leave \(kind.label) \(position.sequence) (line \(position.lineNo + 1), \(state.name), \(day)) "
+                error.userMessage = "this would leave \(documentKind.label) \(position.sequence) (line \(line), \(state.name), \(day)) "
                     + "\(missing.decimalString) short"
             }
             throw error

@@ -8,7 +8,7 @@ enum SQLiteMigrations {
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
-                         "v14-product-options"]
+                         "v14-product-options", "v15-recipes"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -387,6 +387,19 @@ enum SQLiteMigrations {
                     PRIMARY KEY (movementId, position)
                 ) WITHOUT ROWID;
                 ALTER TABLE parkedSaleLine ADD COLUMN options TEXT NOT NULL DEFAULT '';
+                """)
+        }
+        // Recipes: what one unit of a product consumes of its ingredients (issued as `consumption` movements).
+        migrator.registerMigration("v15-recipes") { db in
+            try db.execute(sql: """
+                CREATE TABLE recipeComponent (
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    ingredientId INTEGER NOT NULL REFERENCES product(id),
+                    quantity INTEGER NOT NULL,
+                    PRIMARY KEY (productId, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX recipeComponent_ingredient ON recipeComponent(ingredientId);
                 """)
         }
         return migrator

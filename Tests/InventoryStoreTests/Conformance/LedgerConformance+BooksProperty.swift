@@ -33,7 +33,14 @@ extension LedgerConformance {
             ProductDetails(name: "Milk", unit: "l", salePrice: Money(minorUnits: 150), taxRate: Percent(hundredths: 700)),
             ProductDetails(name: "Flour", unit: "kg", salePrice: Money(minorUnits: 200), allowsNegativeStock: true),
             ProductDetails(name: "Service", salePrice: Money(minorUnits: 500), tracksStock: false),
+            // A recipe (``recipe``): selling it issues beans and milk.
+            ProductDetails(name: "Latte", salePrice: Money(minorUnits: 350), tracksStock: false),
         ]
+
+        /// The latte's recipe: 0.018 of beans and 0.2 of milk a cup (products 0 and 1).
+        static func recipe(_ ids: [ProductID]) -> [RecipeComponent] {
+            [RecipeComponent(ingredientID: ids[0], quantity: Quantity(thousandths: 18)), RecipeComponent(ingredientID: ids[1], quantity: Quantity(thousandths: 200))]
+        }
 
         @Test(arguments: [Backend.sqliteMemory])
         func randomSequencesKeepTheBooksExactAndOrderIndependent(backend: Backend) async throws {
@@ -62,6 +69,7 @@ extension LedgerConformance {
             try await store.saveSettings(ShopSettings(timeZoneIdentifier: zone))
             var ids: [ProductID] = []
             for details in Self.products { ids.append(try await store.createProduct(details).id) }
+            _ = try await store.setRecipe(Self.recipe(ids), of: ids[4])
             var documents: [Int64: Document] = [:]
             let base = at(20260101)
 
@@ -179,6 +187,14 @@ extension LedgerConformance {
                 print("seed \(seed): \(documents.count) documents, \(movements.count) movements")
             }
             try await self.checkInvariants(movements, store: store, seed: seed)
+            // A sale's cost of goods sold is the exact sum of what its lines and its recipes' ingredients issued.
+            let issued = Dictionary(grouping: movements.filter { $0.kind == .sale || $0.kind == .consumption }, by: \.documentID)
+            for (id, document) in documents {
+                guard case .sale = document else { continue }
+                let sale = try await store.sale(SaleID(id))
+                #expect(sale.costOfGoodsSold == (issued[id] ?? []).reduce(Money.zero) { $0 + $1.costOfGoodsSold }, "seed \(seed): sale \(id)")
+                #expect(sale.lines.count == (issued[id] ?? []).filter { $0.kind == .sale }.count, "seed \(seed): sale \(id)")
+            }
             try await self.checkOrderIndependence(movements, documents: documents, zone: zone, backend: backend, seed: seed)
             try await self.checkReports(movements, store: store, seed: seed, random: &random)
             return approvals
@@ -202,7 +218,9 @@ extension LedgerConformance {
                         #expect(movement.balance.quantity >= .zero || movement.beyondStock || (movement.quantity > .zero && previous.quantity < .zero),
                                 "seed \(seed): \(product.name) below zero at \(movement.kind) \(movement.documentID)")
                     }
-                    if movement.beyondStock { #expect(movement.kind == .sale && !product.details.allowsNegativeStock, "seed \(seed)") }
+                    if movement.beyondStock {
+                        #expect([.sale, .consumption].contains(movement.kind) && !product.details.allowsNegativeStock, "seed \(seed)")
+                    }
                     if movement.balance.quantity == .zero { #expect(movement.balance.value == .zero, "seed \(seed)") }
                     previous = movement.balance
                 }
@@ -220,7 +238,9 @@ extension LedgerConformance {
         func checkOrderIndependence(_ movements: [StockMovement], documents: [Int64: Document], zone: String, backend: Backend, seed: UInt64) async throws {
             let fresh = try backend.make()
             try await fresh.saveSettings(ShopSettings(timeZoneIdentifier: zone))
-            for details in Self.products { _ = try await fresh.createProduct(details) }
+            var ids: [ProductID] = []
+            for details in Self.products { ids.append(try await fresh.createProduct(details).id) }
+            _ = try await fresh.setRecipe(Self.recipe(ids), of: ids[4])
             var saleIDs: [Int64: SaleID] = [:]
             let ordered = documents.sorted { ($0.value.effectiveAt, $0.key) < ($1.value.effectiveAt, $1.key) }
             for (oldID, document) in ordered {

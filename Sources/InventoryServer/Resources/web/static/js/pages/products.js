@@ -10,6 +10,7 @@ import { dateTime } from "/static/js/shared/dates.js";
 import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 import { showOptions } from "/static/js/pages/product-options.js";
+import { showRecipe } from "/static/js/pages/product-recipe.js";
 
 const root = document.getElementById("products-root");
 const can = {
@@ -539,6 +540,7 @@ async function showDetail(productId) {
   renderProduct(product);
   loadHistory(product);
   showOptions(document.getElementById("pd-options"), productId, can.edit).catch(() => { /* the banner says when the server is gone */ });
+  showRecipe(document.getElementById("pd-recipe"), product, can.edit).catch(() => { /* the banner says when the server is gone */ });
   // A sale at the till or a delivery elsewhere changes the figures: refresh them live (only when they changed).
   onLiveEvents(debounce(async () => {
     try {
@@ -628,6 +630,7 @@ const KINDS = {
   adjustment: "Adjustment",
   customerReturn: "Customer return",
   supplierReturn: "Return to supplier",
+  consumption: "Used in a recipe sold",
 };
 const REASONS = { initial: "opening stock", count: "stock count", damage: "damaged", expired: "expired", return: "return", correction: "correction", transfer: "transfer" };
 
@@ -657,7 +660,7 @@ async function loadHistory(product) {
   function row(m) {
     const what = KINDS[m.kind] ?? m.kind;
     const reason = m.reason ? ` · ${REASONS[m.reason] ?? m.reason}` : "";
-    const link = m.kind === "purchase" ? `/app/purchases/${m.documentId}` : m.kind === "sale" ? `/app/sales/${m.documentId}` : null;
+    const link = m.kind === "purchase" ? `/app/purchases/${m.documentId}` : m.kind === "sale" || m.kind === "consumption" ? `/app/sales/${m.documentId}` : null;
     const change = quantity(m.quantity);
     const direction = m.quantity.startsWith("-") ? "down" : isZero(m.quantity) ? "" : "up";
     return el("tr", { class: `mv mv-${m.kind}` },

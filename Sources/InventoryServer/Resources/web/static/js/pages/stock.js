@@ -21,7 +21,8 @@ let dateTouched = false;
 dateInput.addEventListener("input", () => { dateTouched = true; });
 
 const REASON = { initial: "Initial stock", count: "Count", damage: "Damage", expired: "Expired", return: "Return", correction: "Correction", transfer: "Transfer" };
-const KIND = { purchase: "Purchase", sale: "Sale", adjustment: "Adjustment", customerReturn: "Customer return", supplierReturn: "Supplier return" };
+const KIND = { purchase: "Purchase", sale: "Sale", adjustment: "Adjustment", customerReturn: "Customer return", supplierReturn: "Supplier return",
+  consumption: "Used in a recipe sold" };
 
 function setMode(next) {
   mode = next;
