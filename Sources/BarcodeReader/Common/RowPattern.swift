@@ -101,6 +101,52 @@ enum RowPattern {
         return (bestIndex, second - best)
     }
 
+    /// The visible white before the bar at `i`: the run before it, also when that run touches the image border (an
+    /// image border is no proof of a quiet zone: a texture or a cut symbol runs into it too).
+    @inline(__always)
+    static func visibleSpaceBefore(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Int {
+        i >= 1 ? Int(runs[i - 1]) : 0
+    }
+
+    /// The visible white after the window `[i, i+n)`, also at the image border.
+    @inline(__always)
+    static func visibleSpaceAfter(_ runs: UnsafeBufferPointer<Int32>, _ i: Int, _ n: Int) -> Int {
+        i + n < runs.count ? Int(runs[i + n]) : 0
+    }
+
+    /// Sums of narrow and wide bars and spaces of a 1-D symbol whose elements were classified narrow or wide, for
+    /// the symbol-wide wide-to-narrow ratio.
+    struct WidthTally {
+        var narrowBar = 0, narrowBars = 0, wideBar = 0, wideBars = 0
+        var narrowSpace = 0, narrowSpaces = 0, wideSpace = 0, wideSpaces = 0
+
+        mutating func add(_ width: Int32, bar: Bool, wide: Bool) {
+            switch (bar, wide) {
+            case (true, false): self.narrowBar += Int(width); self.narrowBars += 1
+            case (true, true): self.wideBar += Int(width); self.wideBars += 1
+            case (false, false): self.narrowSpace += Int(width); self.narrowSpaces += 1
+            case (false, true): self.wideSpace += Int(width); self.wideSpaces += 1
+            }
+        }
+
+        /// (mean wide bar + mean wide space) / (mean narrow bar + mean narrow space) over the whole symbol. Ink spread
+        /// widens bars and narrows spaces by the same amount, so the sum of a bar and a space keeps the printed ratio
+        /// (2.0–3.0 for Code 39 and ITF); 0 when a class is missing.
+        var ratio: Double {
+            guard self.narrowBars > 0, self.wideBars > 0, self.narrowSpaces > 0, self.wideSpaces > 0 else { return 0 }
+            let wide = Double(self.wideBar) / Double(self.wideBars) + Double(self.wideSpace) / Double(self.wideSpaces)
+            let narrow =
+                Double(self.narrowBar) / Double(self.narrowBars) + Double(self.narrowSpace) / Double(self.narrowSpaces)
+            return narrow > 0 ? wide / narrow : 0
+        }
+
+        /// The mean narrow element (the symbol's X dimension).
+        var narrow: Double {
+            let n = self.narrowBars + self.narrowSpaces
+            return n > 0 ? Double(self.narrowBar + self.narrowSpace) / Double(n) : 0
+        }
+    }
+
     /// First bar index at or after `from` where `isGuard(index, spaceInFront)` holds, leaving `minSize` runs.
     static func findLeftGuard(
         _ runs: UnsafeBufferPointer<Int32>, from: Int, minSize: Int, _ isGuard: (Int, Int) -> Bool

@@ -98,6 +98,9 @@ enum QRDecoder {
             throw BarcodeReaderError(.invalidData, "codeword count")
         }
         let data = try correct(raw, version: version, level: format.level)
+        // A stream that starts with the terminator holds no message: nothing to report, and what a periodic texture
+        // sampled as a grid gives (all-zero codewords are a valid Reed–Solomon codeword).
+        guard let first = data.first, first >> 4 != 0 else { throw BarcodeReaderError(.invalidData, "no message") }
         let content = try self.content(data, version: version)
         return Result(
             text: content.text, bytes: data.map { UInt8($0) }, version: version.number, level: format.level,

@@ -10,6 +10,13 @@ enum Code39 {
         0x0A2, 0x08A, 0x02A, 0x094,
     ]
     static let asterisk = 0x094
+    /// Lowest symbol-wide wide-to-narrow ratio (``RowPattern/WidthTally/ratio``): the specification's 2.0 less a
+    /// margin for pixel quantisation (the public corpora's symbols measure 2.2–3.0).
+    static let minWidthRatio = 1.8
+    /// Symbols with fewer data characters than this (before full-ASCII expansion) must show quiet zones of at least
+    /// `shortQuietZone` narrow elements on both sides (the specification asks 10); the image border does not count.
+    static let shortLength = 4
+    static let shortQuietZone = 8.0
 
     /// Decodes the full-ASCII shift pairs (`$`, `%`, `/`, `+` followed by a letter); nil when malformed.
     static func fullASCII(_ text: String) -> String? {
@@ -62,6 +69,13 @@ enum Code39 {
         var charWidth = RowPattern.sum(runs, b, 9)
         var text = ""
         var i = b
+        var tally = RowPattern.WidthTally()
+        func count(_ at: Int, _ c: Character) {
+            guard let k = alphabet.firstIndex(of: c) else { return }
+            let e = encodings[k]
+            for j in 0..<9 { tally.add(runs[at + j], bar: j & 1 == 0, wide: (e >> (8 - j)) & 1 == 1) }
+        }
+        count(b, "*")
         while true {
             // Skip the current character and the inter-character gap.
             i += 9
@@ -70,11 +84,23 @@ enum Code39 {
             let w = RowPattern.sum(runs, i, 9)
             guard w * 4 > charWidth * 3, w * 3 < charWidth * 4, let c = character(runs, i) else { return (nil, b) }
             charWidth = w
+            count(i, c)
             if c == "*" { break }
             text.append(c)
         }
         let after = RowPattern.spaceAfter(runs, i, 9)
         guard !text.isEmpty, after == Int.max || after * 3 >= RowPattern.sum(runs, i, 9) else { return (nil, b) }
+        let x = tally.narrow
+        let ratio = tally.ratio
+        let qBefore = Double(RowPattern.visibleSpaceBefore(runs, b)) / x
+        let qAfter = Double(RowPattern.visibleSpaceAfter(runs, i, 9)) / x
+        // A printed Code 39 has one narrow and one wide width (2–3 times the narrow) throughout; periodic textures
+        // split into runs whose "wide" ones are barely wider (1.5–1.7 on woven sines).
+        guard ratio >= minWidthRatio else { return (nil, b) }
+        // A short symbol has little to check it by: it needs quiet zones seen on both sides, not an image border.
+        if text.count < shortLength {
+            guard qBefore >= shortQuietZone, qAfter >= shortQuietZone else { return (nil, b) }
+        }
         if text.contains(where: { "$%/+".contains($0) }), let expanded = fullASCII(text) {
             text = expanded
         }

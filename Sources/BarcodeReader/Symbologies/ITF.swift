@@ -4,6 +4,12 @@ enum ITF {
     static let stopPatterns = [[2, 1, 1], [3, 1, 1]]
     static let quietZone = 10.0
     static let minLength = 6
+    /// Lowest symbol-wide wide-to-narrow ratio (``RowPattern/WidthTally/ratio``): the specification's 2.0 less a
+    /// margin for pixel quantisation (the public corpora's symbols measure 2.1–2.7).
+    static let minWidthRatio = 1.8
+    /// Quiet zone that must be visible on both sides, in narrow elements (half the specification's 10: blur and a
+    /// tight crop eat into it; the public corpora's symbols show 5.7 and more).
+    static let visibleQuietZone = 5.0
 
     /// Digit value from a 5-element narrow/wide mask (weights 1, 2, 4, 7, 0; 11 means 0).
     static func digit(wideMask: [Bool]) -> Int? {
@@ -16,6 +22,12 @@ enum ITF {
         }
         guard wide == 2 else { return nil }
         return v == 11 ? 0 : (v < 10 ? v : nil)
+    }
+
+    /// Whether element `element` (0–4) of digit `digit` is wide (weights 1, 2, 4, 7, 0; 0 is 4 + 7).
+    static func isWide(digit: Int, element: Int) -> Bool {
+        let masks = [0b00110, 0b10001, 0b01001, 0b11000, 0b00101, 0b10100, 0b01100, 0b00011, 0b10010, 0b01010]
+        return (masks[digit] >> (4 - element)) & 1 == 1
     }
 
     /// Wide flags for 5 interleaved elements at `start`, step 2; nil when the split is ambiguous.
@@ -41,6 +53,8 @@ enum ITF {
         else { return (nil, nil) }
         var digits: [UInt8] = []
         var i = b + 4
+        var tally = RowPattern.WidthTally()
+        for k in 0..<4 { tally.add(runs[b + k], bar: k & 1 == 0, wide: false) }
         let module = Double(RowPattern.sum(runs, b, 4)) / 4
         while i + 10 + 3 <= runs.count {
             let w = Double(RowPattern.sum(runs, i, 10))
@@ -65,6 +79,10 @@ enum ITF {
                 pair = (d1, d2)
             }
             guard let (d1, d2) = pair else { break }
+            for k in 0..<10 {
+                let d = k & 1 == 0 ? d1 : d2
+                tally.add(runs[i + k], bar: k & 1 == 0, wide: Self.isWide(digit: d, element: k / 2))
+            }
             digits.append(UInt8(48 + d1))
             digits.append(UInt8(48 + d2))
             i += 10
@@ -78,6 +96,17 @@ enum ITF {
         guard stopModule > 0 else { return (nil, b) }
         let after = RowPattern.spaceAfter(runs, i, 3)
         guard after == Int.max || Double(after) >= quietZone * stopModule - 1 else { return (nil, b) }
+        tally.add(runs[i], bar: true, wide: true)
+        tally.add(runs[i + 1], bar: false, wide: false)
+        tally.add(runs[i + 2], bar: true, wide: false)
+        // One narrow and one wide width throughout (woven textures and stripes split into runs of barely different
+        // widths), and quiet zones seen on both sides: the image border does not count, since a texture or a symbol
+        // cut by the border runs into it too.
+        let quietBefore = Double(RowPattern.visibleSpaceBefore(runs, b)) / tally.narrow
+        let quietAfter = Double(RowPattern.visibleSpaceAfter(runs, i, 3)) / tally.narrow
+        guard tally.ratio >= minWidthRatio, quietBefore >= visibleQuietZone, quietAfter >= visibleQuietZone else {
+            return (nil, b)
+        }
         return (LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i + 3), b)
     }
 }
