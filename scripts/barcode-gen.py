@@ -290,8 +290,15 @@ def neg_stripes(rng, w, h):
 
 
 def neg_fence(rng, w, h):
-    """Regular fences, railings, blinds: periodic bars, sometimes two periods beating."""
+    """Regular fences, railings, blinds: periodic bars, sometimes two periods beating; or exact stripes of a whole
+    period (2-40 px) and duty, across the whole picture (the soak's stripes, which read as ITF digit pairs)."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.4:
+        period = rng.randint(2, 40)
+        duty = rng.randint(1, max(1, period - 1))
+        coord = (xx if rng.random() < 0.6 else yy).astype(int) + rng.randint(0, period)
+        dark, light = rng.uniform(0, 90), rng.uniform(160, 255)
+        return np.where(coord % period < duty, dark, light).astype(np.float32)
     p1, p2 = rng.uniform(3, 30), rng.uniform(3, 30)
     v = np.sin(2 * np.pi * xx / p1) + (rng.random() < 0.5) * 0.7 * np.sin(2 * np.pi * xx / p2 + rng.random() * 6)
     duty = rng.uniform(-0.6, 0.6)
@@ -303,8 +310,15 @@ def neg_fence(rng, w, h):
 
 
 def neg_woven(rng, w, h):
-    """Basket weave and twill textures (fabric, wicker)."""
+    """Basket weave and twill textures (fabric, wicker), or a woven sine texture: the sum of three sines across,
+    down and diagonally at random frequencies (the soak's texture, which reads as short Code 39 such as "P")."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.5:
+        f1, f2, f3 = rng.uniform(0.05, 1.5), rng.uniform(0.05, 1.5), rng.uniform(0.01, 0.3)
+        if rng.random() < 0.5:
+            xx, yy = yy, xx
+        v = np.sin(xx * f1) + np.sin(yy * f2) + np.sin((xx + yy) * f3)
+        return np.clip(128 + v * rng.uniform(30, 50), 0, 255).astype(np.float32)
     p = rng.uniform(4, 16)
     cx, cy = (xx // p).astype(int), (yy // p).astype(int)
     if rng.random() < 0.5:
@@ -334,7 +348,11 @@ def neg_product(rng, w, h):
 
 def neg_noise(rng, w, h):
     g = np.random.default_rng(rng.randrange(1 << 30))
-    kind = rng.choice(["gauss", "blob", "salt"])
+    kind = rng.choice(["gauss", "blob", "salt", "block"])
+    if kind == "block":  # blocky noise: random grey squares of 2-16 px (reads as ITF digit pairs of whole blocks)
+        s = rng.randint(2, 16)
+        small = g.uniform(0, 255, (h // s + 1, w // s + 1))
+        return np.kron(small, np.ones((s, s)))[:h, :w].astype(np.float32)
     if kind == "gauss":
         return np.clip(g.normal(rng.uniform(60, 190), rng.uniform(10, 70), (h, w)), 0, 255)
     if kind == "blob":
@@ -355,6 +373,8 @@ def neg_cut(rng, w, h):
     # The bars' extent on a row a third of the way down (above the human-readable digits beside the bars).
     cols = np.where(s[s.shape[0] // 3] < 128)[0]
     x0, x1 = cols[0], cols[-1]
+    if "addon" in kind:  # the main symbol's 95 modules (2 px each) only: cutting just the add-on leaves a whole EAN-13
+        x1 = x0 + 95 * 2 - 1
     span = x1 - x0
     # Remove between a quarter and two thirds of the bars, from the left, the right or the middle.
     frac = rng.uniform(0.25, 0.65)
