@@ -199,6 +199,16 @@ struct LinearScanner {
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }
+            // An ITF whose digits a longer ITF across the same columns also holds is a fragment of it, at whatever
+            // height that one was seen (once is enough): glare or a fold can hide a symbol's end on some rows.
+            if c.format == .itf,
+                all.contains(where: {
+                    $0.format == .itf && $0.text.count > c.text.count && $0.text.contains(c.text) && $0.minX < c.maxX
+                        && c.minX < $0.maxX
+                })
+            {
+                return false
+            }
             for other in all where other.text != c.text && overlaps(c, other, rowMargin: near) {
                 // Never an EAN-8/UPC-E from inside a longer symbol seen on the same or neighbouring rows, nor
                 // an ITF fragment inside a longer ITF.

@@ -98,6 +98,18 @@ import Testing
         #expect(found.map(\.text) == ["00012345678905"])
     }
 
+    /// An ITF-14 seen whole on one line, and on lines further down (where glare hid its last digit pair) as its first
+    /// 12 digits with a quiet zone after them: the 12 digits are a fragment, whatever the rows between
+    /// (`barcode-gen.py` seed 917029165, itf-bearer/018).
+    @Test func noITFFragmentOfALongerITFSeenElsewhereOnTheSymbol() {
+        let long = TestSymbols.render(TestSymbols.itf("83348731803907"), moduleWidth: 2, height: 1)
+        let fragment = TestSymbols.render(TestSymbols.itf("833487318039"), moduleWidth: 2, height: 30)
+        let found = BarcodeReader(options: .init(tryRotate: false)).decode(Self.stack([long, fragment], gap: 20))
+        #expect(found.isEmpty, "read \(found.map(\.text))")
+        // Without the longer symbol, the 12-digit ITF is a symbol of its own.
+        #expect(BarcodeReader(options: .init(tryRotate: false)).decode(fragment).map(\.text) == ["833487318039"])
+    }
+
     @Test func disagreeingLinesNeedAClearMajority() {
         // Two different EAN-13s on neighbouring rows, equally tall: neither has a majority.
         let a = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 20)
