@@ -69,3 +69,24 @@ public struct ShopSettings: Sendable, Hashable {
         return copy
     }
 }
+
+/// The shop's logo, printed at the top of every receipt: a JPEG or PNG the server checked and cleaned (as product
+/// pictures are), kept in the database so a backup carries it.
+public struct ShopLogo: Sendable, Hashable {
+    /// The cleaned picture.
+    public var bytes: [UInt8]
+    /// `image/png` or `image/jpeg`.
+    public var contentType: String
+    /// When it was set (milliseconds since 1970): changes with every new logo, so a page can ask for the new one.
+    public var version: Int64
+
+    /// Creates a value.
+    public init(bytes: [UInt8], contentType: String, version: Int64) {
+        self.bytes = bytes
+        self.contentType = contentType
+        self.version = version
+    }
+
+    /// The largest logo accepted: a receipt logo is small.
+    public static let maxBytes = 512 * 1024
+}

@@ -106,6 +106,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     AdjustmentController(store: repository).addRoutes(to: api.group("adjustments"))
     ReportController(store: repository).addRoutes(to: api.group("reports"))
     SettingsController(store: repository).addRoutes(to: api.group("settings"))
+    LogoController(store: repository, images: configuration.images).addRoutes(to: api.group("settings"))
     DataTransferController(store: repository).addRoutes(to: api)
     BarcodeController(store: repository, reader: reader).addRoutes(to: api.group("barcodes"))
     AuthController(staff: repository, secrets: configuration.secrets, secureCookies: configuration.tls != nil,

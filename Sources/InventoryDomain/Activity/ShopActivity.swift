@@ -176,7 +176,7 @@ public struct ShopActivity: Sendable, Hashable {
         public enum Field: String, Sendable, Hashable, CaseIterable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
-            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax
+            case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax, logo
             case username, displayName, role, active, password, pin
 
             /// How a sentence names it.

@@ -12,4 +12,10 @@ public protocol SettingsRepository: Sendable {
     /// Nothing changes when the shop already prices that way.
     /// - Returns: how many products were looked at (0 when nothing changed).
     func reprice(pricesIncludeTax: Bool) async throws -> Int
+    /// The receipt logo, nil when the shop has none.
+    func shopLogo() async throws -> ShopLogo?
+    /// The logo's version (``ShopLogo/version``) without its bytes, nil when there is none: what pages link to.
+    func shopLogoVersion() async throws -> Int64?
+    /// Sets the receipt logo (bytes already checked and cleaned) or, with nil, removes it; audited as a settings change.
+    func setShopLogo(_ bytes: [UInt8]?, contentType: String) async throws -> ShopLogo?
 }

@@ -8,7 +8,7 @@ enum SQLiteMigrations {
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
-                         "v14-product-options", "v15-recipes"]
+                         "v14-product-options", "v15-recipes", "v16-shop-logo"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -400,6 +400,17 @@ enum SQLiteMigrations {
                     PRIMARY KEY (productId, position)
                 ) WITHOUT ROWID;
                 CREATE INDEX recipeComponent_ingredient ON recipeComponent(ingredientId);
+                """)
+        }
+        // The receipt logo, in the database so a backup carries it and any instance serves it.
+        migrator.registerMigration("v16-shop-logo") { db in
+            try db.execute(sql: """
+                CREATE TABLE shopLogo (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    contentType TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    version INTEGER NOT NULL
+                );
                 """)
         }
         return migrator

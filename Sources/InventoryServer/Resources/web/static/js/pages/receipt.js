@@ -75,6 +75,8 @@ async function load() {
   if (!isZero(sale.amountDue)) payment.push(row("Still to pay", money(sale.amountDue), { id: "receipt-due" }));
   const justSold = query.get("done") === "1";
   box.replaceChildren(...[
+    // The shop's logo from Settings, when it has one.
+    root.dataset.shopLogo ? el("img", { class: "receipt-logo", id: "receipt-logo", src: root.dataset.shopLogo, alt: `${root.dataset.shopName} logo` }) : null,
     el("h2", {}, root.dataset.shopName),
     root.dataset.shopAddress ? el("div", { class: "receipt-meta", id: "receipt-address" }, root.dataset.shopAddress) : null,
     root.dataset.shopTaxId ? el("div", { class: "receipt-meta", id: "receipt-tax-id" }, `Tax ID ${root.dataset.shopTaxId}`) : null,

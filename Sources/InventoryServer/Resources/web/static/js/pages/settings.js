@@ -138,3 +138,38 @@ document.getElementById("settings-reset").addEventListener("click", () => { if (
 
 fillZones();
 api("GET", "/api/v1/settings").then(show).catch((error) => showProblem(form, error));
+
+// ---------- the receipt logo (PUT/DELETE /api/v1/settings/logo): the server checks and cleans the picture ----------
+const logoForm = document.getElementById("logo-form");
+function showLogo(url) {
+  logoForm.dataset.logo = url ?? "";
+  document.getElementById("logo-preview").replaceChildren(url
+    ? el("img", { src: url, alt: "The receipt logo", class: "receipt-logo", id: "logo-image" })
+    : el("p", { class: "muted" }, "No logo: receipts start with the shop's name."));
+  document.getElementById("logo-remove").hidden = !url;
+}
+showLogo(logoForm.dataset.logo);
+document.getElementById("logo-file").addEventListener("change", async (event) => {
+  const file = event.target.files?.[0];
+  if (!file) return;
+  clearErrors(logoForm);
+  try {
+    const answer = await api("PUT", "/api/v1/settings/logo", file, { headers: { "Content-Type": file.type || "application/octet-stream" } });
+    showLogo(answer.url);
+    toast("Logo saved");
+  } catch (error) {
+    showProblem(logoForm, error);
+  } finally {
+    event.target.value = "";
+  }
+});
+document.getElementById("logo-remove").addEventListener("click", async () => {
+  if (!(await confirmDialog("Remove the receipt logo?", { confirm: "Remove", danger: true }))) return;
+  try {
+    await api("DELETE", "/api/v1/settings/logo");
+    showLogo("");
+    toast("Logo removed");
+  } catch (error) {
+    showProblem(logoForm, error);
+  }
+});
