@@ -1,0 +1,92 @@
+"""The counter at every size, light and dark (issue 12, "How it is checked"): on the demo café, at 375×812, 1024×768 and
+1440×900 in light and dark, a latte is chosen with options (the sheet's choices and Add in view), charged, and its
+receipt shows the options and the shop's logo in view; the product's options and recipe, the cash-up and the home
+alerts load. Every screen: no sideways scrolling, every visible text at WCAG AA contrast, no browser errors."""
+import json
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ADMIN, Shop, contrast_failures, fully_visible, no_horizontal_scroll, path_of, screenshot, sign_in, wait, wait_for, wait_idle
+from test_pictures import png
+from test_till import tile
+
+
+@pytest.fixture(scope="module")
+def tour_shop():
+    server = Shop(demo=True)
+    server.create_admin()
+    with open(png("#222222", size=(360, 100)), "rb") as logo:
+        request = urllib.request.Request(server.url("/api/v1/settings/logo"), data=logo.read(), method="PUT",
+                                         headers={"Authorization": "Bearer " + server.token, "Content-Type": "image/png"})
+    json.loads(urllib.request.urlopen(request).read())
+    yield server
+    server.stop()
+
+
+def checked(driver, label):
+    """The screen as a person sees it: no sideways scroll, AA contrast, no browser errors."""
+    assert no_horizontal_scroll(driver), f"{label}: scrolls sideways"
+    assert contrast_failures(driver) == [], f"{label}: text below WCAG AA contrast"
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], f"{label}: {errors}"
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("width, height", [(375, 812), (1024, 768), (1440, 900)], ids=["phone", "tablet", "desktop"])
+def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
+    name = f"{width}x{height}-{'dark' if dark else 'light'}"
+    latte = next(p for p in tour_shop.api("GET", "/api/v1/products?search=Latte&limit=50")["items"] if p["name"] == "Latte")
+    groups = tour_shop.api("GET", f"/api/v1/products/{latte['id']}/options")["groups"]
+    large = next(o["id"] for g in groups for o in g["options"] if o["name"] == "Large")
+    driver = browser(width=width, height=height, dark=dark)
+    sign_in(driver, tour_shop, ADMIN[0], ADMIN[1])
+
+    # The till: the options sheet, every choice and Add in view.
+    driver.get(tour_shop.url("/app/pos"))
+    wait_idle(driver)
+    button = tile(driver, latte["id"])
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait_for(driver, "#options-dialog")
+    for group in groups:
+        for option in group["options"]:
+            label = driver.find_element(By.CSS_SELECTOR, f"label[for='option-{option['id']}']")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", label)
+            assert fully_visible(driver, label), f"{name}: {option['name']}"
+    checked(driver, f"options sheet {name}")
+    screenshot(driver, f"tour-options-{name}")
+    driver.find_element(By.CSS_SELECTOR, f"label[for='option-{large}']").click()
+    add = driver.find_element(By.ID, "options-add")
+    assert fully_visible(driver, add), f"{name}: Add"
+    add.click()
+    if width < 768:
+        driver.find_element(By.ID, "cart-toggle").click()
+    wait(driver, lambda d: "Large" in d.find_element(By.ID, "cart-lines").get_attribute("innerText"))
+    driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=card]").find_element(By.XPATH, "..").click()
+    charge = driver.find_element(By.ID, "charge")
+    wait(driver, lambda d: charge.is_enabled() and "Charge " in charge.text)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", charge)
+    assert fully_visible(driver, charge), f"{name}: Charge"
+    checked(driver, f"till {name}")
+    charge.click()
+    wait(driver, lambda d: path_of(d).startswith("/app/receipt/"), timeout=15)
+
+    # The receipt: the logo and the options, in view.
+    logo = wait_for(driver, "#receipt-logo")
+    wait(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", logo) == 360)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", logo)
+    assert fully_visible(driver, logo), f"{name}: logo"
+    options = wait_for(driver, "#receipt .receipt-options")
+    assert "Large" in options.text
+    checked(driver, f"receipt {name}")
+    screenshot(driver, f"tour-receipt-{name}")
+
+    # The product's options and recipe, the cash-up, the home alerts.
+    for path, ready in ((f"/app/products/{latte['id']}", "#pd-options-list"), ("/app/drawer", "#drawer-open-form, #drawer-cash-form"),
+                        ("/app/home", "#alerts")):
+        driver.get(tour_shop.url(path))
+        wait_idle(driver)
+        wait_for(driver, ready)
+        checked(driver, f"{path} {name}")
