@@ -1,12 +1,15 @@
 """The counter at every size, light and dark (issue 12, "How it is checked"): on the demo café, at 375×812, 1024×768 and
-1440×900 in light and dark, a latte is chosen with options (the sheet's choices and Add in view), charged, and its
-receipt shows the options and the shop's logo in view; the product's options and recipe, the cash-up and the home
-alerts load. Every screen: no sideways scrolling, every visible text at WCAG AA contrast, no browser errors."""
+1440×900 in light and dark, a latte is chosen with options (the sheet's choices and Add in view); the split payment
+box, the customer dialog and the open tabs are shown; the sale is charged, its receipt shows the options and the
+shop's logo in view, and a scanner burst on the receipt starts the next sale; the product's options, the cash-up and
+the home alerts load. Every screen: no sideways scrolling, every visible text at WCAG AA contrast, no browser errors."""
 import json
 import urllib.request
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import ADMIN, Shop, contrast_failures, fully_visible, no_horizontal_scroll, path_of, screenshot, sign_in, wait, wait_for, wait_idle
 from test_pictures import png
@@ -29,7 +32,10 @@ def checked(driver, label):
     """The screen as a person sees it: no sideways scroll, AA contrast, no browser errors."""
     assert no_horizontal_scroll(driver), f"{label}: scrolls sideways"
     assert contrast_failures(driver) == [], f"{label}: text below WCAG AA contrast"
-    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    # A dry run the server refuses (a split not yet adding up: 422) is how the till learns what is left to pay; Chrome
+    # logs it as a failed load. Anything else is an error.
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+              and not (entry["source"] == "network" and "?dryRun=true" in entry["message"] and "status of 422" in entry["message"])]
     assert errors == [], f"{label}: {errors}"
 
 
@@ -64,6 +70,27 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
     if width < 768:
         driver.find_element(By.ID, "cart-toggle").click()
     wait(driver, lambda d: "Large" in d.find_element(By.ID, "cart-lines").get_attribute("innerText"))
+
+    # Split payment (point 4): the rows and the server's status line in view.
+    driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]").find_element(By.XPATH, "..").click()
+    wait_for(driver, "#split-box")
+    driver.find_element(By.CSS_SELECTOR, "#split-rows [data-split='0'] [data-field='amount']").send_keys("1.00")
+    wait(driver, lambda d: "left to pay" in d.find_element(By.ID, "split-status").text)
+    for element in (driver.find_element(By.CSS_SELECTOR, "#split-rows [data-split='0'] [data-field='amount']"), driver.find_element(By.ID, "split-status")):
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        assert fully_visible(driver, element), f"{name}: split"
+    checked(driver, f"split {name}")
+    # The customer at the till (point 7) and open tabs (point 9): their dialogs in view.
+    for opener, dialog, field in (("customer-open", "customer-dialog", "customer-search"), ("tabs-open", "tabs-dialog", None)):
+        button = driver.find_element(By.ID, opener)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", button)
+        button.click()
+        sheet = wait_for(driver, f"#{dialog}")
+        if field:
+            assert fully_visible(driver, driver.find_element(By.ID, field)), f"{name}: {field}"
+        checked(driver, f"{dialog} {name}")
+        sheet.find_element(By.CSS_SELECTOR, "[data-close]").click()
+        wait(driver, lambda d: not d.find_element(By.ID, dialog).is_displayed())
     driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=card]").find_element(By.XPATH, "..").click()
     charge = driver.find_element(By.ID, "charge")
     wait(driver, lambda d: charge.is_enabled() and "Charge " in charge.text)
@@ -82,6 +109,13 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
     assert "Large" in options.text
     checked(driver, f"receipt {name}")
     screenshot(driver, f"tour-receipt-{name}")
+    # The next scan starts the next sale (point 3): a scanner burst on the receipt.
+    croissant = next(p for p in tour_shop.api("GET", "/api/v1/products?search=Butter%20croissant&limit=50")["items"] if p["name"] == "Butter croissant")
+    wait_for(driver, "#receipt-done")
+    ActionChains(driver).send_keys(croissant["barcode"] + Keys.ENTER).perform()
+    wait(driver, lambda d: path_of(d) == "/app/pos")
+    wait(driver, lambda d: d.find_element(By.ID, "cart-count").get_attribute("textContent").strip() == "1 item")
+    assert "Butter croissant" in driver.find_element(By.ID, "cart-lines").get_attribute("textContent")
 
     # The product's options and recipe, the cash-up, the home alerts.
     for path, ready in ((f"/app/products/{latte['id']}", "#pd-options-list"), ("/app/drawer", "#drawer-open-form, #drawer-cash-form"),

@@ -932,6 +932,7 @@ $("tabs-open").addEventListener("click", showTabs);
 // The till shows the server's standing (visits, spend, the next milestone); the sale carries the customer's id.
 let customer = null;   // the server's standing of the customer on this sale, or null
 const customerDialog = $("customer-dialog");
+customerDialog.addEventListener("click", (event) => { if (event.target.closest("[data-close]")) customerDialog.close(); });
 function showCustomer() {
   const name = $("cart-customer");
   $("customer-clear").hidden = !customer;
