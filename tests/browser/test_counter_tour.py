@@ -2,7 +2,9 @@
 1440×900 in light and dark, a latte is chosen with options (the sheet's choices and Add in view); the split payment
 box, the customer dialog and the open tabs are shown; the sale is charged, its receipt shows the options and the
 shop's logo in view, and a scanner burst on the receipt starts the next sale; the product's options, the cash-up and
-the home alerts load. Every screen: no sideways scrolling, every visible text at WCAG AA contrast, no browser errors."""
+the home alerts load; a discount below the minimum and a quantity beyond the stock on record offer a manager's
+approval; the drawer opens with a float, takes a cash-out and closes to its Z report. All as staff. Every screen: no
+sideways scrolling, every visible text at WCAG AA contrast, no browser errors."""
 import json
 import urllib.request
 
@@ -11,7 +13,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import ADMIN, Shop, contrast_failures, fully_visible, no_horizontal_scroll, path_of, screenshot, sign_in, wait, wait_for, wait_idle
+from conftest import PASSWORDS, Shop, contrast_failures, fully_visible, no_horizontal_scroll, path_of, screenshot, sign_in, wait, wait_for, wait_idle
+from test_drawer import text_of
 from test_pictures import png
 from test_till import tile
 
@@ -46,8 +49,9 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
     latte = next(p for p in tour_shop.api("GET", "/api/v1/products?search=Latte&limit=50")["items"] if p["name"] == "Latte")
     groups = tour_shop.api("GET", f"/api/v1/products/{latte['id']}/options")["groups"]
     large = next(o["id"] for g in groups for o in g["options"] if o["name"] == "Large")
+    tour_shop.ensure_user("staff")
     driver = browser(width=width, height=height, dark=dark)
-    sign_in(driver, tour_shop, ADMIN[0], ADMIN[1])
+    sign_in(driver, tour_shop, "staff", PASSWORDS["staff"])
 
     # The till: the options sheet, every choice and Add in view.
     driver.get(tour_shop.url("/app/pos"))
@@ -117,9 +121,64 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
     wait(driver, lambda d: d.find_element(By.ID, "cart-count").get_attribute("textContent").strip() == "1 item")
     assert "Butter croissant" in driver.find_element(By.ID, "cart-lines").get_attribute("textContent")
 
+    # Rules that hold (point 5): more than the stock on record, and a discount below the minimum, offer a manager's PIN.
+    if width < 768 and driver.find_element(By.ID, "cart-toggle").get_attribute("aria-expanded") != "true":
+        driver.find_element(By.ID, "cart-toggle").click()
+    quantity = driver.find_element(By.ID, f"qty-{croissant['id']}")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", quantity)
+    quantity.clear()
+    quantity.send_keys("99999", Keys.TAB)
+    ask = wait_for(driver, "#approval-ask")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", ask)
+    assert fully_visible(driver, ask), f"{name}: manager approval for stock"
+    ask.click()
+    wait_for(driver, "#approval-form")
+    assert "stock on record" in driver.find_element(By.ID, "approval-why").text
+    assert fully_visible(driver, driver.find_element(By.ID, "approval-submit")), f"{name}: Approve"
+    checked(driver, f"approval {name}")
+    driver.find_element(By.CSS_SELECTOR, "#approval-dialog [data-close]").click()
+    quantity = driver.find_element(By.ID, f"qty-{croissant['id']}")
+    quantity.clear()
+    quantity.send_keys("1", Keys.TAB)
+    wait(driver, lambda d: not d.find_element(By.ID, "approval-ask").is_displayed())
+    button = driver.find_element(By.CSS_SELECTOR, f"[data-line='{croissant['id']}'] button[data-act=discount]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    dialog = wait_for(driver, "#discount-dialog")
+    dialog.find_element(By.CSS_SELECTOR, "input[name=kind][value=percent]").find_element(By.XPATH, "..").click()
+    dialog.find_element(By.ID, "discount-value").send_keys("90")
+    approval = wait_for(driver, "#discount-approval")
+    assert fully_visible(driver, approval), f"{name}: manager approval for the discount"
+    checked(driver, f"discount {name}")
+    dialog.find_element(By.CSS_SELECTOR, "[data-close]").click()
+
+    # The drawer (point 10): open with a float, cash out, close to the Z report.
+    driver.get(tour_shop.url("/app/drawer"))
+    wait_idle(driver)
+    wait_for(driver, "#drawer-open-form")
+    checked(driver, f"drawer closed {name}")
+    driver.find_element(By.ID, "drawer-float").send_keys("100.00")
+    driver.find_element(By.ID, "drawer-open-submit").click()
+    wait_for(driver, "#drawer-cash-form")
+    driver.find_element(By.CSS_SELECTOR, "#drawer-cash-form input[value=out]").find_element(By.XPATH, "..").click()
+    driver.find_element(By.ID, "drawer-cash-amount").send_keys("5.00")
+    driver.find_element(By.ID, "drawer-cash-reason").send_keys("change for the bakery")
+    driver.find_element(By.ID, "drawer-cash-submit").click()
+    wait(driver, lambda d: "change for the bakery" in text_of(d, "drawer-report"))
+    checked(driver, f"drawer open {name}")
+    expected = tour_shop.api("GET", "/api/v1/drawer")["session"]["report"]["expectedCash"]
+    counted = driver.find_element(By.ID, "drawer-counted")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", counted)
+    counted.send_keys(expected)
+    close = driver.find_element(By.ID, "drawer-close-submit")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", close)
+    assert fully_visible(driver, close), f"{name}: close the drawer"
+    close.click()
+    wait(driver, lambda d: "Z report" in text_of(d, "drawer-report-kind"))
+    checked(driver, f"Z report {name}")
+
     # The product's options and recipe, the cash-up, the home alerts.
-    for path, ready in ((f"/app/products/{latte['id']}", "#pd-options-list"), ("/app/drawer", "#drawer-open-form, #drawer-cash-form"),
-                        ("/app/home", "#alerts")):
+    for path, ready in ((f"/app/products/{latte['id']}", "#pd-options-list"), ("/app/home", "#alerts")):
         driver.get(tour_shop.url(path))
         wait_idle(driver)
         wait_for(driver, ready)
