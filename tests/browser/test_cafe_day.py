@@ -109,6 +109,8 @@ def test_a_cafe_day_from_float_to_z_report(fresh_shop, signed_in, tmp_path):
     driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]").find_element(By.XPATH, "..").click()
     wait_for(driver, "#split-box")
     split_row(driver, 0, "amount").send_keys("3.00")
+    # "Rest" fills in the server's total less the other rows: wait for the server's answer to the 3.00 first.
+    wait(driver, lambda d: "left to pay" in d.find_element(By.ID, "split-status").text)
     driver.find_element(By.CSS_SELECTOR, "#split-rows [data-rest='1']").click()
     wait(driver, lambda d: "Paid in full" in d.find_element(By.ID, "split-status").text)
     charge = driver.find_element(By.ID, "charge")
