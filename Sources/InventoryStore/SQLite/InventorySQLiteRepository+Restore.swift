@@ -73,7 +73,7 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "file", "the backup could not be read back: \(error)", cause: error)
         }
         do {
-            defer { self.settingsCache.invalidate() }
+            defer { self.dropRecentReads() }
             try checked.backup(to: self.dbWriter)
             try checked.close()
             try SQLiteMigrations.migrator.migrate(self.dbWriter)

@@ -121,8 +121,15 @@ extension InventorySQLiteRepository: StaffRepository {
         }
     }
 
+    /// The session a token hash belongs to, and its account. Every authenticated request asks this first, so the answer
+    /// is kept for up to a second (``sessionCache``): any committed change to the `session` or `user` tables through
+    /// this repository (sign-out, a revoked token, a lock, a changed or deactivated account) and a restore drop what is
+    /// kept at once (``CacheInvalidator``); a change by another process on the same file (the command line) is seen
+    /// within a second. Unknown tokens are not kept.
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
-        try await self.read { db -> (StaffSession, StaffAccount)? in
+        let (cached, generation) = self.sessionCache.current(tokenHash)
+        if let cached { return (cached.session, cached.account) }
+        let found = try await self.read { db -> (StaffSession, StaffAccount)? in
             let statement = try db.cachedStatement(sql: """
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt FROM session s
                 WHERE s.tokenHash = ?
@@ -133,6 +140,10 @@ extension InventorySQLiteRepository: StaffRepository {
                                        csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7], expiresAt: row[8])
             return (session, try Self.fetchUser(db, session.userID))
         }
+        if let (session, account) = found {
+            self.sessionCache.store(CachedSession(session: session, account: account), for: tokenHash, generation: generation)
+        }
+        return found
     }
 
     public func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws {
@@ -263,4 +274,10 @@ extension InventorySQLiteRepository: StaffRepository {
         }
         return Self.shift(row)
     }
+}
+
+/// A signed-in caller as kept by ``InventorySQLiteRepository/sessionCache``.
+struct CachedSession: Sendable {
+    var session: StaffSession
+    var account: StaffAccount
 }

@@ -9,7 +9,13 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
     let coalescer: WriteCoalescer
     /// The shop's settings as last read (see ``settings()``).
-    let settingsCache = SettingsCache()
+    let settingsCache = RecentReads<Int, ShopSettings>(capacity: 1)
+    /// Signed-in callers as last read, by token hash (see ``session(tokenHash:)``).
+    let sessionCache = RecentReads<String, CachedSession>()
+    /// The categories as last read (see ``categories()``): every product's stock status needs its category's threshold.
+    let categoryCache = RecentReads<Int, [Category]>(capacity: 1)
+    /// Drops the kept reads when a committed transaction changes their tables (kept alive here: GRDB holds it weakly).
+    let cacheInvalidator: CacheInvalidator
     /// Every committed write's activities, for the server's live events (``ActivitySource``).
     public let activityFeed = ActivityFeed()
 
@@ -48,6 +54,18 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         self.dbWriter = dbWriter
         self.coalescer = WriteCoalescer(dbWriter)
         try SQLiteMigrations.migrator.migrate(dbWriter)
+        self.cacheInvalidator = CacheInvalidator([
+            "setting": [self.settingsCache],
+            "session": [self.sessionCache],
+            "user": [self.sessionCache],
+            "category": [self.categoryCache],
+        ])
+        dbWriter.add(transactionObserver: self.cacheInvalidator, extent: .observerLifetime)
+    }
+
+    /// Drops every kept read: after a restore, which replaces the file's pages without the changes GRDB observes.
+    func dropRecentReads() {
+        for cache in self.cacheInvalidator.allCaches { cache.invalidate() }
     }
 
     static func configuration() -> Configuration {
@@ -152,13 +170,13 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     // MARK: - Settings
 
     /// The shop's settings. Nearly every request needs them (currency, time zone), so they are kept for up to a second
-    /// after a read; a change made through this repository (``saveSettings(_:)``, ``restore(from:)``) is seen at once,
+    /// after a read; a change committed through this repository (``CacheInvalidator``) or a restore is seen at once,
     /// one made by another process on the same file within a second.
     public func settings() async throws -> ShopSettings {
-        let (cached, generation) = self.settingsCache.current()
+        let (cached, generation) = self.settingsCache.current(0)
         if let cached { return cached }
         let settings = try await self.read { db in try Self.loadSettings(db) }
-        self.settingsCache.store(settings, generation: generation)
+        self.settingsCache.store(settings, for: 0, generation: generation)
         return settings
     }
 
@@ -237,7 +255,6 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             }
             try log.record(.settingsChanged, changes: ShopActivity.Change.between(old, settings))
         }
-        self.settingsCache.invalidate()
     }
 
     static func salesBooked(_ db: Database) throws -> Bool {
@@ -268,7 +285,6 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             try log.record(.settingsChanged, changes: ShopActivity.Change.between(old, new))
             return rows.count
         }
-        self.settingsCache.invalidate()
         return repriced
     }
 
@@ -327,36 +343,101 @@ extension InventorySQLiteRepository {
     }
 }
 
-/// The settings last read, for up to ``lifetime``; ``invalidate()`` drops them, and a read that began before an
-/// invalidation does not store what it read.
-final class SettingsCache: Sendable {
-    static let lifetime: Duration = .seconds(1)
+/// Values read from the database, each kept for up to ``lifetime`` after its read, so that what nearly every request
+/// needs (the settings, the caller's session) costs no database read. ``invalidate()`` drops them all; a read that
+/// began before an invalidation does not store what it read (its generation is older), so a change made through this
+/// repository is seen by the next request, and one made by another process on the same file within ``lifetime``.
+final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatable {
+    private struct Entry {
+        var value: Value
+        var readAt: ContinuousClock.Instant
+    }
     private struct State {
-        var settings: ShopSettings?
-        var readAt = ContinuousClock.now
+        var entries: [Key: Entry] = [:]
         var generation = 0
     }
+    let lifetime: Duration
+    /// At most this many values are kept; a full cache drops the expired ones, or all of them when none has expired.
+    let capacity: Int
     private let state = Mutex(State())
 
-    func current() -> (ShopSettings?, Int) {
+    init(lifetime: Duration = .seconds(1), capacity: Int = 4096) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    /// The value kept for `key` if it is fresh, and the generation a read made now must hand to ``store(_:for:generation:)``.
+    func current(_ key: Key) -> (Value?, Int) {
         self.state.withLock { state in
-            let fresh = state.settings != nil && ContinuousClock.now - state.readAt < Self.lifetime
-            return (fresh ? state.settings : nil, state.generation)
+            guard let entry = state.entries[key], ContinuousClock.now - entry.readAt < self.lifetime else { return (nil, state.generation) }
+            return (entry.value, state.generation)
         }
     }
 
-    func store(_ settings: ShopSettings, generation: Int) {
+    /// Keeps `value` for `key`, unless the cache was invalidated since the read began (`generation` is older).
+    func store(_ value: Value, for key: Key, generation: Int) {
         self.state.withLock { state in
             guard state.generation == generation else { return }
-            state.settings = settings
-            state.readAt = .now
+            let now = ContinuousClock.now
+            if state.entries.count >= self.capacity && state.entries[key] == nil {
+                state.entries = state.entries.filter { now - $0.value.readAt < self.lifetime }
+                if state.entries.count >= self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            }
+            state.entries[key] = Entry(value: value, readAt: now)
         }
     }
 
+    /// Drops every value; reads already under way will not store theirs.
     func invalidate() {
         self.state.withLock { state in
-            state.settings = nil
+            state.entries.removeAll(keepingCapacity: true)
             state.generation += 1
         }
+    }
+
+    /// How many values are kept (fresh or not), for tests.
+    var count: Int { self.state.withLock { $0.entries.count } }
+}
+
+/// Something that keeps reads and can drop them.
+protocol Invalidatable: AnyObject, Sendable {
+    func invalidate()
+}
+
+/// Watches the writer's transactions (GRDB's `TransactionObserver`) and, when one that changed a watched table commits,
+/// drops that table's kept reads. Every write path (a route, an import, the ledger, a migration of another kind) is
+/// covered without a call of its own; a rolled-back transaction drops nothing.
+final class CacheInvalidator: TransactionObserver, Sendable {
+    private let caches: [String: [any Invalidatable]]
+    /// Tables changed by the transaction under way (touched only on the writer's queue; a lock keeps it Sendable).
+    private let changed = Mutex(Set<String>())
+
+    init(_ caches: [String: [any Invalidatable]]) {
+        self.caches = Dictionary(uniqueKeysWithValues: caches.map { ($0.key.lowercased(), $0.value) })
+    }
+
+    var allCaches: [any Invalidatable] { self.caches.values.flatMap { $0 } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        self.caches[eventKind.tableName.lowercased()] != nil
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        let table = event.tableName.lowercased()
+        _ = self.changed.withLock { $0.insert(table) }
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        let tables = self.changed.withLock { changed in
+            defer { changed.removeAll() }
+            return changed
+        }
+        for table in tables {
+            for cache in self.caches[table] ?? [] { cache.invalidate() }
+        }
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        self.changed.withLock { $0.removeAll() }
     }
 }

@@ -180,6 +180,43 @@ import Testing
         #expect(try await store.sessions(kind: .api).isEmpty)
     }
 
+    /// Every request asks for its caller's session first, so the store may keep the answer; a change made through the
+    /// store must still be seen by the very next lookup, whatever was read just before it.
+    @Test(arguments: Backend.allCases)
+    func aChangeToAnAccountOrSessionIsSeenByTheNextLookup(backend: Backend) async throws {
+        let store = try backend.make()
+        _ = try await store.createFirstAdmin(Self.account("owner"))
+        var mia = try await store.createUser(Self.account("mia"))
+        let web = try await store.createSession(userID: mia.id, kind: .web, name: "till", tokenHash: "mia-web", csrfToken: "c", expiresAt: nil)
+        let api = try await store.createSession(userID: mia.id, kind: .api, name: "sync", tokenHash: "mia-api", csrfToken: "c", expiresAt: nil)
+        // Read twice: the second answer may come from what the store kept.
+        for _ in 0..<2 { #expect(try await store.session(tokenHash: "mia-web")?.1.role == .staff) }
+
+        mia.role = .manager
+        _ = try await store.updateUser(mia)
+        #expect(try await store.session(tokenHash: "mia-web")?.1.role == .manager)
+        #expect(try await store.session(tokenHash: "mia-api")?.1.role == .manager)
+
+        try await store.updateSession(id: web, userID: mia.id, lastSeenAt: Self.now, isLocked: true)
+        #expect(try await store.session(tokenHash: "mia-web")?.0.isLocked == true)
+        try await store.updateSession(id: web, userID: mia.id, lastSeenAt: Self.now, isLocked: false)
+        #expect(try await store.session(tokenHash: "mia-web")?.0.isLocked == false)
+
+        // A revoked token, then a password change that ends every other session.
+        try await store.deleteSession(id: api)
+        #expect(try await store.session(tokenHash: "mia-api") == nil)
+        let other = try await store.createSession(userID: mia.id, kind: .web, name: "phone", tokenHash: "mia-phone", csrfToken: "c", expiresAt: nil)
+        #expect(try await store.session(tokenHash: "mia-phone")?.0.id == other)
+        try await store.deleteSessions(userID: mia.id, except: web)
+        #expect(try await store.session(tokenHash: "mia-phone") == nil)
+        #expect(try await store.session(tokenHash: "mia-web") != nil)
+
+        // A deactivated account signs out everywhere at once.
+        mia.isActive = false
+        _ = try await store.updateUser(mia)
+        #expect(try await store.session(tokenHash: "mia-web") == nil)
+    }
+
     // MARK: - Sign-in throttling
 
     @Test(arguments: Backend.allCases)
