@@ -342,6 +342,13 @@ extension InventorySQLiteRepository {
             if !query.includeArchived { conditions.append("p.isArchived = 0") }
             if let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
                 for word in words {
+                    // Three characters or more, without LIKE's wildcards: the trigram index finds the candidates.
+                    // The same LIKE on the product row confirms each, so the answer never depends on the index.
+                    let folded = Self.searchKey(word)
+                    if folded.count >= 3 && !folded.contains(where: { "%_\\".contains($0) }) {
+                        conditions.append("p.id IN (SELECT rowid FROM productSearch WHERE productSearch.searchKey LIKE ?)")
+                        arguments += ["%" + folded + "%"]
+                    }
                     conditions.append("p.searchKey LIKE ? ESCAPE '\\'")
                     arguments += [Self.likePattern(word)]
                 }
@@ -364,7 +371,8 @@ extension InventorySQLiteRepository {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let from = "FROM product p LEFT JOIN category c ON c.id = p.categoryId \(whereClause)"
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0
-            let order: String
+            var order: String
+            var orderArguments: StatementArguments = []
             switch query.sort {
             case .name: order = "p.name COLLATE NOCASE, p.id"
             case .quantity: order = "p.quantity DESC, p.id"
@@ -372,9 +380,21 @@ extension InventorySQLiteRepository {
             case .salePrice: order = "p.salePrice DESC, p.id"
             case .updated: order = "p.updatedAt DESC, p.id"
             }
+            // A search listed by name puts the best matches first: the exact barcode or SKU, then names that start with
+            // the search, then names with a word that starts with it, then the rest (each group by name).
+            if query.sort == .name, let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+                let escaped = Self.likeEscaped(search)
+                let candidates = Barcode.lookupCandidates(search)
+                let barcode = candidates.isEmpty ? "0" : "p.barcode IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))"
+                order = """
+                    CASE WHEN \(barcode) OR p.sku = ? COLLATE NOCASE THEN 0 WHEN p.searchKey LIKE ? ESCAPE '\\' THEN 1
+                    WHEN ' ' || p.searchKey LIKE ? ESCAPE '\\' THEN 2 ELSE 3 END, \(order)
+                    """
+                orderArguments = StatementArguments(candidates) + [search, escaped + "%", "% " + escaped + "%"]
+            }
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.productColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                arguments: arguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
+                arguments: arguments + orderArguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
             return (rows.map(Self.product), total)
         }
     }

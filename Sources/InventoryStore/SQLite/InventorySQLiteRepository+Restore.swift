@@ -63,6 +63,8 @@ extension InventorySQLiteRepository {
             try checked.read { db in try Self.validateContents(db) }
             // The restore is audited in the restored books themselves, so the entry arrives with them or not at all.
             restored = try checked.write { db in
+                // The search index is derived data: rebuilt from the restored products, never taken from the file.
+                try db.execute(sql: "INSERT INTO productSearch(productSearch) VALUES ('rebuild')")
                 let activity = ShopActivity(.backupRestored, by: Agent.current, currency: try Self.loadSettings(db).currency)
                 try Self.insertAudit(db, activity)
                 return activity

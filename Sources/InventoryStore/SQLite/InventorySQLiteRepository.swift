@@ -309,12 +309,16 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             .lowercased()
     }
 
-    /// A LIKE pattern matching the folded search text anywhere; `%` and `_` are escaped.
+    /// A LIKE pattern matching the folded search text anywhere; `%` and `_` are escaped (`ESCAPE '\\'`).
     static func likePattern(_ text: String) -> String {
-        let folded = self.searchKey(text.trimmingCharacters(in: .whitespaces))
-        let escaped = folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        "%" + self.likeEscaped(text) + "%"
+    }
+
+    /// The folded search text with LIKE's `%`, `_` and the escape character `\\` escaped.
+    static func likeEscaped(_ text: String) -> String {
+        self.searchKey(text.trimmingCharacters(in: .whitespaces))
+            .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        return "%" + escaped + "%"
     }
 }
 

@@ -8,7 +8,7 @@ enum SQLiteMigrations {
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
-                         "v14-product-options", "v15-recipes", "v16-shop-logo"]
+                         "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -411,6 +411,25 @@ enum SQLiteMigrations {
                     data BLOB NOT NULL,
                     version INTEGER NOT NULL
                 );
+                """)
+        }
+        // Product search through a trigram index (FTS5, external content: the folded `product.searchKey`), kept by
+        // triggers in the same transaction as every product write, so a search finds a substring of three or more
+        // characters without reading every product.
+        migrator.registerMigration("v17-product-search") { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE productSearch USING fts5(searchKey, content='product', content_rowid='id', tokenize='trigram');
+                INSERT INTO productSearch(productSearch) VALUES ('rebuild');
+                CREATE TRIGGER productSearch_insert AFTER INSERT ON product BEGIN
+                    INSERT INTO productSearch(rowid, searchKey) VALUES (new.id, new.searchKey);
+                END;
+                CREATE TRIGGER productSearch_delete AFTER DELETE ON product BEGIN
+                    INSERT INTO productSearch(productSearch, rowid, searchKey) VALUES ('delete', old.id, old.searchKey);
+                END;
+                CREATE TRIGGER productSearch_update AFTER UPDATE OF searchKey ON product BEGIN
+                    INSERT INTO productSearch(productSearch, rowid, searchKey) VALUES ('delete', old.id, old.searchKey);
+                    INSERT INTO productSearch(rowid, searchKey) VALUES (new.id, new.searchKey);
+                END;
                 """)
         }
         return migrator

@@ -21,6 +21,39 @@ import Testing
         #expect(try await store.product(sku: "CC-01")?.id == cafe.id)
     }
 
+    /// A search listed by name ranks: the exact barcode or SKU, then names starting with the search, then names with a
+    /// word starting with it, then any other match; the trigram index follows every rename and delete.
+    @Test(arguments: Backend.allCases)
+    func searchRanksExactThenPrefixThenWordThenSubstringAndFollowsEdits(backend: Backend) async throws {
+        let store = try backend.make()
+        let goat = try await store.createProduct(ProductDetails(name: "Goat cheese"))
+        let milkOat = try await store.createProduct(ProductDetails(name: "Milk oat", barcode: "4006381333931"))
+        let oatcake = try await store.createProduct(ProductDetails(name: "Oatcake"))
+        let almond = try await store.createProduct(ProductDetails(name: "Almond & oat bar"))
+        let barista = try await store.createProduct(ProductDetails(name: "Oat milk barista"))
+        let tin = try await store.createProduct(ProductDetails(name: "Tin of flakes", sku: "OAT"))
+        _ = try await store.createProduct(ProductDetails(name: "Green tea"))
+        func search(_ text: String, sort: ProductQuery.Sort = .name) async throws -> [ProductID] {
+            try await store.products(ProductQuery(search: text, sort: sort)).products.map(\.id)
+        }
+        #expect(try await search("oat") == [tin.id, barista.id, oatcake.id, almond.id, milkOat.id, goat.id])
+        #expect(try await search("OAT MILK") == [barista.id, milkOat.id])
+        #expect(try await search("4006381333931") == [milkOat.id])
+        // Two letters (below the index's three): the same rule without the index; the SKU is no longer exact.
+        #expect(try await search("oa") == [barista.id, oatcake.id, almond.id, milkOat.id, tin.id, goat.id])
+        // Another order asked for is kept.
+        #expect(try await search("oat", sort: .updated).count == 6)
+
+        var renamed = goat.details
+        renamed.name = "Feta"
+        _ = try await store.updateProduct(goat.id, renamed)
+        #expect(try await search("goat").isEmpty)
+        #expect(try await search("feta") == [goat.id])
+        try await store.deleteProduct(oatcake.id)
+        #expect(try await search("oatcake").isEmpty)
+        #expect(try await search("oat") == [tin.id, barista.id, almond.id, milkOat.id])
+    }
+
     @Test(arguments: Backend.allCases)
     func upcEScanFindsProductSavedWithUpcA(backend: Backend) async throws {
         let store = try backend.make()
