@@ -16,9 +16,28 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Folder for the benchmark database (must not exist).") var data: String?
     @Option(help: "Random seed.") var seed: UInt64 = 7
 
+    /// A realistic product name for the benchmark shop (brand, item, size; some with accents), so that search is
+    /// measured on text like a shop's: 20 brands × 50 items × 10 sizes = 10,000 different names, then numbered rounds.
+    static func productName(_ index: Int) -> String {
+        let brands = ["Alpenhof", "Brindle & Co", "Café Olé", "Dunmore", "Elmstead", "Fjällmejeri", "Greenacre", "Hartley's", "Île Verte",
+                      "Jansen", "Kerry Farms", "Lindqvist", "Maison Crème", "Northwind", "Old Mill", "Périgord", "Quayside", "Riverside",
+                      "Søndergaard", "Tamworth"]
+        let items = ["Oat milk", "Whole milk", "Crème fraîche", "Greek yoghurt", "Butter croissant", "Sourdough loaf", "Espresso beans",
+                     "Earl Grey tea", "Dark chocolate", "Müsli", "Granola", "Apple juice", "Orange juice", "Sparkling water", "Cheddar",
+                     "Brie de Meaux", "Pâté", "Smoked salmon", "Free-range eggs", "Honey", "Strawberry jam", "Peanut butter", "Olive oil",
+                     "Balsamic vinegar", "Basmati rice", "Penne pasta", "Tomato passata", "Chickpeas", "Lentils", "Porridge oats",
+                     "Cornflakes", "Digestive biscuits", "Shortbread", "Salted crisps", "Tortilla chips", "Hummus", "Feta", "Mozzarella",
+                     "Parmesan", "Ground coffee", "Green tea", "Chamomile tea", "Hot chocolate", "Vanilla ice cream", "Frozen peas",
+                     "Oven chips", "Fish fingers", "Chicken stock", "Tomato soup", "Baked beans"]
+        let sizes = ["100 g", "250 g", "500 g", "1 kg", "200 ml", "330 ml", "500 ml", "1 l", "6 pack", "12 pack"]
+        let name = "\(brands[(index / 500) % brands.count]) \(items[(index / 10) % items.count]) \(sizes[index % sizes.count])"
+        let round = index / (brands.count * items.count * sizes.count)
+        return round == 0 ? name : "\(name) #\(round + 1)"
+    }
+
     func validate() throws {
-        guard self.products >= 10, self.saleLines >= 100, self.purchaseLines >= self.products, self.days >= 30, self.busy >= 10 else {
-            throw ValidationError("need --products ≥ 10, --sale-lines ≥ 100, --purchase-lines ≥ --products, --days ≥ 30, --busy ≥ 10")
+        guard self.products >= 10, self.saleLines >= 100, self.purchaseLines >= self.products, self.days >= 31, self.busy >= 10 else {
+            throw ValidationError("need --products ≥ 10, --sale-lines ≥ 100, --purchase-lines ≥ --products, --days ≥ 31 (the 30-day report needs a day to start on), --busy ≥ 10")
         }
         guard self.busy < self.saleLines / 2 else { throw ValidationError("--busy must be less than half of --sale-lines") }
     }
@@ -49,7 +68,7 @@ struct BenchCommand: AsyncParsableCommand {
         var csv = "name,sku,barcode,sale_price,low_stock_threshold\n"
         for index in 0..<self.products {
             let body = [2, 1] + String(format: "%010d", index).compactMap(\.wholeNumberValue)
-            csv += "Product \(index),SKU-\(index),\(body.map(String.init).joined())\(Barcode.checkDigit(body)),\(Int.random(in: 1...50, using: &random)).99,\(Int.random(in: 0...40, using: &random))\n"
+            csv += "\(Self.productName(index)),SKU-\(index),\(body.map(String.init).joined())\(Barcode.checkDigit(body)),\(Int.random(in: 1...50, using: &random)).99,\(Int.random(in: 0...40, using: &random))\n"
         }
         let plan = try ProductImport.plan(csv: csv, currency: .eur, existing: [], categories: []).get()
         _ = try await store.importProducts(plan)
