@@ -23,30 +23,47 @@ struct DMDetector {
 
     /// Union-find root with path compression.
     @inline(__always)
-    private static func find(_ parent: inout [Int], _ x: Int) -> Int {
+    private static func find(_ parent: UnsafeMutablePointer<Int32>, _ x: Int32) -> Int32 {
         var r = x
-        while parent[r] != r { r = parent[r] }
+        while parent[Int(r)] != r { r = parent[Int(r)] }
         var c = x
-        while parent[c] != r {
-            let n = parent[c]
-            parent[c] = r
+        while parent[Int(c)] != r {
+            let n = parent[Int(c)]
+            parent[Int(c)] = r
             c = n
         }
         return r
+    }
+
+    /// Bounding box and pixel count of one connected component (or of one label before merging).
+    struct Box {
+        var count = 0
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
     }
 
     /// Dark connected components (8-connected runs), largest first, with their row-extreme points.
     func components(maxCount: Int) -> [Component] {
         let w = self.image.width
         let h = self.image.height
-        var parent: [Int] = []
-        // Runs: (y, x0, x1, label)
-        var runs: [(Int, Int, Int, Int)] = []
+        // Runs, one label each (its index), in flat buffers sized for the worst case (a row holds at most
+        // (w + 1) / 2 dark runs), so the labelling loop neither grows arrays nor checks their uniqueness.
+        let capacity = h * ((w + 1) / 2) + 1
+        let parent = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let runY = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let runX0 = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let runX1 = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        defer {
+            parent.deallocate()
+            runY.deallocate()
+            runX0.deallocate()
+            runX1.deallocate()
+        }
+        var runCount = 0
         var prevStart = 0
         var prevEnd = 0
         self.image.bits.withUnsafeBufferPointer { bits in
             for y in 0..<h {
-                let rowStart = runs.count
+                let rowStart = runCount
                 var cursor = prevStart
                 var x = 0
                 let base = y * w
@@ -57,34 +74,44 @@ struct DMDetector {
                     }
                     let x0 = x
                     while x < w && bits[base + x] != 0 { x += 1 }
-                    let label = parent.count
-                    parent.append(label)
-                    runs.append((y, x0, x - 1, label))
+                    let label = Int32(runCount)
+                    parent[runCount] = label
+                    runY[runCount] = Int32(y)
+                    runX0[runCount] = Int32(x0)
+                    runX1[runCount] = Int32(x - 1)
+                    runCount += 1
                     // Union with overlapping runs of the previous row (8-connected); both rows are sorted by x.
-                    while cursor < prevEnd && runs[cursor].2 < x0 - 1 { cursor += 1 }
+                    while cursor < prevEnd && Int(runX1[cursor]) < x0 - 1 { cursor += 1 }
                     var k = cursor
-                    while k < prevEnd && runs[k].1 <= x {
-                        let a = Self.find(&parent, runs[k].3)
-                        let b = Self.find(&parent, label)
-                        if a != b { parent[b] = a }
+                    while k < prevEnd && Int(runX0[k]) <= x {
+                        let a = Self.find(parent, Int32(k))
+                        let b = Self.find(parent, label)
+                        if a != b { parent[Int(b)] = a }
                         k += 1
                     }
                 }
                 prevStart = rowStart
-                prevEnd = runs.count
+                prevEnd = runCount
             }
         }
         // Statistics per root label, in flat arrays (dictionaries of structs copy too much on noisy images).
-        var rootOf = [Int](repeating: 0, count: runs.count)
-        var stats = [Component](repeating: Component(), count: parent.count)
-        for (i, r) in runs.enumerated() {
-            let root = Self.find(&parent, r.3)
-            rootOf[i] = root
-            stats[root].count += r.2 - r.1 + 1
-            stats[root].minX = min(stats[root].minX, r.1)
-            stats[root].maxX = max(stats[root].maxX, r.2 + 1)
-            stats[root].minY = min(stats[root].minY, r.0)
-            stats[root].maxY = max(stats[root].maxY, r.0 + 1)
+        var rootOf = [Int](repeating: 0, count: runCount)
+        var stats = [Box](repeating: Box(), count: runCount)
+        stats.withUnsafeMutableBufferPointer { stats in
+            rootOf.withUnsafeMutableBufferPointer { rootOf in
+                for i in 0..<runCount {
+                    let root = Int(Self.find(parent, Int32(i)))
+                    rootOf[i] = root
+                    let x0 = Int(runX0[i])
+                    let x1 = Int(runX1[i])
+                    let y = Int(runY[i])
+                    stats[root].count += x1 - x0 + 1
+                    stats[root].minX = min(stats[root].minX, x0)
+                    stats[root].maxX = max(stats[root].maxX, x1 + 1)
+                    stats[root].minY = min(stats[root].minY, y)
+                    stats[root].maxY = max(stats[root].maxY, y + 1)
+                }
+            }
         }
         let minSide = 8
         let chosen = stats.indices.filter { k in
@@ -109,10 +136,10 @@ struct DMDetector {
             // Outer corners of the extreme pixels of each row.
             var lo = [Int](repeating: Int.max, count: c.maxY - c.minY)
             var hi = [Int](repeating: Int.min, count: c.maxY - c.minY)
-            for (i, r) in runs.enumerated() where isMember[rootOf[i]] {
-                let y = r.0 - c.minY
-                lo[y] = min(lo[y], r.1)
-                hi[y] = max(hi[y], r.2 + 1)
+            for i in 0..<runCount where isMember[rootOf[i]] {
+                let y = Int(runY[i]) - c.minY
+                lo[y] = min(lo[y], Int(runX0[i]))
+                hi[y] = max(hi[y], Int(runX1[i]) + 1)
             }
             for m in members { isMember[m] = false }
             for k in lo.indices where lo[k] != Int.max {
