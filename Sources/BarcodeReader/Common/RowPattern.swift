@@ -163,20 +163,26 @@ enum RowPattern {
     /// nil when the widths are implausible (wide > 4 narrow, bars and spaces too different).
     static func narrowWideThreshold(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, _ n: Int) -> (Double, Double)? {
         guard start + n <= runs.count, n >= 2 else { return nil }
-        var lo = [Int(runs[start]), Int(runs[start + 1])]
-        var hi = lo
-        for i in 2..<n {
+        // Bars (even offsets) and spaces (odd offsets) in scalars: this runs at every bar of every scan line.
+        var lo0 = Int(runs[start])
+        var lo1 = Int(runs[start + 1])
+        var hi0 = lo0
+        var hi1 = lo1
+        var i = 2
+        while i < n {
             let v = Int(runs[start + i])
-            lo[i & 1] = min(lo[i & 1], v)
-            hi[i & 1] = max(hi[i & 1], v)
+            if i & 1 == 0 {
+                lo0 = min(lo0, v)
+                hi0 = max(hi0, v)
+            } else {
+                lo1 = min(lo1, v)
+                hi1 = max(hi1, v)
+            }
+            i += 1
         }
-        var res = [0.0, 0.0]
-        for i in 0..<2 {
-            let o = 1 - i
-            if hi[i] > 4 * (lo[i] + 1) || hi[i] > 3 * hi[o] || lo[i] > 2 * (lo[o] + 1) { return nil }
-            res[i] = max(Double(lo[i] + hi[i]) / 2, Double(lo[i]) * 1.5)
-        }
-        return (res[0], res[1])
+        if hi0 > 4 * (lo0 + 1) || hi0 > 3 * hi1 || lo0 > 2 * (lo1 + 1) { return nil }
+        if hi1 > 4 * (lo1 + 1) || hi1 > 3 * hi0 || lo1 > 2 * (lo0 + 1) { return nil }
+        return (max(Double(lo0 + hi0) / 2, Double(lo0) * 1.5), max(Double(lo1 + hi1) / 2, Double(lo1) * 1.5))
     }
 
     /// Narrow/wide bit pattern of `n` elements using ``narrowWideThreshold``; -1 when implausible.

@@ -43,8 +43,25 @@ enum Code128 {
         return table
     }()
 
+    /// The `edgeTable` keys of the three start codes (those the table holds), for the guard search.
+    static let startEdgeKeys: [Int] = edgeTable.filter { (startA...startC).contains($0.value) }.map(\.key)
+
     /// Decodes one symbol from its edge-to-edge distances, which are robust to ink spread and tiny modules.
     static func edgeDecode(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Int? {
+        guard let key = edgeKey(runs, i) else { return nil }
+        return edgeTable[key]
+    }
+
+    /// `edgeDecode(runs, i)` is a start code, without the table lookup (asked at every bar of every line).
+    @inline(__always)
+    static func isEdgeStart(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
+        guard let key = edgeKey(runs, i) else { return false }
+        return startEdgeKeys.contains(key)
+    }
+
+    /// The rounded edge-to-similar-edge widths of the symbol at `i`, packed as `edgeTable` keys them.
+    @inline(__always)
+    static func edgeKey(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Int? {
         guard i + 6 <= runs.count else { return nil }
         let total = Double(RowPattern.sum(runs, i, 6))
         guard total > 0 else { return nil }
@@ -55,7 +72,7 @@ enum Code128 {
             guard m >= 2, m <= 7, abs(e - Double(m)) < 0.45 else { return nil }
             key = (key << 4) | m
         }
-        return edgeTable[key]
+        return key
     }
 
     static let startA = 103, startB = 104, startC = 105, stop = 106
@@ -153,7 +170,7 @@ enum Code128 {
                     {
                         return true
                     }
-                    return edgeDecode(runs, i).map { (startA...startC).contains($0) } ?? false
+                    return isEdgeStart(runs, i)
                 })
         else { return (nil, nil) }
         var codes: [Int] = []

@@ -55,6 +55,14 @@ enum Code39 {
         return alphabet[k]
     }
 
+    /// `character(runs, i) == "*"` without building a `Character`: the guard search asks this at every bar.
+    @inline(__always)
+    private static func isStartStop(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
+        let p = RowPattern.thresholdPattern(runs, i, 9)
+        if p >= 0, encodings.contains(p) { return p == asterisk }
+        return RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3) == asterisk
+    }
+
     /// Finds and decodes the first Code 39 symbol starting at or after run `from`.
     static func decode(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
         guard
@@ -62,7 +70,7 @@ enum Code39 {
                 runs, from: from, minSize: 3 * 10,
                 { i, space in
                     guard space == Int.max || space * 3 >= RowPattern.sum(runs, i, 9) else { return false }
-                    return character(runs, i) == "*"
+                    return isStartStop(runs, i)
                 })
         else { return (nil, nil) }
         // Character widths are compared with the previous character, which tolerates perspective.
