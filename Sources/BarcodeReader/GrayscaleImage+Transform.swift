@@ -23,7 +23,15 @@ extension GrayscaleImage {
 
     /// The image with every luminance value inverted (255 - v).
     public func inverted() -> GrayscaleImage {
-        GrayscaleImage(uncheckedWidth: self.width, height: self.height, pixels: self.pixels.map { 255 - $0 })
+        // A plain loop over raw buffers (which the compiler vectorises), not `map` with a closure.
+        let count = self.pixels.count
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            self.pixels.withUnsafeBufferPointer { src in
+                for i in 0..<count { buffer[i] = 255 &- src[i] }
+            }
+            initialized = count
+        }
+        return GrayscaleImage(uncheckedWidth: self.width, height: self.height, pixels: out)
     }
 
     /// Internal initializer for sizes already known to be consistent.

@@ -49,7 +49,15 @@ struct BitMatrix {
 
     /// The matrix with dark and light swapped.
     func inverted() -> BitMatrix {
-        BitMatrix(width: self.width, height: self.height, bits: self.bits.map { $0 ^ 1 })
+        // A plain loop over raw buffers (which the compiler vectorises), not `map` with a closure.
+        let count = self.bits.count
+        let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            self.bits.withUnsafeBufferPointer { src in
+                for i in 0..<count { buffer[i] = src[i] ^ 1 }
+            }
+            initialized = count
+        }
+        return BitMatrix(width: self.width, height: self.height, bits: out)
     }
 }
 
