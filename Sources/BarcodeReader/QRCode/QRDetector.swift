@@ -63,21 +63,30 @@ struct QRDetector {
     // MARK: finder patterns
 
     static func foundPatternCross(_ s: [Int]) -> Bool {
-        let total = s[0] + s[1] + s[2] + s[3] + s[4]
-        guard total >= 7, s.allSatisfy({ $0 > 0 }) else { return false }
+        Self.foundPatternCross(s[0], s[1], s[2], s[3], s[4])
+    }
+
+    /// ``foundPatternCross(_:)`` on five counts held in scalars (the row scan asks at every dark-to-light change).
+    @inline(__always)
+    static func foundPatternCross(_ s0: Int, _ s1: Int, _ s2: Int, _ s3: Int, _ s4: Int) -> Bool {
+        let total = s0 + s1 + s2 + s3 + s4
+        guard total >= 7, s0 > 0, s1 > 0, s2 > 0, s3 > 0, s4 > 0 else { return false }
         let module = Double(total) / 7
         let maxV = module / 2
-        if abs(module - Double(s[0])) < maxV && abs(module - Double(s[1])) < maxV
-            && abs(3 * module - Double(s[2])) < 3 * maxV && abs(module - Double(s[3])) < maxV
-            && abs(module - Double(s[4])) < maxV
+        if abs(module - Double(s0)) < maxV && abs(module - Double(s1)) < maxV
+            && abs(3 * module - Double(s2)) < 3 * maxV && abs(module - Double(s3)) < maxV
+            && abs(module - Double(s4)) < maxV
         {
             return true
         }
         // Edge-to-edge distances (bar + following space) survive ink spread and blur better (as zxing-cpp).
-        let pairs = [s[0] + s[1], s[1] + s[2], s[2] + s[3], s[3] + s[4]]
-        let expected = [2.0, 4.0, 4.0, 2.0]
-        for k in 0..<4 where abs(Double(pairs[k]) - expected[k] * module) > module * 0.6 { return false }
-        return s[2] > s[0] && s[2] > s[4] && Double(s[2]) >= 2 * module
+        let tolerance = module * 0.6
+        if abs(Double(s0 + s1) - 2.0 * module) > tolerance || abs(Double(s1 + s2) - 4.0 * module) > tolerance
+            || abs(Double(s2 + s3) - 4.0 * module) > tolerance || abs(Double(s3 + s4) - 2.0 * module) > tolerance
+        {
+            return false
+        }
+        return s2 > s0 && s2 > s4 && Double(s2) >= 2 * module
     }
 
     static func foundPatternDiagonal(_ s: [Int]) -> Bool {
@@ -237,40 +246,51 @@ struct QRDetector {
         let maxJ = img.width
         var centers: [FinderPattern] = []
         let iSkip = 2
-        var s = [0, 0, 0, 0, 0]
         var i = iSkip - 1
-        img.bits.withUnsafeBufferPointer { bits in
-            while i < maxI {
-                s = [0, 0, 0, 0, 0]
-                var state = 0
-                let row = i * maxJ
-                var j = 0
-                while j < maxJ {
-                    if bits[row + j] != 0 {
-                        if state & 1 == 1 { state += 1 }
-                        s[state] += 1
-                    } else {
-                        if state & 1 == 0 {
-                            if state == 4 {
-                                if Self.foundPatternCross(s) && handlePossibleCenter(s, i, j, &centers) {
-                                    state = 0
-                                    s = [0, 0, 0, 0, 0]
+        // The five run counts live in a small raw buffer: an array here paid a uniqueness check on every pixel.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 5) { s in
+            img.bits.withUnsafeBufferPointer { bits in
+                while i < maxI {
+                    s.initialize(repeating: 0)
+                    var state = 0
+                    let row = i * maxJ
+                    var j = 0
+                    while j < maxJ {
+                        if bits[row + j] != 0 {
+                            if state & 1 == 1 { state += 1 }
+                            s[state] += 1
+                        } else {
+                            if state & 1 == 0 {
+                                if state == 4 {
+                                    if Self.foundPatternCross(s[0], s[1], s[2], s[3], s[4])
+                                        && handlePossibleCenter([s[0], s[1], s[2], s[3], s[4]], i, j, &centers)
+                                    {
+                                        state = 0
+                                        s.update(repeating: 0)
+                                    } else {
+                                        let (a, b, c) = (s[2], s[3], s[4])
+                                        s[0] = a
+                                        s[1] = b
+                                        s[2] = c
+                                        s[3] = 1
+                                        s[4] = 0
+                                        state = 3
+                                    }
                                 } else {
-                                    s = [s[2], s[3], s[4], 1, 0]
-                                    state = 3
+                                    state += 1
+                                    s[state] += 1
                                 }
                             } else {
-                                state += 1
                                 s[state] += 1
                             }
-                        } else {
-                            s[state] += 1
                         }
+                        j += 1
                     }
-                    j += 1
+                    if Self.foundPatternCross(s[0], s[1], s[2], s[3], s[4]) {
+                        _ = handlePossibleCenter([s[0], s[1], s[2], s[3], s[4]], i, maxJ, &centers)
+                    }
+                    i += iSkip
                 }
-                if Self.foundPatternCross(s) { _ = handlePossibleCenter(s, i, maxJ, &centers) }
-                i += iSkip
             }
         }
         return centers
