@@ -43,6 +43,25 @@ enum Code128 {
         return table
     }()
 
+    /// The elements on which the three start patterns agree (2, 1, 1 modules), as (offset, modules).
+    static let startCommonElements: [(Int, Int)] = (0..<6).compactMap { k in
+        let v = startPatterns[0][k]
+        return startPatterns.allSatisfy { $0[k] == v } ? (k, v) : nil
+    }
+
+    /// False when `RowPattern.bestMatch(runs, i, startPatterns, ...)` must answer nil: an element on which all three
+    /// start patterns agree deviates beyond the individual limit, computed as `RowPattern.variance` does.
+    @inline(__always)
+    static func couldMatchStartPattern(_ runs: UnsafeBufferPointer<Int32>, _ i: Int, width total: Int) -> Bool {
+        guard total >= 11 else { return false }
+        let unit = Double(total) / Double(11)
+        let maxInd = maxIndividualVariance * unit
+        for (k, modules) in startCommonElements where abs(Double(runs[i + k]) - Double(modules) * unit) > maxInd {
+            return false
+        }
+        return true
+    }
+
     /// The `edgeTable` keys of the three start codes (those the table holds), for the guard search.
     static let startEdgeKeys: [Int] = edgeTable.filter { (startA...startC).contains($0.value) }.map(\.key)
 
@@ -164,7 +183,7 @@ enum Code128 {
                 { i, space in
                     let width = RowPattern.sum(runs, i, 6)
                     guard space == Int.max || space * 4 >= width else { return false }
-                    if RowPattern.bestMatch(
+                    if couldMatchStartPattern(runs, i, width: width), RowPattern.bestMatch(
                         runs, i, startPatterns, patternLength: 11, maxAverage: maxAverageVariance,
                         maxIndividual: maxIndividualVariance) != nil
                     {

@@ -10,6 +10,8 @@ enum Code39 {
         0x0A2, 0x08A, 0x02A, 0x094,
     ]
     static let asterisk = 0x094
+    /// `encodings.contains(p)` for every nine-element pattern `p`, as a table (the guard search asks at every bar).
+    static let isEncoding: [Bool] = (0..<512).map { encodings.contains($0) }
     /// Lowest symbol-wide wide-to-narrow ratio (``RowPattern/WidthTally/ratio``): the specification's 2.0 less a
     /// margin for pixel quantisation (the public corpora's symbols measure 2.2–3.0).
     static let minWidthRatio = 1.8
@@ -59,7 +61,7 @@ enum Code39 {
     @inline(__always)
     private static func isStartStop(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
         let p = RowPattern.thresholdPattern(runs, i, 9)
-        if p >= 0, encodings.contains(p) { return p == asterisk }
+        if p >= 0, isEncoding[p] { return p == asterisk }
         return RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3) == asterisk
     }
 
