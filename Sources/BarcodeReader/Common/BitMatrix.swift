@@ -73,8 +73,11 @@ enum HybridBinarizer {
         let subWidth = (width + blockSize - 1) / blockSize
         let subHeight = (height + blockSize - 1) / blockSize
         var matrix = BitMatrix(width: width, height: height)
+        // Block black points in a raw buffer: the loops below index it ~50 times per block.
+        let blackPoints = UnsafeMutablePointer<Int>.allocate(capacity: subWidth * subHeight)
+        blackPoints.initialize(repeating: 0, count: subWidth * subHeight)
+        defer { blackPoints.deallocate() }
         image.pixels.withUnsafeBufferPointer { lum in
-            var blackPoints = [Int](repeating: 0, count: subWidth * subHeight)
             let maxYOffset = height - blockSize
             let maxXOffset = width - blockSize
             for y in 0..<subHeight {
