@@ -62,17 +62,27 @@ struct DMDetector {
         var prevStart = 0
         var prevEnd = 0
         self.image.bits.withUnsafeBufferPointer { bits in
+            guard let raw = UnsafeRawPointer(bits.baseAddress) else { return }
             for y in 0..<h {
                 let rowStart = runCount
                 var cursor = prevStart
                 var x = 0
                 let base = y * w
                 while x < w {
+                    // Eight pixels at a time through plain light or plain dark stretches (bits are 0 or 1; any
+                    // other byte falls through to the pixel-by-pixel loops, which decide as before).
+                    while x + 8 <= w && raw.loadUnaligned(fromByteOffset: base + x, as: UInt64.self) == 0 { x += 8 }
+                    if x >= w { break }
                     if bits[base + x] == 0 {
                         x += 1
                         continue
                     }
                     let x0 = x
+                    while x + 8 <= w
+                        && raw.loadUnaligned(fromByteOffset: base + x, as: UInt64.self) == 0x0101_0101_0101_0101
+                    {
+                        x += 8
+                    }
                     while x < w && bits[base + x] != 0 { x += 1 }
                     let label = Int32(runCount)
                     parent[runCount] = label
@@ -113,8 +123,11 @@ struct DMDetector {
                 }
             }
         }
+        // The labels that are roots (components), in label order: the loops below need no others.
+        var roots: [Int] = []
+        for k in 0..<runCount where stats[k].count > 0 { roots.append(k) }
         let minSide = 8
-        let chosen = stats.indices.filter { k in
+        let chosen = roots.filter { k in
             let c = stats[k]
             // A symbol has a quiet zone: a component touching the image border is background, not a symbol.
             return c.count >= 40 && c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.minX > 0
@@ -157,7 +170,7 @@ struct DMDetector {
             let c = stats[root]
             let margin = max(c.maxX - c.minX, c.maxY - c.minY) / 12 + 2
             var members = [root]
-            for k in stats.indices where k != root && stats[k].count > 0 {
+            for k in roots where k != root {
                 let o = stats[k]
                 // Pieces strictly inside the box cannot change the hull's corners much; only outliers matter.
                 if o.minX >= c.minX - margin && o.maxX <= c.maxX + margin && o.minY >= c.minY - margin
