@@ -77,12 +77,15 @@ struct LinearScanner {
                     if row < 0 || row >= lines { break }
                 }
                 // Extract the line.
-                if rotated {
-                    let w = self.image.width
-                    for y in 0..<length { lineBuffer[y] = pixels[y * w + row] }
-                } else {
-                    let base = row * length
-                    for x in 0..<length { lineBuffer[x] = pixels[base + x] }
+                // Through raw pointers: element-wise array stores paid a uniqueness and a bounds check each.
+                lineBuffer.withUnsafeMutableBufferPointer { lb in
+                    guard let dst = lb.baseAddress, let src = pixels.baseAddress else { return }
+                    if rotated {
+                        let w = self.image.width
+                        for y in 0..<length { dst[y] = src[y * w + row] }
+                    } else {
+                        dst.update(from: src + row * length, count: length)
+                    }
                 }
                 let ok = lineBuffer.withUnsafeBufferPointer { line in
                     switch binarization {

@@ -46,10 +46,25 @@ enum RowBinarizer {
         runs.removeAll(keepingCapacity: true)
         let width = line.count
         guard width >= 3 else { return false }
-        let bp: Int? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 32) { buckets in
-            buckets.initialize(repeating: 0)
-            for p in line { buckets[Int(p >> 3)] += 1 }
-            return blackPoint(buckets)
+        let bp: Int? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * 32) { counts in
+            // Four interleaved histograms (summed below): neighbouring pixels mostly fall in the same bucket, and
+            // one histogram would make every increment wait for the previous one.
+            counts.initialize(repeating: 0)
+            let c = counts.baseAddress!
+            var x = 0
+            while x + 4 <= width {
+                c[Int(line[x] >> 3)] += 1
+                c[32 + Int(line[x + 1] >> 3)] += 1
+                c[64 + Int(line[x + 2] >> 3)] += 1
+                c[96 + Int(line[x + 3] >> 3)] += 1
+                x += 4
+            }
+            while x < width {
+                c[Int(line[x] >> 3)] += 1
+                x += 1
+            }
+            for k in 0..<32 { c[k] += c[32 + k] + c[64 + k] + c[96 + k] }
+            return blackPoint(UnsafeMutableBufferPointer(start: c, count: 32))
         }
         guard let blackPoint = bp else { return false }
         // Specialised loop (hot): -1 4 -1 sharpening, run lengths written straight into the array.
@@ -58,19 +73,33 @@ enum RowBinarizer {
         @inline(__always) func isBlack(_ x: Int) -> Bool {
             Int(base[x]) * 4 - Int(base[x - 1]) - Int(base[x + 1]) < bp2
         }
-        var last = isBlack(1)
-        if last { runs.append(0) }
-        var lastPos = 0
-        for x in 2..<(width - 1) {
-            let v = isBlack(x)
-            if v != last {
-                runs.append(Int32(x - lastPos))
-                last = v
-                lastPos = x
+        // Runs go to a raw buffer first (at most one per pixel plus two), then into `runs` in one append.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 2) { out in
+            let o = out.baseAddress!
+            var n = 0
+            var last = isBlack(1)
+            if last {
+                o[n] = 0
+                n += 1
             }
+            var lastPos = 0
+            for x in 2..<(width - 1) {
+                let v = isBlack(x)
+                if v != last {
+                    o[n] = Int32(x - lastPos)
+                    n += 1
+                    last = v
+                    lastPos = x
+                }
+            }
+            o[n] = Int32(width - lastPos)
+            n += 1
+            if last {
+                o[n] = 0
+                n += 1
+            }
+            runs.append(contentsOf: UnsafeBufferPointer(start: o, count: n))
         }
-        runs.append(Int32(width - lastPos))
-        if last { runs.append(0) }
         return runs.count >= 3
     }
 
@@ -80,8 +109,6 @@ enum RowBinarizer {
         let width = line.count
         guard width >= 8 else { return false }
         let radius = max(8, width / 16)
-        var prefix = [Int](repeating: 0, count: width + 1)
-        for x in 0..<width { prefix[x + 1] = prefix[x] + Int(line[x]) }
         var minV = 255
         var maxV = 0
         for p in line {
@@ -89,8 +116,12 @@ enum RowBinarizer {
             maxV = max(maxV, Int(p))
         }
         guard maxV - minV >= 16 else { return false }
-        return prefix.withUnsafeBufferPointer { pre in
-            threshold(line, into: &runs) { x in
+        // Prefix sums in a temporary buffer, not a fresh array per line.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: width + 1) { prefix in
+            prefix[0] = 0
+            for x in 0..<width { prefix[x + 1] = prefix[x] + Int(line[x]) }
+            let pre = UnsafeBufferPointer(prefix)
+            return threshold(line, into: &runs) { x in
                 let lo = max(0, x - radius)
                 let hi = min(width, x + radius + 1)
                 let mean = (pre[hi] - pre[lo]) / (hi - lo)
@@ -152,19 +183,33 @@ enum RowBinarizer {
         _ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32], _ isBlack: (Int) -> Bool
     ) -> Bool {
         let width = line.count
-        var last = isBlack(1)
-        if last { runs.append(0) }
-        var lastPos = 0
-        for x in 2..<(width - 1) {
-            let v = isBlack(x)
-            if v != last {
-                runs.append(Int32(x - lastPos))
-                last = v
-                lastPos = x
+        // Runs go to a raw buffer first (at most one per pixel plus two), then into `runs` in one append.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 2) { out in
+            let o = out.baseAddress!
+            var n = 0
+            var last = isBlack(1)
+            if last {
+                o[n] = 0
+                n += 1
             }
+            var lastPos = 0
+            for x in 2..<(width - 1) {
+                let v = isBlack(x)
+                if v != last {
+                    o[n] = Int32(x - lastPos)
+                    n += 1
+                    last = v
+                    lastPos = x
+                }
+            }
+            o[n] = Int32(width - lastPos)
+            n += 1
+            if last {
+                o[n] = 0
+                n += 1
+            }
+            runs.append(contentsOf: UnsafeBufferPointer(start: o, count: n))
         }
-        runs.append(Int32(width - lastPos))
-        if last { runs.append(0) }
         return runs.count >= 3
     }
 }
