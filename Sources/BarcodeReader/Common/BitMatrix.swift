@@ -77,25 +77,30 @@ enum HybridBinarizer {
         let blackPoints = UnsafeMutablePointer<Int>.allocate(capacity: subWidth * subHeight)
         blackPoints.initialize(repeating: 0, count: subWidth * subHeight)
         defer { blackPoints.deallocate() }
+        // The block loops below read and write eight pixels at a time (blockSize is 8).
+        precondition(blockSize == 8)
         image.pixels.withUnsafeBufferPointer { lum in
+            let lumRaw = UnsafeRawPointer(lum.baseAddress!)
             let maxYOffset = height - blockSize
             let maxXOffset = width - blockSize
             for y in 0..<subHeight {
                 let yoffset = min(y * blockSize, maxYOffset)
                 for x in 0..<subWidth {
                     let xoffset = min(x * blockSize, maxXOffset)
-                    var sum = 0
-                    var lo = 255
-                    var hi = 0
-                    for yy in 0..<blockSize {
-                        let base = (yoffset + yy) * width + xoffset
-                        for xx in 0..<blockSize {
-                            let p = Int(lum[base + xx])
-                            sum += p
-                            if p < lo { lo = p }
-                            if p > hi { hi = p }
-                        }
+                    // Sum, minimum and maximum of the 8×8 block, lane by lane (a lane sums at most 8 × 255).
+                    var vLo = SIMD8<UInt8>(repeating: 255)
+                    var vHi = SIMD8<UInt8>(repeating: 0)
+                    var vSum = SIMD8<UInt16>(repeating: 0)
+                    for yy in 0..<8 {
+                        let row = lumRaw.loadUnaligned(
+                            fromByteOffset: (yoffset + yy) * width + xoffset, as: SIMD8<UInt8>.self)
+                        vLo = pointwiseMin(vLo, row)
+                        vHi = pointwiseMax(vHi, row)
+                        vSum &+= SIMD8<UInt16>(truncatingIfNeeded: row)
                     }
+                    let sum = Int(vSum.wrappedSum())
+                    let lo = Int(vLo.min())
+                    let hi = Int(vHi.max())
                     var average = sum >> 6
                     if hi - lo <= minDynamicRange {
                         average = lo / 2
@@ -122,9 +127,17 @@ enum HybridBinarizer {
                             for k in -2...2 { sum += blackPoints[row + left + k] }
                         }
                         let threshold = sum / 25
-                        for yy in 0..<blockSize {
+                        // Pixels at or below the threshold become 1; bits already set stay set (the last block of
+                        // a row or column overlaps its neighbour when the size is not a multiple of 8).
+                        guard threshold >= 0 else { continue }
+                        let t = SIMD8<UInt8>(repeating: UInt8(clamping: threshold))
+                        let outRaw = UnsafeMutableRawPointer(out.baseAddress!)
+                        for yy in 0..<8 {
                             let base = (yoffset + yy) * width + xoffset
-                            for xx in 0..<blockSize where Int(lum[base + xx]) <= threshold { out[base + xx] = 1 }
+                            let row = lumRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
+                            let old = outRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
+                            let dark = SIMD8<UInt8>(repeating: 0).replacing(with: 1, where: row .<= t)
+                            outRaw.storeBytes(of: old | dark, toByteOffset: base, as: SIMD8<UInt8>.self)
                         }
                     }
                 }
