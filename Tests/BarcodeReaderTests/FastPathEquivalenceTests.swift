@@ -1,0 +1,143 @@
+@testable import BarcodeReader
+import Testing
+
+/// The speed work on frames without a code (issue 11, point 5) rewrote hot loops with raw buffers and SIMD lanes; it
+/// must not change a single bit. These tests hold the rewritten loops against plain reference versions (the code
+/// as it was) on random pictures whose sizes are not multiples of 8 or 4, where the block and lane edges fall.
+@Suite struct FastPathEquivalenceTests {
+    /// A deterministic pseudo-random picture: blocks of random grey with pixel noise, so both the low-contrast and
+    /// the high-contrast branches of the binarisers are taken.
+    static func picture(width: Int, height: Int, seed: UInt64) -> GrayscaleImage {
+        var state = seed | 1
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let block = 3 + next() % 13
+        var levels: [Int] = []
+        for _ in 0..<((width / block + 1) * (height / block + 1)) { levels.append(next() % 256) }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let level = levels[(y / block) * (width / block + 1) + x / block]
+                pixels[y * width + x] = UInt8(max(0, min(255, level + next() % 21 - 10)))
+            }
+        }
+        return GrayscaleImage(width: width, height: height, pixels: pixels)!
+    }
+
+    static let sizes = [(41, 43), (67, 50), (100, 97), (123, 64), (640, 480)]
+
+    /// The hybrid binariser as it was before the SIMD rewrite.
+    static func referenceHybrid(_ image: GrayscaleImage) -> [UInt8] {
+        let width = image.width
+        let height = image.height
+        let blockSize = 8
+        let subWidth = (width + blockSize - 1) / blockSize
+        let subHeight = (height + blockSize - 1) / blockSize
+        var out = [UInt8](repeating: 0, count: width * height)
+        let lum = image.pixels
+        var blackPoints = [Int](repeating: 0, count: subWidth * subHeight)
+        let maxYOffset = height - blockSize
+        let maxXOffset = width - blockSize
+        for y in 0..<subHeight {
+            let yoffset = min(y * blockSize, maxYOffset)
+            for x in 0..<subWidth {
+                let xoffset = min(x * blockSize, maxXOffset)
+                var sum = 0
+                var lo = 255
+                var hi = 0
+                for yy in 0..<blockSize {
+                    for xx in 0..<blockSize {
+                        let p = Int(lum[(yoffset + yy) * width + xoffset + xx])
+                        sum += p
+                        lo = min(lo, p)
+                        hi = max(hi, p)
+                    }
+                }
+                var average = sum >> 6
+                if hi - lo <= 24 {
+                    average = lo / 2
+                    if y > 0 && x > 0 {
+                        let neighbours =
+                            (blackPoints[(y - 1) * subWidth + x] + 2 * blackPoints[y * subWidth + x - 1]
+                                + blackPoints[(y - 1) * subWidth + x - 1]) / 4
+                        if lo < neighbours { average = neighbours }
+                    }
+                }
+                blackPoints[y * subWidth + x] = average
+            }
+        }
+        func cap(_ v: Int, _ m: Int) -> Int { v < 2 ? 2 : min(v, m) }
+        for y in 0..<subHeight {
+            let yoffset = min(y * blockSize, maxYOffset)
+            let top = cap(y, subHeight - 3)
+            for x in 0..<subWidth {
+                let xoffset = min(x * blockSize, maxXOffset)
+                let left = cap(x, subWidth - 3)
+                var sum = 0
+                for z in -2...2 { for k in -2...2 { sum += blackPoints[(top + z) * subWidth + left + k] } }
+                let threshold = sum / 25
+                for yy in 0..<blockSize {
+                    for xx in 0..<blockSize where Int(lum[(yoffset + yy) * width + xoffset + xx]) <= threshold {
+                        out[(yoffset + yy) * width + xoffset + xx] = 1
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    @Test func hybridBinariserMatchesTheScalarVersion() {
+        for (k, (w, h)) in Self.sizes.enumerated() {
+            for seed in 1...4 {
+                let image = Self.picture(width: w, height: h, seed: UInt64(seed * 1000 + k))
+                #expect(HybridBinarizer.binarize(image).bits == Self.referenceHybrid(image), "\(w)×\(h) seed \(seed)")
+            }
+        }
+    }
+
+    /// The histogram row binariser as it was (one histogram, runs appended one by one).
+    static func referencePatternRow(_ line: [UInt8]) -> [Int32]? {
+        let width = line.count
+        guard width >= 3 else { return nil }
+        var counts = [Int32](repeating: 0, count: 32)
+        for p in line { counts[Int(p >> 3)] += 1 }
+        let bp = counts.withUnsafeMutableBufferPointer { RowBinarizer.blackPoint($0) }
+        guard let blackPoint = bp else { return nil }
+        func isBlack(_ x: Int) -> Bool { Int(line[x]) * 4 - Int(line[x - 1]) - Int(line[x + 1]) < blackPoint * 2 }
+        var runs: [Int32] = []
+        var last = isBlack(1)
+        if last { runs.append(0) }
+        var lastPos = 0
+        for x in 2..<(width - 1) where isBlack(x) != last {
+            runs.append(Int32(x - lastPos))
+            last.toggle()
+            lastPos = x
+        }
+        runs.append(Int32(width - lastPos))
+        if last { runs.append(0) }
+        return runs.count >= 3 ? runs : nil
+    }
+
+    @Test func histogramRowBinariserMatchesTheScalarVersion() {
+        for (k, (w, h)) in Self.sizes.enumerated() {
+            let image = Self.picture(width: w, height: h, seed: UInt64(77 + k))
+            for row in stride(from: 0, to: h, by: 3) {
+                let line = Array(image.pixels[(row * w)..<(row * w + w)])
+                var runs: [Int32] = []
+                let ok = line.withUnsafeBufferPointer { RowBinarizer.patternRow($0, into: &runs) }
+                let expected = Self.referencePatternRow(line)
+                #expect(ok == (expected != nil), "\(w)×\(h) row \(row)")
+                if let expected, ok { #expect(runs == expected, "\(w)×\(h) row \(row)") }
+            }
+        }
+    }
+
+    @Test func invertedCopiesInvertEveryPixel() {
+        let image = Self.picture(width: 67, height: 50, seed: 5)
+        #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })
+        let binary = HybridBinarizer.binarize(image)
+        #expect(binary.inverted().bits == binary.bits.map { $0 ^ 1 })
+    }
+}
