@@ -74,8 +74,20 @@ enum Code128 {
     /// `edgeDecode(runs, i)` is a start code, without the table lookup (asked at every bar of every line).
     @inline(__always)
     static func isEdgeStart(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
-        guard let key = edgeKey(runs, i) else { return false }
-        return startEdgeKeys.contains(key)
+        // edgeKey's loop, stopping as soon as the digits so far begin no start code's key.
+        guard i + 6 <= runs.count else { return false }
+        let total = Double(RowPattern.sum(runs, i, 6))
+        guard total > 0 else { return false }
+        var key = 0
+        for k in 0..<4 {
+            let e = Double(Int(runs[i + k]) + Int(runs[i + k + 1])) * 11 / total
+            let m = Int(e.rounded())
+            guard m >= 2, m <= 7, abs(e - Double(m)) < 0.45 else { return false }
+            key = (key << 4) | m
+            let shift = 4 * (3 - k)
+            guard startEdgeKeys.contains(where: { $0 >> shift == key }) else { return false }
+        }
+        return true
     }
 
     /// The rounded edge-to-similar-edge widths of the symbol at `i`, packed as `edgeTable` keys them.
