@@ -134,6 +134,40 @@ import Testing
         }
     }
 
+    /// Code 39's start/stop test (with its cheap refusal of windows whose wide elements are not the widest) answers
+    /// as decoding the character and comparing it with "*" does, on random windows and on jittered asterisks.
+    @Test func code39StartStopTestMatchesDecodingTheCharacter() {
+        var state: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int32 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int32(truncatingIfNeeded: (state >> 33) % UInt64(n))
+        }
+        let asterisk: [Int32] = [1, 3, 1, 1, 3, 1, 3, 1, 1]
+        var windows = 0
+        var starts = 0
+        for trial in 0..<200_000 {
+            var runs: [Int32] = [next(20) + 1]
+            for k in 0..<9 {
+                if trial % 2 == 0 {
+                    runs.append(next(8) + 1)
+                } else {
+                    // An asterisk of narrow width n, each element off by up to ±(n/2 + 1).
+                    let n = Int32(1 + trial % 5)
+                    let jitter = next(Int(n) + 3) - (n / 2 + 1)
+                    runs.append(max(1, asterisk[k] * n + jitter))
+                }
+            }
+            runs.append(next(20) + 1)
+            runs.withUnsafeBufferPointer { buf in
+                let expected = Code39.character(buf, 1) == "*"
+                #expect(Code39.isStartStop(buf, 1) == expected, "runs \(runs)")
+                windows += 1
+                if expected { starts += 1 }
+            }
+        }
+        #expect(starts > 1000, "only \(starts) of \(windows) windows were asterisks: the test would prove little")
+    }
+
     @Test func invertedCopiesInvertEveryPixel() {
         let image = Self.picture(width: 67, height: 50, seed: 5)
         #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })

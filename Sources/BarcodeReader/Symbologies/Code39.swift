@@ -49,7 +49,7 @@ enum Code39 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func character(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Character? {
+    static func character(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Character? {
         let p = RowPattern.thresholdPattern(runs, i, 9)
         if p >= 0, let k = encodings.firstIndex(of: p) { return alphabet[k] }
         let q = RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3)
@@ -59,7 +59,15 @@ enum Code39 {
 
     /// `character(runs, i) == "*"` without building a `Character`: the guard search asks this at every bar.
     @inline(__always)
-    private static func isStartStop(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
+    static func isStartStop(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
+        // "*" is narrow-wide-narrow-narrow-wide-narrow-wide-narrow-narrow: its wide bars (offsets 4, 6) wider than
+        // its narrow bars (0, 2, 8) and its wide space (1) wider than its narrow spaces (3, 5, 7). Both patterns
+        // below can only answer "*" when that holds (each wide element is above a threshold its narrow ones are
+        // not), so most bars of a line are refused here, before either is computed.
+        guard i + 9 <= runs.count else { return false }
+        let narrowBar = max(runs[i], runs[i + 2], runs[i + 8])
+        let narrowSpace = max(runs[i + 3], runs[i + 5], runs[i + 7])
+        guard min(runs[i + 4], runs[i + 6]) > narrowBar, runs[i + 1] > narrowSpace else { return false }
         let p = RowPattern.thresholdPattern(runs, i, 9)
         if p >= 0, isEncoding[p] { return p == asterisk }
         return RowPattern.narrowWidePattern(runs, i, 9, wideCount: 3) == asterisk
