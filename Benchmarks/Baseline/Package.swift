@@ -1,0 +1,15 @@
+// swift-tools-version:6.1
+// The ceiling for scripts/bench-wrk.sh: a bare Hummingbird 2 app answering a constant JSON object, built apart from
+// Stockroom so that the product's build does not grow. Build: swift build -c release --package-path Benchmarks/Baseline
+import PackageDescription
+
+let package = Package(
+    name: "Baseline",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .executableTarget(name: "baseline", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+    ]
+)
