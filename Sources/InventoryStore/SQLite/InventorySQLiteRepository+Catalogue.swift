@@ -336,7 +336,6 @@ extension InventorySQLiteRepository {
     public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) {
         let words = try query.searchWords()
         return try await self.read { db in
-            let settings = try Self.loadSettings(db)
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if !query.includeArchived { conditions.append("p.isArchived = 0") }
@@ -365,6 +364,7 @@ extension InventorySQLiteRepository {
                 arguments += [category.rawValue]
             }
             if let status = query.status {
+                let settings = try Self.loadSettings(db)
                 conditions.append("\(Self.stockStatusSQL(shopDefault: settings.lowStockDefault)) = ?")
                 arguments += [status.rawValue]
             }
