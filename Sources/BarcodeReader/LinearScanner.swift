@@ -190,6 +190,17 @@ struct LinearScanner {
         return a == b ? gtinFormats.contains(a) : long.contains(a) && long.contains(b)
     }
 
+    /// Whether `other`, a different GTIN of the same length read across the same columns, makes `c` untrustworthy:
+    /// `c` lacks a clear majority over it, or `other` was read clearly on at least `minLineCount` lines interleaved
+    /// with `c`'s rows. Two confirmed readings on the same rows are one symbol read two ways (blur and ink spread
+    /// turn digits 1/7 and 2/8 into each other, and two or three such swaps can keep the check digit), so neither is
+    /// reported, whatever the vote; readings on separate bands of rows are left to the majority.
+    func disagreementRefuses(_ c: Candidate, _ other: Candidate) -> Bool {
+        if c.lineCount < 2 * other.lineCount || c.lineCount < other.lineCount + 2 { return true }
+        let sameRows = other.minRow <= c.maxRow && c.minRow <= other.maxRow
+        return sameRows && other.clearLines >= self.minLineCount
+    }
+
     private func finish(_ all: [Candidate], rotated: Bool) -> [(barcode: DecodedBarcode, lines: Int)] {
         let lines = rotated ? self.image.width : self.image.height
         let near = 2 * max(1, lines / self.rowDivisor) + 2
@@ -217,12 +228,9 @@ struct LinearScanner {
                 // an ITF fragment inside a longer ITF.
                 if Self.shortFormats.contains(c.format) && Self.longFormats.contains(other.format) { return false }
                 if c.format == .itf && other.format == .itf && digitCount(other) > digitCount(c) { return false }
-                // Lines that read a different GTIN at the same place: only a clear majority is trusted.
-                if Self.sameGTINLength(c.format, other.format)
-                    && (c.lineCount < 2 * other.lineCount || c.lineCount < other.lineCount + 2)
-                {
-                    return false
-                }
+                // Lines that read a different GTIN at the same place: only a clear majority is trusted, and
+                // never one over a reading that is itself confirmed on the same rows.
+                if Self.sameGTINLength(c.format, other.format) && self.disagreementRefuses(c, other) { return false }
             }
             return true
         }

@@ -1,4 +1,6 @@
 @testable import BarcodeReader
+import BarcodeImage
+import Foundation
 import Testing
 
 /// The rules that keep the EAN/UPC family from reporting a wrong product (issue 11): quiet zones on both
@@ -122,5 +124,36 @@ import Testing
         #expect(found.map(\.text) == [Self.ean13])
         #expect(LinearScanner.sameGTINLength(.ean13, .upcA))
         #expect(!LinearScanner.sameGTINLength(.ean13, .ean8))
+    }
+    /// Two readings of one symbol on interleaved rows, each read clearly on several lines: the larger vote does not
+    /// make it right. `barcode-gen.py` seed 744123881, ean8-gen/001 (EAN-8 88785080 under perspective and blur): 12
+    /// local-threshold lines read 82125080 (8/2 and 7/1 swapped by the blur, the check digit still holding), 5 read
+    /// the right code, and 12 against 5 was a "clear majority".
+    @Test func aConfirmedDisagreementOnTheSameRowsRefusesTheMajority() throws {
+        guard let image = GrayscaleImage(width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 16)) else {
+            Issue.record("image")
+            return
+        }
+        let scanner = LinearScanner(image: image, formats: [.ean8], minLineCount: 2, rowDivisor: 96)
+        func candidate(_ text: String, lines: Int, clear: Int, rows: ClosedRange<Int>) -> LinearScanner.Candidate {
+            .init(
+                format: .ean8, text: text, lineCount: lines, clearLines: clear, firstRow: rows.lowerBound,
+                firstSpan: (165, 432), lastRow: rows.upperBound, lastSpan: (166, 426))
+        }
+        let wrong = candidate("82125080", lines: 12, clear: 12, rows: 170...245)
+        let right = candidate("88785080", lines: 5, clear: 5, rows: 173...220)
+        #expect(scanner.disagreementRefuses(wrong, right))
+        #expect(scanner.disagreementRefuses(right, wrong))
+        // The same vote with the minority read on a band of rows of its own (a scuff, a neighbouring label): the
+        // majority stands.
+        #expect(!scanner.disagreementRefuses(wrong, candidate("88785080", lines: 5, clear: 5, rows: 250...262)))
+        // Interleaved, but never read clearly on enough lines to be confirmed itself: the majority stands.
+        #expect(!scanner.disagreementRefuses(wrong, candidate("88785080", lines: 5, clear: 1, rows: 173...220)))
+
+        // The picture itself (half size, where the old rule still misread it): the right code or nothing.
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/ean8-88785080-perspective-blur.png")
+        let found = BarcodeReader().decode(try ImageLoader.load(path: fixture.path))
+        #expect(found.allSatisfy { $0.text == "88785080" }, "read \(found.map(\.text))")
     }
 }
