@@ -156,4 +156,22 @@ import Testing
         let found = BarcodeReader().decode(try ImageLoader.load(path: fixture.path))
         #expect(found.allSatisfy { $0.text == "88785080" }, "read \(found.map(\.text))")
     }
+    /// An EAN-13 cut by the image border just after its middle guard and the bar after it: that guard and bar are
+    /// UPC-E's end guard and the six digits before them, with first-digit parity 4, read as the UPC-E 1 559248 4,
+    /// whose check digit holds. `barcode-gen.py` seed 1005076180, negative-cut/015.
+    @Test func noUPCEFromTheLeftHalfOfAnEAN13CutByTheBorder() {
+        let widths = Array(TestSymbols.ean13("4559248512340").prefix(3 + 24 + 5 + 1))
+        let full = TestSymbols.render(widths, moduleWidth: 3, height: 30, quietZone: 12)
+        let width = (12 + widths.reduce(0, +)) * 3
+        var pixels: [UInt8] = []
+        for y in 0..<full.height { pixels += full.pixels[(y * full.width)..<(y * full.width + width)] }
+        guard let cut = GrayscaleImage(width: width, height: full.height, pixels: pixels) else {
+            Issue.record("image")
+            return
+        }
+        let found = BarcodeReader().decode(cut)
+        #expect(found.isEmpty, "read \(found.map { "\($0.format) \($0.text)" })")
+        // With white after it, the same bars are a UPC-E (nothing says otherwise).
+        #expect(BarcodeReader().decode(full).map(\.text) == ["15592484"])
+    }
 }

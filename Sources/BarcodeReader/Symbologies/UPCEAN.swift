@@ -194,6 +194,11 @@ enum UPCEAN {
         guard
             let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 6, 6)]),
             hasQuietZones(runs, before: b - 1, after: end + 6, module: module, left: quietZone, right: rightQuietZone),
+            // UPC-E's end guard is an EAN-13/UPC-A middle guard and the bar after it, and its six digits with
+            // parity are the left half of one: cut by the image border just after that bar, the left half of an
+            // EAN-13 reads as a UPC-E (the check digit holds one time in ten). So the quiet zone after the end
+            // guard must be seen, the image border is no proof of one.
+            Double(RowPattern.visibleSpaceAfter(runs, end, 6)) >= rightQuietZone * module - 1,
             digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
             let i = upceParity.firstIndex(of: parity)
         else { return nil }
