@@ -13,7 +13,7 @@ extension Request {
         var hash = SHA256()
         hash.update(data: Data("\(self.method.rawValue) \(self.uri.path)\n".utf8))
         hash.update(data: body)
-        let fingerprint = hash.finalize().map { String(format: "%02x", $0) }.joined()
+        let fingerprint = hash.finalize().lowercaseHex
         return try IdempotencyKey(userID: user, key: key, fingerprint: fingerprint)
     }
 }

@@ -53,7 +53,8 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
             if segment.isEmpty { return "the path has an empty segment ('//' or a trailing '/')" }
             if segment == "." || segment == ".." { return "the path has a '.' or '..' segment" }
         }
-        if path.contains("\\") { return "the path has a backslash" }
+        if path.utf8.contains(UInt8(ascii: "\\")) { return "the path has a backslash" }
+        guard path.utf8.contains(UInt8(ascii: "%")) else { return nil }
         let lowered = path.lowercased()
         for encoded in ["%2f", "%5c", "%2e", "%00"] where lowered.contains(encoded) {
             return "the path has an encoded '/', '\\', '.' or NUL"

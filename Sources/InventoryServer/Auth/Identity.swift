@@ -32,7 +32,7 @@ public struct Secrets: Sendable {
 
     /// The stored form of a token.
     public static func hashToken(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).lowercaseHex
     }
 
     /// bcrypt hash of a password or PIN.

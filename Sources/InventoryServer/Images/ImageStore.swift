@@ -93,7 +93,7 @@ public struct ImageStore: Sendable {
         } catch {
             throw Self.refusal(error, field: field)
         }
-        let digest = SHA256.hash(data: Data(cleaned)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: Data(cleaned)).prefix(12).lowercaseHex
         return Prepared(bytes: cleaned, name: "\(digest).\(header.format.fileExtension)", width: image.width, height: image.height)
     }
 

@@ -76,7 +76,7 @@ struct WebAssets: Sendable {
     }
 
     private static func file(_ data: Data, name: String) -> File {
-        let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: data).prefix(12).lowercaseHex
         return File(bytes: [UInt8](data), contentType: Self.contentType(name), etag: "\"\(digest)\"")
     }
 
