@@ -168,7 +168,7 @@ function init(args)
 end
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("RESULT %%d %%d %%.2f %%.2f %%d %%d %%d %%d %%d\\n", summary.requests, summary.duration,
+  io.write(string.format("RESULT %d %d %.2f %.2f %d %d %d %d %d\\n", summary.requests, summary.duration,
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, e.connect, e.read, e.write, e.timeout, e.status))
 end
 """
