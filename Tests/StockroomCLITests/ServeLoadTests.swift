@@ -10,8 +10,8 @@ import FoundationNetworking
 /// A real `stockroom serve` on a fresh data folder, driven over real HTTP on 127.0.0.1.
 final class LiveServer: @unchecked Sendable {
     let data: String
-    let port: Int
-    let process = Process()
+    private(set) var port: Int
+    private(set) var process = Process()
     let session: URLSession
     var token = ""
     var base: String { "http://127.0.0.1:\(self.port)" }
@@ -32,17 +32,24 @@ final class LiveServer: @unchecked Sendable {
     /// Starts the server and waits until it answers.
     func start() async throws {
         let binary = try #require(ServeProcessTests.executable, "build the stockroom executable first (swift build)")
-        self.process.executableURL = binary
-        self.process.arguments = ["serve", "--data", self.data, "--port", String(self.port)] + self.arguments
-        self.process.standardOutput = FileHandle.nullDevice
-        self.process.standardError = FileHandle.nullDevice
-        try self.process.run()
-        // A liveness bound, not a speed check: a coverage build on a loaded 2-core machine can take long to start.
-        for _ in 0..<1_200 where self.process.isRunning {
-            if (try? await self.call("GET", "/health").status) == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
+        // A port picked at random may be taken (another test's server runs at the same time): a server that ends
+        // before it answers is started again on another port.
+        for _ in 0..<5 {
+            self.process = Process()
+            self.process.executableURL = binary
+            self.process.arguments = ["serve", "--data", self.data, "--port", String(self.port)] + self.arguments
+            self.process.standardOutput = FileHandle.nullDevice
+            self.process.standardError = FileHandle.nullDevice
+            try self.process.run()
+            // A liveness bound, not a speed check: a coverage build on a loaded 2-core machine can take long to start.
+            for _ in 0..<1_200 where self.process.isRunning {
+                if (try? await self.call("GET", "/health").status) == 200 { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            if self.process.isRunning { break }
+            self.port = Int.random(in: 20_000...40_000)
         }
-        Issue.record("the server did not come up within 120 s")
+        Issue.record("the server did not come up within 120 s (or ended at start five times)")
     }
 
     /// Creates the admin (first run) and returns the browser session it is signed in with.
