@@ -49,14 +49,12 @@ extension InventorySQLiteRepository {
     /// Every category, by name. Each product's stock status needs its category's threshold, so the list is kept for up
     /// to a second (``categoryCache``); a committed change to the `category` table drops it at once.
     public func categories() async throws -> [Category] {
-        let (cached, generation) = self.categoryCache.current(0)
-        if let cached { return cached }
-        let categories = try await self.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, color, lowStockThreshold, markup FROM category ORDER BY name COLLATE NOCASE")
-                .map(Self.category)
-        }
-        self.categoryCache.store(categories, for: 0, generation: generation)
-        return categories
+        try await self.categoryCache.value(for: 0) {
+            try await self.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, name, color, lowStockThreshold, markup FROM category ORDER BY name COLLATE NOCASE")
+                    .map(Self.category)
+            }
+        }!
     }
 
     static func category(_ row: Row) -> Category {

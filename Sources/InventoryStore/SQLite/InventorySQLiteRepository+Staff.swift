@@ -127,9 +127,7 @@ extension InventorySQLiteRepository: StaffRepository {
     /// kept at once (``CacheInvalidator``); a change by another process on the same file (the command line) is seen
     /// within a second. Unknown tokens are not kept.
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
-        let (cached, generation) = self.sessionCache.current(tokenHash)
-        if let cached { return (cached.session, cached.account) }
-        let found = try await self.read { db -> (StaffSession, StaffAccount)? in
+        let found = try await self.sessionCache.value(for: tokenHash) { try await self.read { db -> CachedSession? in
             let statement = try db.cachedStatement(sql: """
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt FROM session s
                 WHERE s.tokenHash = ?
@@ -138,12 +136,9 @@ extension InventorySQLiteRepository: StaffRepository {
             guard let kind = StaffSession.Kind(rawValue: row[2]) else { return nil }
             let session = StaffSession(id: row[0], userID: UserID(row[1]), kind: kind, name: row[3],
                                        csrfToken: row[4], createdAt: row[5], lastSeenAt: row[6], isLocked: row[7], expiresAt: row[8])
-            return (session, try Self.fetchUser(db, session.userID))
-        }
-        if let (session, account) = found {
-            self.sessionCache.store(CachedSession(session: session, account: account), for: tokenHash, generation: generation)
-        }
-        return found
+            return CachedSession(session: session, account: try Self.fetchUser(db, session.userID))
+        } }
+        return found.map { ($0.session, $0.account) }
     }
 
     public func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws {

@@ -173,11 +173,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// after a read; a change committed through this repository (``CacheInvalidator``) or a restore is seen at once,
     /// one made by another process on the same file within a second.
     public func settings() async throws -> ShopSettings {
-        let (cached, generation) = self.settingsCache.current(0)
-        if let cached { return cached }
-        let settings = try await self.read { db in try Self.loadSettings(db) }
-        self.settingsCache.store(settings, for: 0, generation: generation)
-        return settings
+        try await self.settingsCache.value(for: 0) { try await self.read { db in try Self.loadSettings(db) } }!
     }
 
     /// The stored settings, parsed strictly and checked by the domain's rules: a value that is not a number, or out
@@ -389,6 +385,16 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
             }
             state.entries[key] = Entry(value: value, readAt: now)
         }
+    }
+
+    /// The value kept for `key` when fresh; otherwise what `read` answers, kept unless an invalidation overtook it
+    /// (nil answers are not kept).
+    func value(for key: Key, read: () async throws -> Value?) async rethrows -> Value? {
+        let (cached, generation) = self.current(key)
+        if let cached { return cached }
+        let value = try await read()
+        if let value { self.store(value, for: key, generation: generation) }
+        return value
     }
 
     /// Drops every value; reads already under way will not store theirs.
