@@ -108,4 +108,16 @@ import Testing
         #expect(ShopCalendar.weekday(20260120) == 2)  // a Tuesday
         #expect(ShopCalendar.weekday(19691228) == 0)  // a Sunday
     }
+
+    /// A draft without a date of its own takes the moment it is booked, never earlier than it was asked for; a dated
+    /// draft keeps its date (``LedgerDraft``).
+    @Test func draftsDatedWhenBookedTakeTheBookingMoment() {
+        let asked = Instant(milliseconds: 1_000_000)
+        let draft = SaleDraft(effectiveAt: asked, lines: []).dating(whenBooked: true)
+        #expect(draft.dated(bookedAt: asked.adding(milliseconds: 250)).effectiveAt == asked.adding(milliseconds: 250))
+        #expect(draft.dated(bookedAt: asked.adding(milliseconds: -250)).effectiveAt == asked, "a clock stepped back keeps the request's moment")
+        #expect(draft.dated(bookedAt: asked).datedWhenBooked == false)
+        let dated = PurchaseDraft(effectiveAt: asked, lines: [])
+        #expect(dated.dated(bookedAt: asked.adding(seconds: 60)).effectiveAt == asked)
+    }
 }

@@ -26,6 +26,41 @@ public func requireLineLimit(_ count: Int) throws {
     }
 }
 
+/// A document for the stock ledger, dated either by whoever wrote it or, when they gave no date, by the moment the
+/// ledger books it.
+///
+/// A till that sends no date means "now", and "now" must be the order in which the ledger books documents: were each
+/// dated when its request arrived, two sales arriving together could reach the ledger in the opposite order to their
+/// dates, and the second one booked would land *before* the first, re-costing a sale whose answer (its cost of goods
+/// sold) had already been given. So such a draft carries ``datedWhenBooked`` and the time it was asked for, and the
+/// store dates it inside the write that books it (``dated(bookedAt:)``).
+public protocol LedgerDraft {
+    /// When the document takes effect on the ledger; for a draft ``datedWhenBooked``, the earliest it may be dated (the
+    /// moment it was asked for).
+    var effectiveAt: Instant { get set }
+    /// Whether the draft is dated by the moment the ledger books it rather than by ``effectiveAt``.
+    var datedWhenBooked: Bool { get set }
+}
+
+extension LedgerDraft {
+    /// The draft, dated by the moment the ledger books it when `whenBooked` (its author gave no date).
+    public func dating(whenBooked: Bool) -> Self {
+        var copy = self
+        copy.datedWhenBooked = whenBooked
+        return copy
+    }
+
+    /// The draft as the ledger books it at `now` (the clock read inside the write that books it): a draft dated when
+    /// booked takes `now`, or the moment it was asked for should the clock have stepped back; any other keeps its date.
+    public func dated(bookedAt now: Instant) -> Self {
+        guard self.datedWhenBooked else { return self }
+        var copy = self
+        copy.effectiveAt = max(self.effectiveAt, now)
+        copy.datedWhenBooked = false
+        return copy
+    }
+}
+
 /// The product of a purchase line: an existing one, or a new one created with the purchase.
 public enum ProductReference: Sendable, Hashable {
     case existing(ProductID)
@@ -33,8 +68,9 @@ public enum ProductReference: Sendable, Hashable {
 }
 
 /// A purchase to record: goods received from a supplier.
-public struct PurchaseDraft: Sendable, Hashable {
+public struct PurchaseDraft: LedgerDraft, Sendable, Hashable {
     public var effectiveAt: Instant
+    public var datedWhenBooked = false
     public var supplierID: SupplierID?
     public var note: String
     public var lines: [Line]
@@ -109,8 +145,9 @@ public struct PurchaseDraft: Sendable, Hashable {
 }
 
 /// A sale to record.
-public struct SaleDraft: Sendable, Hashable {
+public struct SaleDraft: LedgerDraft, Sendable, Hashable {
     public var effectiveAt: Instant
+    public var datedWhenBooked = false
     public var customerID: CustomerID?
     public var note: String
     public var lines: [Line]
@@ -190,8 +227,9 @@ public struct SaleDraft: Sendable, Hashable {
 }
 
 /// A stock adjustment to record: a count, write-off or correction of one product.
-public struct AdjustmentDraft: Sendable, Hashable {
+public struct AdjustmentDraft: LedgerDraft, Sendable, Hashable {
     public var effectiveAt: Instant
+    public var datedWhenBooked = false
     public var productID: ProductID
     /// Signed change: positive adds stock, negative removes it.
     public var quantityChange: Quantity
@@ -273,8 +311,9 @@ public struct AdjustmentDraft: Sendable, Hashable {
 }
 
 /// Goods a customer brings back from an earlier sale.
-public struct CustomerReturnDraft: Sendable, Hashable {
+public struct CustomerReturnDraft: LedgerDraft, Sendable, Hashable {
     public var effectiveAt: Instant
+    public var datedWhenBooked = false
     public var saleID: SaleID
     public var note: String
     public var lines: [Line]
@@ -326,8 +365,9 @@ func checkReturn(quantities: [Quantity], note: String) throws {
 }
 
 /// Goods sent back to a supplier.
-public struct SupplierReturnDraft: Sendable, Hashable {
+public struct SupplierReturnDraft: LedgerDraft, Sendable, Hashable {
     public var effectiveAt: Instant
+    public var datedWhenBooked = false
     public var supplierID: SupplierID?
     public var note: String
     public var lines: [Line]

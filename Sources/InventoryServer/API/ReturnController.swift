@@ -38,9 +38,10 @@ struct ReturnController<Store: LedgerRepository & SettingsRepository> {
         let lines = try body.lines.enumerated().map { index, line in
             SupplierReturnDraft.Line(productID: ProductID(line.productId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
         }
-        let booked = try await self.store.postSupplierReturn(SupplierReturnDraft(
+        let draft = SupplierReturnDraft(
             effectiveAt: try formats.date(body.effectiveAt, field: "effectiveAt"), supplierID: body.supplierId.map(SupplierID.init(rawValue:)),
-            note: body.note ?? "", lines: lines), idempotency: try request.idempotencyKey(context, body: bytes))
+            note: body.note ?? "", lines: lines).dating(whenBooked: body.effectiveAt == nil)
+        let booked = try await self.store.postSupplierReturn(draft, idempotency: try request.idempotencyKey(context, body: bytes))
         return .created(CreatedResponse(id: booked.record.rawValue), booked)
     }
 

@@ -101,7 +101,7 @@ extension InventorySQLiteRepository {
     /// Inserts (or replaces, keeping the id and entry sequence) a purchase and costs its lines.
     static func insertPurchase(_ db: Database, _ settings: ShopSettings, _ draft: PurchaseDraft, writer: LedgerWriter,
                                replacing old: DocumentHeader?) throws -> Int64 {
-        let draft = try draft.validated()
+        let draft = try draft.dated(bookedAt: .now).validated()
         if let supplier = draft.supplierID {
             try self.requireRow(db, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
         }
@@ -296,6 +296,7 @@ extension InventorySQLiteRepository {
 
     static func insertSale(_ db: Database, _ settings: ShopSettings, _ draft: SaleDraft, writer: LedgerWriter,
                            replacing old: DocumentHeader?) throws -> Int64 {
+        let draft = draft.dated(bookedAt: .now)
         if let customer = draft.customerID {
             try self.requireRow(db, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
         }
@@ -444,6 +445,7 @@ extension InventorySQLiteRepository {
         return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings, log in
             try Self.requireUsableProduct(db, asked.productID, field: "productId", editing: false)
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            let asked = asked.dated(bookedAt: .now)
             // A count becomes a change against the stock on record at its instant, read in this transaction.
             let onRecord = asked.countedQuantity == nil ? Quantity.zero : try writer.quantity(of: asked.productID, at: asked.effectiveAt.milliseconds)
             let draft = try asked.resolvingCount(stockOnRecord: onRecord).validated()
@@ -481,6 +483,7 @@ extension InventorySQLiteRepository {
 
     /// Books a customer return: its lines back into stock at the cost they left with, its refund to the sale's payments.
     static func bookCustomerReturn(_ db: Database, _ settings: ShopSettings, _ draft: CustomerReturnDraft) throws -> (Int64, PricedCustomerReturn) {
+        let draft = draft.dated(bookedAt: .now)
         let sale = try Self.fetchSale(db, draft.saleID)
         let priced = try draft.refunded(against: sale, currency: settings.currency)
         let lines = priced.lines
@@ -523,6 +526,7 @@ extension InventorySQLiteRepository {
                 try Self.requireUsableProduct(db, line.productID, field: "lines[\(index)].productId", editing: false)
             }
             let writer = LedgerWriter(db, calendar: settings.calendar)
+            let draft = draft.dated(bookedAt: .now)
             let documentID = try Self.saveHeader(
                 db, settings, kind: .supplierReturn, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
                 columns: ["supplierId": draft.supplierID?.rawValue, "note": draft.note])

@@ -36,7 +36,8 @@ struct PurchaseCommand: AsyncParsableCommand {
             }
             let draft = PurchaseDraft(
                 effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"),
-                supplierID: try await self.supplier.asyncMap { try await lookup.supplier($0) }, note: self.note, lines: draftLines)
+                supplierID: try await self.supplier.asyncMap { try await lookup.supplier($0) }, note: self.note, lines: draftLines
+            ).dating(whenBooked: self.date == nil)
             let purchase = try await store.postPurchase(draft)
             if self.format == .json { return printJSON(try await store.api.purchase(purchase.id)) }
             print("Recorded purchase \(purchase.id): \(purchase.lines.count) line(s), total \(purchase.total.decimalString(settings.currency))")
@@ -88,7 +89,8 @@ struct SaleCommand: AsyncParsableCommand {
             let draft = SaleDraft(
                 effectiveAt: try parseDate(self.date, calendar: settings.calendar, field: "date"),
                 customerID: try await self.customer.asyncMap { try await lookup.customer($0) }, note: self.note, lines: draftLines,
-                tip: try Money.parse(self.tip, currency: currency, field: "tip"), paymentMethod: payment, allowBelowMinimum: self.allowBelowMinimum)
+                tip: try Money.parse(self.tip, currency: currency, field: "tip"), paymentMethod: payment, allowBelowMinimum: self.allowBelowMinimum
+            ).dating(whenBooked: self.date == nil)
             let sale = try await store.postSale(draft)
             if self.format == .json { return printJSON(try await store.api.sale(sale.id)) }
             print("Recorded sale \(sale.id): revenue \(sale.revenue.decimalString(currency)), tax \(sale.tax.decimalString(currency)), total \(sale.total.decimalString(currency)), cost of goods \(sale.costOfGoodsSold.decimalString(currency))")
@@ -135,7 +137,7 @@ struct AdjustCommand: AsyncParsableCommand {
             draft = AdjustmentDraft(effectiveAt: effectiveAt, productID: product.id, quantityChange: try Quantity.parse(self.quantity ?? "", field: "quantity"),
                                     reason: reason, note: self.note, unitCost: unitCost)
         }
-        let id = try await store.postAdjustment(draft)
+        let id = try await store.postAdjustment(draft.dating(whenBooked: self.date == nil))
         if self.format == .json { return printJSON(try store.api.created(id.rawValue)) }
         let after = try await store.product(product.id)
         print("Recorded adjustment \(id): \(product.name) now \(after.stock.quantity.decimalString) \(after.details.unit)")

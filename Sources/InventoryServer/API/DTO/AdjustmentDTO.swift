@@ -23,12 +23,14 @@ struct AdjustmentRequest: Decodable, Sendable, KnownFields {
             }
             return AdjustmentDraft(effectiveAt: effectiveAt, productID: ProductID(self.productId),
                                    counted: try formats.quantity(counted, field: "countedQuantity"), note: self.note ?? "", unitCost: unitCost)
+                .dating(whenBooked: self.effectiveAt == nil)
         case (let change?, nil):
             guard let text = self.reason else { throw InventoryError(.missingValue, field: "reason", "is required") }
             let reason = try AdjustmentReason.parse(text, field: "reason")
             return AdjustmentDraft(effectiveAt: effectiveAt, productID: ProductID(self.productId),
                                    quantityChange: try formats.quantity(change, field: "quantityChange"), reason: reason, note: self.note ?? "",
                                    unitCost: unitCost)
+                .dating(whenBooked: self.effectiveAt == nil)
         case (nil, nil):
             throw InventoryError(.missingValue, field: "quantityChange", "give quantityChange, or countedQuantity for a count")
         case (.some, .some):

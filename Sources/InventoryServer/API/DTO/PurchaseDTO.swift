@@ -46,6 +46,7 @@ struct PurchaseRequest: Decodable, Sendable, KnownFields {
         }
         return PurchaseDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"),
                              supplierID: self.supplierId.map(SupplierID.init(rawValue:)), note: self.note ?? "", lines: lines)
+            .dating(whenBooked: self.effectiveAt == nil)
     }
 }
 

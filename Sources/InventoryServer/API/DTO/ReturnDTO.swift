@@ -37,6 +37,7 @@ struct CustomerReturnRequest: Decodable, Sendable, KnownFields {
         }
         return CustomerReturnDraft(effectiveAt: try formats.date(self.effectiveAt, field: "effectiveAt"), saleID: SaleID(self.saleId),
                                    note: self.note ?? "", lines: lines, refunds: refunds)
+            .dating(whenBooked: self.effectiveAt == nil)
     }
 }
 

@@ -112,6 +112,7 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
                               paymentMethod: payment, allowBelowMinimum: approvedBy != nil, soldBy: soldBy,
                               cashTendered: try formats.money(self.cashTendered, field: "cashTendered"))
         draft.approvedBy = approvedBy ?? ""
+        draft.datedWhenBooked = self.effectiveAt == nil
         if self.sellBeyondStock == true {
             guard let approvedBy else {
                 throw Problem(.forbidden, code: .forbidden, title: "Not allowed",
