@@ -35,13 +35,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        // Measurements (`serve --metrics`): the swift-metrics API in the store and server, Prometheus as its backend.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: inventory core
         .target(name: "InventoryDomain", swiftSettings: swiftSettings),
         .target(
             name: "InventoryStore",
-            dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -62,6 +65,8 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The web app (templates and static files, served as they are: no build step) and the API's OpenAPI document.
             resources: [.copy("Resources/web"), .copy("Resources/openapi.json")],

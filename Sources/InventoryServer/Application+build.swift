@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Int64 = StaffSession.defaultWebLifetimeMilliseconds
     /// Deadlines for request heads and bodies, the keep-alive idle time and the connections allowed per address.
     public var connectionLimits = ConnectionLimits()
+    /// Measure requests and serve `GET /metrics` (`serve --metrics`; nil: neither). Bootstrap it before opening the
+    /// store (``ServerMetrics/bootstrap()``).
+    public var metrics: ServerMetrics?
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
@@ -83,12 +86,15 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     let secrets = configuration.secrets
     Task { _ = try? await secrets.dummyHash() }  // made now, so the first unknown username answers as slowly as the rest
     router.middlewares.add(LogRequestsMiddleware(.info))
+    // First, so that it times every request whole (middleware applies to the routes added after it).
+    if configuration.metrics != nil { router.middlewares.add(MetricsMiddleware()) }
     router.middlewares.add(SecurityHeadersMiddleware(tls: configuration.tls != nil))
     router.middlewares.add(ProblemMiddleware())
     router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
     // Live events come from what the store commits, whichever route (or import) wrote it.
     configuration.events.follow(repository)
     root.get("/health", .open) { _, _ in "ok" }
+    if let metrics = configuration.metrics { MetricsController(metrics: metrics).addRoutes(to: root) }
     let api = root.group("api/v1")
     ProductController(repository: repository, images: configuration.images).addRoutes(to: api.group("products"))
     ModifierController(store: repository).addRoutes(products: api.group("products"), api: api)

@@ -63,11 +63,14 @@ func token(_ store: InventorySQLiteRepository, role: Role, username: String? = n
     return token
 }
 
-func makeApp(publicAPI: Bool = false) throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
+/// An application over a new store in memory; `publicAPI` and `metrics` mount those optional parts.
+func makeApp(publicAPI: Bool = false, metrics: Bool = false) throws -> (some ApplicationProtocol, InventorySQLiteRepository) {
+    let measured = metrics ? ServerMetrics.bootstrap() : nil   // before the store opens, as `serve` does
     let store = try InventorySQLiteRepository.inMemory()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-server-\(UUID().uuidString)").path
-    return (try buildApplication(ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder, publicAPI: publicAPI),
-                             repository: store), store)
+    var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, secrets: testSecrets, dataFolder: folder, publicAPI: publicAPI)
+    configuration.metrics = measured
+    return (try buildApplication(configuration, repository: store), store)
 }
 
 @Suite struct APITests {

@@ -32,7 +32,9 @@ import Testing
     static func router() throws -> Router<AppRequestContext> {
         let store = try InventorySQLiteRepository.inMemory()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-openapi-\(UUID().uuidString)").path
-        return buildRouter(repository: store, configuration: ServerConfiguration(secrets: testSecrets, dataFolder: folder, publicAPI: true))
+        var configuration = ServerConfiguration(secrets: testSecrets, dataFolder: folder, publicAPI: true)
+        configuration.metrics = ServerMetrics.bootstrap()
+        return buildRouter(repository: store, configuration: configuration)
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {

@@ -32,6 +32,8 @@ import Testing
     static let table: [String: Access] = [
         // Open: health, the document, first run and sign-in, product pictures, the iOS client (only with --public-api).
         "GET /health": .open, "GET /api/openapi.json": .open, "GET /images/{name}": .open,
+        // Admins, and anyone on the server's own machine connected directly (only with serve --metrics).
+        "GET /metrics": admin,
         "GET /api/v1/auth/status": .open, "POST /api/v1/auth/setup": .open, "POST /api/v1/auth/login": .open,
         "GET /api/public/get": .open, "POST /api/public/add": .open,
         // Staff: sell, scan, view products and stock, clock in and out, lock and switch the till.
@@ -108,7 +110,7 @@ import Testing
     }
 
     @Test func everyRouteIsRefusedToEachRoleBelowItAndAllowedToTheRest() async throws {
-        let (app, store) = try makeApp(publicAPI: true)
+        let (app, store) = try makeApp(publicAPI: true, metrics: true)
         // Driven by what the routes declare (for every documented route); the declaration is held to the expected table
         // by declaredAccessIsTheExpectedTable.
         let documented = Set(OpenAPITests.operations(try OpenAPITests.document()).keys)
@@ -177,7 +179,9 @@ import Testing
 func routesAndAccess() throws -> (Router<AppRequestContext>, AccessTable) {
     let store = try InventorySQLiteRepository.inMemory()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-routes-\(UUID().uuidString)").path
-    let built = buildRoutes(repository: store, configuration: ServerConfiguration(dataFolder: folder, publicAPI: true))
+    var configuration = ServerConfiguration(dataFolder: folder, publicAPI: true)
+    configuration.metrics = ServerMetrics.bootstrap()
+    let built = buildRoutes(repository: store, configuration: configuration)
     return (built.router, built.access)
 }
 

@@ -35,13 +35,15 @@ public enum Permission: String, Sendable, CaseIterable {
     /// sale beyond the stock on record (and marking such a sale reviewed).
     case purchase, editCatalogue, adjustStock, viewReports, sellBelowMinimum, refund
     case manageUsers, manageSettings, deleteTransactions, importData, backup, manageTokens, viewAudit
+    /// Reading the server's measurements (`/metrics`, only served with `serve --metrics`).
+    case viewMetrics
 
     /// The least role that has the permission.
     public var minimumRole: Role {
         switch self {
         case .sell, .scan, .viewCatalogue, .clockInOut: .staff
         case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund: .manager
-        case .manageUsers, .manageSettings, .deleteTransactions, .importData, .backup, .manageTokens, .viewAudit: .admin
+        case .manageUsers, .manageSettings, .deleteTransactions, .importData, .backup, .manageTokens, .viewAudit, .viewMetrics: .admin
         }
     }
 }

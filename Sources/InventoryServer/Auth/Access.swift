@@ -14,6 +14,9 @@ public enum Access: Sendable, Hashable, CustomStringConvertible {
     case signedIn(whileLocked: Bool)
     /// A signed-in user whose role has the permission.
     case permission(Permission)
+    /// Anyone on this machine, connected directly (a loopback address, and none of a proxy's forwarding headers), so
+    /// that a local scraper needs no account; from elsewhere, as ``permission(_:)``.
+    case localOr(Permission)
 
     /// Any signed-in user of an unlocked till or an API token.
     public static let signedIn = Access.signedIn(whileLocked: false)
@@ -23,6 +26,7 @@ public enum Access: Sendable, Hashable, CustomStringConvertible {
         case .open: "open"
         case .signedIn(let whileLocked): whileLocked ? "signed in (even locked)" : "signed in"
         case .permission(let permission): "\(permission.rawValue) (\(permission.minimumRole.rawValue)+)"
+        case .localOr(let permission): "this machine, or \(permission.rawValue) (\(permission.minimumRole.rawValue)+)"
         }
     }
 
@@ -31,7 +35,7 @@ public enum Access: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .open: nil
         case .signedIn: .staff
-        case .permission(let permission): permission.minimumRole
+        case .permission(let permission), .localOr(let permission): permission.minimumRole
         }
     }
 }
@@ -144,6 +148,9 @@ struct RouteGate: Sendable {
         case .open: return context
         case .signedIn(let locked): (whileLocked, permission) = (locked, nil)
         case .permission(let needed): (whileLocked, permission) = (false, needed)
+        case .localOr(let needed):
+            if Self.isDirectFromThisMachine(request, context: context) { return context }
+            (whileLocked, permission) = (false, needed)
         }
         guard var identity = context.identity else {
             throw Problem(.unauthorized, code: .unauthenticated, title: "Sign in", detail: "sign in or send an API token first")
@@ -180,6 +187,17 @@ struct RouteGate: Sendable {
         var context = context
         context.identity = identity
         return context
+    }
+
+    /// Headers a reverse proxy adds: a request carrying one came through a proxy, which may run on this machine for
+    /// callers anywhere.
+    static let forwardingHeaders = ["Forwarded", "X-Forwarded-For", "X-Real-IP"].compactMap { HTTPField.Name($0) }
+
+    /// Whether the caller is on this machine and connected directly: a loopback address and no forwarding header.
+    static func isDirectFromThisMachine(_ request: Request, context: AppRequestContext) -> Bool {
+        let address = context.clientAddress
+        let loopback = address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+        return loopback && !Self.forwardingHeaders.contains { request.headers[$0] != nil }
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

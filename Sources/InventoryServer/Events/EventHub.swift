@@ -56,8 +56,17 @@ public final class EventHub: Sendable {
     public func subscribe() -> AsyncStream<LiveEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
-        self.state.withLock { $0.subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            ServerMetrics.recordListeners(self.state.withLock { state in
+                state.subscribers.removeValue(forKey: id)
+                return state.subscribers.count
+            })
+        }
+        ServerMetrics.recordListeners(self.state.withLock { state in
+            state.subscribers[id] = continuation
+            return state.subscribers.count
+        })
         return stream
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryDomain
+import Metrics
 import Synchronization
 
 /// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
@@ -9,15 +10,17 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
     let coalescer: WriteCoalescer
     /// The shop's settings as last read (see ``settings()``).
-    let settingsCache = RecentReads<Int, ShopSettings>(capacity: 1)
+    let settingsCache = RecentReads<Int, ShopSettings>(name: "settings", capacity: 1)
     /// Signed-in callers as last read, by token hash (see ``session(tokenHash:)``).
-    let sessionCache = RecentReads<String, CachedSession>()
+    let sessionCache = RecentReads<String, CachedSession>(name: "sessions")
     /// The categories as last read (see ``categories()``): every product's stock status needs its category's threshold.
-    let categoryCache = RecentReads<Int, [Category]>(capacity: 1)
+    let categoryCache = RecentReads<Int, [Category]>(name: "categories", capacity: 1)
     /// Drops the kept reads when a committed transaction changes their tables (kept alive here: GRDB holds it weakly).
     let cacheInvalidator: CacheInvalidator
     /// Every committed write's activities, for the server's live events (``ActivitySource``).
     public let activityFeed = ActivityFeed()
+    /// Time in the database, group commits and kept reads, for `/metrics`.
+    let metrics = StoreMetrics()
 
     /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
@@ -52,7 +55,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// Wraps an open database and migrates it.
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
-        self.coalescer = WriteCoalescer(dbWriter)
+        self.coalescer = WriteCoalescer(dbWriter, metrics: self.metrics)
         try SQLiteMigrations.migrator.migrate(dbWriter)
         self.cacheInvalidator = CacheInvalidator([
             "setting": [self.settingsCache],
@@ -144,6 +147,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let start = StoreMetrics.now
+        defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }
         do {
             return try await self.dbWriter.read(body)
         } catch let error as InventoryError {
@@ -360,10 +365,14 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
     /// At most this many values are kept; a full cache drops the expired ones, or all of them when none has expired.
     let capacity: Int
     private let state = Mutex(State())
+    /// Lookups answered from the cache and lookups that read (``StoreMetrics``).
+    private let hits: Counter, misses: Counter
 
-    init(lifetime: Duration = .seconds(1), capacity: Int = 4096) {
+    init(name: String, lifetime: Duration = .seconds(1), capacity: Int = 4096) {
         self.lifetime = lifetime
         self.capacity = capacity
+        self.hits = Counter(label: "stockroom_cache_lookups_total", dimensions: [("cache", name), ("result", "hit")])
+        self.misses = Counter(label: "stockroom_cache_lookups_total", dimensions: [("cache", name), ("result", "miss")])
     }
 
     /// The value kept for `key` if it is fresh, and the generation a read made now must hand to ``store(_:for:generation:)``.
@@ -391,7 +400,11 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
     /// (nil answers are not kept).
     func value(for key: Key, read: () async throws -> Value?) async rethrows -> Value? {
         let (cached, generation) = self.current(key)
-        if let cached { return cached }
+        if let cached {
+            self.hits.increment()
+            return cached
+        }
+        self.misses.increment()
         let value = try await read()
         if let value { self.store(value, for: key, generation: generation) }
         return value

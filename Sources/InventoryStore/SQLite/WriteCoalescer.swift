@@ -25,6 +25,8 @@ final class WriteCoalescer: Sendable {
         let run: @Sendable (_ db: Database, _ shared: Bool) throws -> Answer
         /// Answers the caller when the batch's transaction could not be run or committed.
         let fail: @Sendable (any Error) -> Void
+        /// When the write was queued (``StoreMetrics/now``).
+        let queuedAt: UInt64
     }
 
     private struct State {
@@ -37,9 +39,11 @@ final class WriteCoalescer: Sendable {
 
     private let writer: any DatabaseWriter
     private let state = Mutex(State())
+    private let metrics: StoreMetrics
 
-    init(_ writer: any DatabaseWriter) {
+    init(_ writer: any DatabaseWriter, metrics: StoreMetrics = StoreMetrics()) {
         self.writer = writer
+        self.metrics = metrics
     }
 
     /// How many writes wait for the next transaction (for tests that need a known queue).
@@ -53,7 +57,8 @@ final class WriteCoalescer: Sendable {
                     let outcome: Result<T, any Error> = shared ? Result { try db.savepoint(body) } : .success(try body(db))
                     return { commitError in continuation.resume(with: commitError.map { .failure($0) } ?? outcome) }
                 },
-                fail: { continuation.resume(throwing: $0) }
+                fail: { continuation.resume(throwing: $0) },
+                queuedAt: StoreMetrics.now
             )
             let startDraining = self.state.withLock { state in
                 state.pending.append(job)
@@ -77,9 +82,13 @@ final class WriteCoalescer: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
+            let start = StoreMetrics.now
+            for job in batch { self.metrics.wait.recordNanoseconds(Int64(clamping: start &- job.queuedAt)) }
+            self.metrics.batchSize.record(batch.count)
             do {
                 let shared = batch.count > 1
                 let answers = try await self.writer.write { db in try batch.map { try $0.run(db, shared) } }
+                self.metrics.writeTime.recordNanoseconds(StoreMetrics.elapsed(since: start))
                 for answer in answers { answer(nil) }
             } catch {
                 for job in batch { job.fail(error) }

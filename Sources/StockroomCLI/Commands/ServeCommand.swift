@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connections one client address may hold open at once (raise it behind a load balancer or reverse proxy).",
                                valueName: "count"))
     var maxConnectionsPerAddress: Int = ConnectionLimits().maxConnectionsPerAddress
+    @Flag(help: ArgumentHelp("Measure requests, the group commit, database time and kept reads, and serve them at /metrics (Prometheus text format).",
+                             discussion: "Only a caller on this machine connected directly, or an admin, may read /metrics."))
+    var metrics = false
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -44,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "stockroom")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        // Before the store opens: its measurements bind to the backend then.
+        let metrics = self.metrics ? ServerMetrics.bootstrap() : nil
         let store = try self.database.open()
         if self.demo, try await store.products(ProductQuery(includeArchived: true, limit: 1)).total == 0 {
             let today = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current).dayNumber(.now)
@@ -71,6 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.sessionLifetime = try Self.milliseconds(self.sessionLifetime)
         configuration.publicURL = try self.publicURL.map(PublicURL.parse)
         configuration.connectionLimits.maxConnectionsPerAddress = self.maxConnectionsPerAddress
+        configuration.metrics = metrics
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }

@@ -7,7 +7,7 @@ import Testing
 /// change made through the store, and never stored by a read that an invalidation overtook.
 extension SQLiteSpecificTests {
     @Test func recentReadsExpireAreInvalidatedAndStayBounded() async throws {
-        let cache = RecentReads<String, Int>(lifetime: .milliseconds(200), capacity: 3)
+        let cache = RecentReads<String, Int>(name: "test", lifetime: .milliseconds(200), capacity: 3)
         let (missing, generation) = cache.current("a")
         #expect(missing == nil)
         cache.store(1, for: "a", generation: generation)
