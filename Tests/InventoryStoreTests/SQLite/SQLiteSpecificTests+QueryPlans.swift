@@ -21,3 +21,13 @@ extension SQLiteSpecificTests {
         #expect(plans[0].contains { $0.contains("INTEGER PRIMARY KEY") }, "the tips by the documents' ids: \(plans[0])")
     }
 }
+
+extension SQLiteSpecificTests {
+    /// The raw ceiling the benchmarks compare the books with runs on the store's schema and leaves nothing behind.
+    @Test func theRawLedgerCeilingRunsOnTheStoresSchemaAndCleansUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-ceiling-\(UUID().uuidString)").path
+        let rate = try RawLedgerCeiling.salesPerSecond(folder: folder, sales: 25, perTransaction: 7, products: 3)
+        #expect(rate > 0)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+}
