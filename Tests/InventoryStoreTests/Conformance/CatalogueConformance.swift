@@ -52,6 +52,12 @@ import Testing
         try await store.deleteProduct(oatcake.id)
         #expect(try await search("oatcake").isEmpty)
         #expect(try await search("oat") == [tin.id, barista.id, almond.id, milkOat.id])
+        // Characters the index's query language gives a meaning to are only text in a search word.
+        let hose = try await store.createProduct(ProductDetails(name: #"Hose 3/4" "garden" * NEAR(x)"#))
+        for text in [#"3/4""#, #""garden""#, "* near(x)", #"4" "gar"#] {
+            #expect(try await search(text) == [hose.id], "\(text)")
+        }
+        #expect(try await search(#"3/4""""#).isEmpty)
     }
 
     @Test(arguments: Backend.allCases)
