@@ -177,6 +177,8 @@ extension InventorySQLiteRepository {
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
         p.quantity, p.value, p.averageCost
         """
+    /// How many columns ``productColumns`` selects (a column after them is at this index).
+    static let productColumnCount = 20
 
     static func product(_ row: Row) -> Product {
         let details = ProductDetails(
@@ -371,7 +373,6 @@ extension InventorySQLiteRepository {
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let from = "FROM product p LEFT JOIN category c ON c.id = p.categoryId \(whereClause)"
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0
             var order: String
             var orderArguments: StatementArguments = []
             switch query.sort {
@@ -393,9 +394,14 @@ extension InventorySQLiteRepository {
                     """
                 orderArguments = StatementArguments(candidates) + [search, escaped + "%", "% " + escaped + "%"]
             }
+            // The page and the number of matches in one pass (a window over every match, taken before LIMIT): the
+            // search's conditions are evaluated once, not once for the count and again for the page.
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(Self.productColumns) \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                db, sql: "SELECT \(Self.productColumns), COUNT(*) OVER () \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: arguments + orderArguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
+            // A page past the end has no row to carry the count.
+            let total = try rows.first.map { $0[Self.productColumnCount] as Int }
+                ?? Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0
             return (rows.map(Self.product), total)
         }
     }

@@ -81,6 +81,9 @@ import Testing
         let page = try await store.products(ProductQuery(sort: .quantity, limit: 2, offset: 1))
         #expect(page.total == 4)
         #expect(page.products.map(\.name) == ["Water", "Lemonade"])
+        let pastTheEnd = try await store.products(ProductQuery(sort: .quantity, limit: 2, offset: 10))
+        #expect(pastTheEnd.products.isEmpty && pastTheEnd.total == 4, "a page past the end still counts the matches")
+        #expect(try await store.products(ProductQuery(search: "a", limit: 1)).total == 3, "the count is of every match, not the page")
 
         var archived = try await store.product(ids[2]).details
         archived.isArchived = true
