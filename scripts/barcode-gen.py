@@ -22,7 +22,9 @@ part of the bars cut off by the image border or covered: only a fragment could b
 
 Sets: ean13-gen ean8-gen upca-gen upce-gen ean13-addon2 ean13-addon5 upca-addon2 upca-addon5 itf-bearer code128-gen code39-gen
 qrcode-gen datamatrix-gen nested-ean13 nested-addon nested-itf14, and negative-text negative-stripes
-negative-fence negative-woven negative-product negative-noise negative-cut.
+negative-fence negative-woven negative-product negative-noise negative-cut. Issue 11 point 4 adds qrcode-dense
+(versions 7-25, always a steep true perspective), datamatrix-large (32x32 to 144x144, 4 to 36 data regions) and
+datamatrix-rect (rectangular and DMRE sizes); they are not in the default run (name them with --sets).
 """
 import argparse
 import fnmatch
@@ -150,6 +152,40 @@ def make_symbol(rng, kind, extras=None):
         alphabet = string.ascii_letters + string.digits + " -./:"
         d = "".join(rng.choice(alphabet) for _ in range(rng.randint(3, 60))).strip() or "DM"
         return zint(rng, 71, d, False, ["--square"] if rng.random() < 0.7 else []), d
+    if kind == "qrcode-dense":
+        # Versions 7-25 (version information blocks, 6-25 alignment patterns), filled to a random share of the
+        # version's capacity; placed with a steep perspective by `generate`.
+        import segno
+
+        version = rng.randint(7, 25)
+        error = rng.choice("lmq")
+        alphabet = string.ascii_letters + string.digits + " -./:"
+        n = rng.randint(40, 400)
+        while True:
+            d = "".join(rng.choice(alphabet) for _ in range(n)).strip() or "QR"
+            try:
+                q = segno.make_qr(d, version=version, error=error, boost_error=False)
+                break
+            except Exception:  # too long for the version: shorten
+                n = max(1, n * 2 // 3)
+        buf = io.BytesIO()
+        q.save(buf, kind="png", scale=2, border=4)
+        buf.seek(0)
+        return Image.open(buf).convert("L"), d
+    if kind in ("datamatrix-large", "datamatrix-rect"):
+        # Large square sizes with 4-36 data regions (zint --vers 10-24: 32x32 ... 144x144), or the rectangular
+        # sizes of ISO/IEC 16022 (--vers 25-30) and of DMRE, ISO/IEC 21471 (--vers 31-48).
+        vers = rng.randint(10, 24) if kind == "datamatrix-large" else rng.randint(25, 48)
+        alphabet = string.ascii_letters + string.digits + " -./:"
+        n = rng.randint(10, 1200 if kind == "datamatrix-large" else 120)
+        while True:
+            d = "".join(rng.choice(alphabet) for _ in range(n)).strip() or "DM"
+            try:
+                return zint(rng, 71, d, False, [f"--vers={vers}"]), d
+            except subprocess.CalledProcessError:  # too long for the size: shorten
+                if n == 1:
+                    raise
+                n = max(1, n * 2 // 3)
     raise ValueError(kind)
 
 
@@ -206,6 +242,25 @@ def perspective(rng, arr, strength):
             (w - rng.uniform(0, d), h - rng.uniform(0, d)), (w - rng.uniform(0, d), rng.uniform(0, d))]
     img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     img = img.transform((w, h), Image.QUAD, [c for p in quad for c in p], Image.BILINEAR, fillcolor=int(arr.mean()))
+    return np.asarray(img, np.float32)
+
+
+def projective(rng, arr, strength):
+    """A true camera perspective (a homography, straight lines stay straight), unlike perspective() above, whose
+    PIL QUAD transform is bilinear and bends the lines of a rotated symbol."""
+    h, w = arr.shape
+    d = strength * min(w, h)
+    dst = [(0, 0), (0, h), (w, h), (w, 0)]
+    src = [(rng.uniform(0, d), rng.uniform(0, d)), (rng.uniform(0, d), h - rng.uniform(0, d)),
+           (w - rng.uniform(0, d), h - rng.uniform(0, d)), (w - rng.uniform(0, d), rng.uniform(0, d))]
+    # PIL's PERSPECTIVE wants the output-to-input map: (a x + b y + c) / (g x + h y + 1), likewise for y.
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(dst, src):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y]); rhs.append(u)
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y]); rhs.append(v)
+    coeffs = np.linalg.solve(np.array(rows, float), np.array(rhs, float))
+    img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+    img = img.transform((w, h), Image.PERSPECTIVE, list(coeffs), Image.BILINEAR, fillcolor=int(arr.mean()))
     return np.asarray(img, np.float32)
 
 
@@ -421,7 +476,13 @@ POSITIVES = {
     "ean13-addon2": "ean13-addon2", "ean13-addon5": "ean13-addon5", "upca-addon2": "upca-addon2",
     "upca-addon5": "upca-addon5", "itf-bearer": "itf14",
     "code128-gen": "code128", "code39-gen": "code39", "qrcode-gen": "qrcode", "datamatrix-gen": "datamatrix",
+    "qrcode-dense": "qrcode-dense", "datamatrix-large": "datamatrix-large", "datamatrix-rect": "datamatrix-rect",
 }
+
+# Sets whose images always get a perspective (strength range as a share of the frame), for issue 11 point 4.
+STEEP = {"qrcode-dense": (0.08, 0.22)}
+# Sets generated only when named with --sets (the default run and GeneratedCorpusTests stay as they were).
+OPT_IN = {"qrcode-dense", "datamatrix-large", "datamatrix-rect"}
 
 # Symbol-inside-a-symbol: small modules, tight framing and thick ink spread make fragments likely.
 NESTED = {"nested-ean13": "ean13", "nested-addon": "ean13-addon5", "nested-itf14": "itf14"}
@@ -448,6 +509,8 @@ def generate(out, seed, count, patterns, negative_size=None):
     for set_name in names:
         if patterns and not any(fnmatch.fnmatch(set_name, p) for p in patterns):
             continue
+        if not patterns and set_name in OPT_IN:
+            continue
         folder = os.path.join(out, set_name)
         os.makedirs(folder, exist_ok=True)
         for k in range(count):
@@ -472,8 +535,18 @@ def generate(out, seed, count, patterns, negative_size=None):
                     arr = place(r, sym, 1.2, 2.6)
                 else:
                     sym, expected = make_symbol(r, kind, extras)
-                    arr = place(r, sym, 1.6 if kind in ("qrcode", "datamatrix") else 1.3, 4.0)
-                img, tags = camera(r, arr)
+                    arr = place(r, sym, 1.6 if kind.startswith(("qrcode", "datamatrix")) else 1.3, 4.0)
+                tags = []
+                if set_name in STEEP:
+                    lo, hi = STEEP[set_name]
+                    strength = r.uniform(lo, hi * (1.3 if HARD else 1.0))
+                    # projective() pulls the corners in by up to strength x the frame's shorter side: widen the
+                    # frame first (edge pixels repeated) so that the whole symbol stays in the picture.
+                    margin = int(strength * max(arr.shape) / (1 - 2 * strength)) + 4
+                    arr = projective(r, np.pad(arr, margin, mode="edge"), strength)
+                    tags.append("steep")
+                img, more = camera(r, arr)
+                tags += more
             name = f"{k:03d}-" + ("-".join(tags) if tags else "clean")
             Image.fromarray(img).save(os.path.join(folder, name + ".png"))
             with open(os.path.join(folder, name + ".txt"), "w", encoding="utf-8") as f:
