@@ -34,7 +34,43 @@ enum QRCodeReader {
             let minScore = delta == 0 ? minTimingScore : max(minTimingScore, 0.6)
             if let r = decode(detector, bl, tl, tr, delta: delta, minTimingScore: minScore) { return r }
         }
+        return decodeGridFit(detector, bl, tl, tr)
+    }
+
+    /// Steep perspective and dense versions: the grid fitted to the timing patterns and every alignment pattern
+    /// (``QRDetector/gridFit(bottomLeft:topLeft:topRight:dimension:)``), sampled cell by cell between the alignment patterns, then through
+    /// the fitted homography alone.
+    private static func decodeGridFit(
+        _ detector: QRDetector, _ bl: QRDetector.FinderPattern, _ tl: QRDetector.FinderPattern,
+        _ tr: QRDetector.FinderPattern
+    ) -> DecodedBarcode? {
+        // Finder patterns seen on one scan line only are mostly texture: not worth the search (it is the costly
+        // part of a frame without a code).
+        guard min(bl.count, tl.count, tr.count) >= 2,
+            let (dimension, _) = detector.estimatedDimension(bottomLeft: bl, topLeft: tl, topRight: tr)
+        else { return nil }
+        guard let fit = detector.gridFit(bottomLeft: bl, topLeft: tl, topRight: tr, dimension: dimension) else {
+            return nil
+        }
+        let d = Double(fit.version.dimension)
+        let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { m in
+            let p = fit.transform.transform(m.0, m.1)
+            return Point(x: p.0, y: p.1)
+        }
+        for mesh in [true, false] {
+            guard let sampled = detector.sample(fit, mesh: mesh) else { continue }
+            if let r = decodeEitherWay(sampled) { return DecodedBarcode(r, corners: corners) }
+            if !mesh || fit.version.alignmentCenters.count < 2 { break }
+        }
         return nil
+    }
+
+    /// Decodes a sampled grid as it is or, failing that, mirrored (a symbol seen from behind).
+    private static func decodeEitherWay(_ sampled: BitMatrix) -> QRDecoder.Result? {
+        if let r = try? QRDecoder.decode(sampled) { return r }
+        var m = BitMatrix(width: sampled.width, height: sampled.height)
+        for y in 0..<sampled.height { for x in 0..<sampled.width where sampled.get(x, y) { m.set(y, x) } }
+        return try? QRDecoder.decode(m)
     }
 
     private static func decode(

@@ -343,7 +343,12 @@ struct QRDetector {
                     let idx = [usable[ai], usable[bi], usable[ci]]
                     let p = idx.map { centers[$0] }
                     let sizes = p.map(\.moduleSize)
-                    guard let lo = sizes.min(), let hi = sizes.max(), hi <= lo * 1.4 else { continue }
+                    // A steep perspective makes the near finder up to about twice the far one (zxing-cpp allows as
+                    // much); such triples come after every triple of similar finders, and only when each finder was
+                    // seen on more than one scan line (texture makes many one-line finders of any size).
+                    guard let lo = sizes.min(), let hi = sizes.max(), hi <= lo * 2 else { continue }
+                    let unequal = hi > lo * 1.4 ? 10.0 : 0
+                    if unequal > 0 && p.contains(where: { $0.count < 2 }) { continue }
                     var d = [
                         sq(p[0], p[1]), sq(p[1], p[2]), sq(p[0], p[2]),
                     ].sorted()
@@ -352,7 +357,7 @@ struct QRDetector {
                     let distortion = abs(d[2] - 2 * d[1]) + abs(d[2] - 2 * d[0])
                     d[0] = distortion / d[2]
                     guard d[0] < 1.2 else { continue }
-                    scored.append((d[0], idx))
+                    scored.append((d[0] + unequal, idx))
                 }
             }
         }
@@ -730,13 +735,12 @@ struct QRDetector {
         GreySampler.sample(g, t, width: dimension, height: dimension)
     }
 
-    /// Builds the sampling grid for three ordered finder patterns.
-    func detect(
-        bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0,
-        minTimingScore: Double = 0
-    ) -> [Candidate] {
+    /// The symbol's dimension from the finder distances in modules (rounded to a valid size) and the module size.
+    func estimatedDimension(bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern)
+        -> (Int, Double)?
+    {
         let moduleSize = (moduleSizeOneWay(tl, tr) + moduleSizeOneWay(tl, bl)) / 2
-        guard moduleSize.isFinite, moduleSize >= 1 else { return [] }
+        guard moduleSize.isFinite, moduleSize >= 1 else { return nil }
         let tltr = Int((Self.distance(tl, tr) / moduleSize).rounded())
         let tlbl = Int((Self.distance(tl, bl) / moduleSize).rounded())
         var dimension = (tltr + tlbl) / 2 + 7
@@ -745,6 +749,17 @@ struct QRDetector {
         case 2: dimension -= 1
         case 3: dimension += 2  // zxing gives up here; try the nearest valid size instead
         default: break
+        }
+        return (dimension, moduleSize)
+    }
+
+    /// Builds the sampling grid for three ordered finder patterns.
+    func detect(
+        bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern, dimensionDelta: Int = 0,
+        minTimingScore: Double = 0
+    ) -> [Candidate] {
+        guard let (dimension, moduleSize) = estimatedDimension(bottomLeft: bl, topLeft: tl, topRight: tr) else {
+            return []
         }
         let dims = [dimension + dimensionDelta]
         var results: [Candidate] = []
