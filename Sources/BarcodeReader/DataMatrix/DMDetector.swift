@@ -352,47 +352,79 @@ struct DMDetector {
         for component in components(maxCount: maxCandidates) {
             let hull = Self.convexHull(component.edgePoints)
             guard let (q, rect) = Self.quad(hull) else { continue }
-            let center = ((q[0].0 + q[1].0 + q[2].0 + q[3].0) / 4, (q[0].1 + q[1].1 + q[2].1 + q[3].1) / 4)
-            // Which corner joins two solid sides?
-            // Classify the sides on the rectangle (the hull corner at the light top-right module can be far off).
-            var solid = [Bool](repeating: false, count: 4)
-            var alternating = [Bool](repeating: false, count: 4)
-            for i in 0..<4 {
-                var solidNear = false
-                var solidFar = false
-                var alternatingNearCount = 0
-                for (a, b) in [(rect[i], rect[(i + 1) % 4]), (q[i], q[(i + 1) % 4])] {
-                    let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
-                    for inset in [1.5, 3.0] {
-                        let p = profile(a, b, center: center, inset: inset, samples: max(16, Int(len)))
-                        if p.dark > 0.88 {
-                            if inset < 2 { solidNear = true } else { solidFar = true }
-                        }
-                        if p.dark > 0.2 && p.dark < 0.8 && p.runs >= 5 { alternating[i] = true }
-                        if inset < 2 && p.dark > 0.3 && p.dark < 0.7 && p.runs >= 8 { alternatingNearCount += 1 }
-                    }
-                }
-                // The far inset helps blurred edges but, with small modules, reaches the row inside the timing.
-                solid[i] = solidNear || (solidFar && alternatingNearCount < 2)
-            }
-            // Two adjacent solid sides (the L) and two alternating ones (the timing pattern).
-            for k in 0..<4
-            where solid[(k + 3) % 4] && solid[k] && (alternating[(k + 1) % 4] || alternating[(k + 2) % 4])
+            var structured = false
+            var found = candidates(q, rect, structured: &structured)
+            // No L on the hull's quadrilateral, but a solid or alternating side: its corners may be rounded off
+            // (blur, a thin or a large symbol); try again with the sides moved onto the symbol's edges.
+            if found.isEmpty, structured, Self.fill(component.count, q) > 0.3, Self.fill(component.count, q) < 0.85,
+                let fitted = edgeFitted(q)
             {
-                // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.
-                let bl = q[k]
-                var tl = q[(k + 3) % 4]
-                var br = q[(k + 1) % 4]
-                let crossZ = (bl.0 - tl.0) * (br.1 - bl.1) - (bl.1 - tl.1) * (br.0 - bl.0)
-                if crossZ > 0 { swap(&tl, &br) }
-                let parallelogram = (tl.0 + br.0 - bl.0, tl.1 + br.1 - bl.1)
-                out.append(
-                    Candidate(
-                        bottomLeft: bl, topLeft: tl, bottomRight: br, topRight: parallelogram,
-                        topRightAlternatives: [rect[(k + 2) % 4], q[(k + 2) % 4]]))
+                found = candidates(fitted, fitted, structured: &structured)
             }
+            out += found
         }
         return out
+    }
+
+    /// The share of a quadrilateral's area that `count` dark pixels would cover: a Data Matrix (its L, timing and
+    /// about half its data modules) covers roughly half to two thirds of its own.
+    static func fill(_ count: Int, _ q: [(Double, Double)]) -> Double {
+        var area = 0.0
+        for i in 0..<q.count {
+            let a = q[i]
+            let b = q[(i + 1) % q.count]
+            area += a.0 * b.1 - b.0 * a.1
+        }
+        area = abs(area) / 2
+        return area > 0 ? Double(count) / area : 0
+    }
+
+    /// The candidates a quadrilateral (`q`, in hull order, and its minimum-area rectangle `rect`) makes: each
+    /// corner between two solid sides with an alternating side beyond them. `structured` tells whether any side
+    /// was solid or alternating at all.
+    func candidates(_ q: [(Double, Double)], _ rect: [(Double, Double)], structured: inout Bool) -> [Candidate] {
+        var result: [Candidate] = []
+        let center = ((q[0].0 + q[1].0 + q[2].0 + q[3].0) / 4, (q[0].1 + q[1].1 + q[2].1 + q[3].1) / 4)
+        // Which corner joins two solid sides?
+        // Classify the sides on the rectangle (the hull corner at the light top-right module can be far off).
+        var solid = [Bool](repeating: false, count: 4)
+        var alternating = [Bool](repeating: false, count: 4)
+        for i in 0..<4 {
+            var solidNear = false
+            var solidFar = false
+            var alternatingNearCount = 0
+            for (a, b) in [(rect[i], rect[(i + 1) % 4]), (q[i], q[(i + 1) % 4])] {
+                let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+                for inset in [1.5, 3.0] {
+                    let p = profile(a, b, center: center, inset: inset, samples: max(16, Int(len)))
+                    if p.dark > 0.88 {
+                        if inset < 2 { solidNear = true } else { solidFar = true }
+                    }
+                    if p.dark > 0.2 && p.dark < 0.8 && p.runs >= 5 { alternating[i] = true }
+                    if inset < 2 && p.dark > 0.3 && p.dark < 0.7 && p.runs >= 8 { alternatingNearCount += 1 }
+                }
+            }
+            // The far inset helps blurred edges but, with small modules, reaches the row inside the timing.
+            solid[i] = solidNear || (solidFar && alternatingNearCount < 2)
+        }
+        structured = solid.contains(true) || alternating.contains(true)
+        // Two adjacent solid sides (the L) and two alternating ones (the timing pattern).
+        for k in 0..<4
+        where solid[(k + 3) % 4] && solid[k] && (alternating[(k + 1) % 4] || alternating[(k + 2) % 4])
+        {
+            // Sides (k-1 -> k) and (k -> k+1) are solid: corner k is the L corner.
+            let bl = q[k]
+            var tl = q[(k + 3) % 4]
+            var br = q[(k + 1) % 4]
+            let crossZ = (bl.0 - tl.0) * (br.1 - bl.1) - (bl.1 - tl.1) * (br.0 - bl.0)
+            if crossZ > 0 { swap(&tl, &br) }
+            let parallelogram = (tl.0 + br.0 - bl.0, tl.1 + br.1 - bl.1)
+            result.append(
+                Candidate(
+                    bottomLeft: bl, topLeft: tl, bottomRight: br, topRight: parallelogram,
+                    topRightAlternatives: [rect[(k + 2) % 4], q[(k + 2) % 4]]))
+        }
+        return result
     }
 
     /// Module counts along the timing sides (top: TL->TR, right: TR->BR).
@@ -435,5 +467,137 @@ struct DMDetector {
             for dr in [-2, 0, 2] { for dc in [-2, 0, 2] { add(r0 + dr, c0 + dc) } }
         }
         return result
+    }
+}
+
+// MARK: - Edge lines (issue 11, point 4)
+
+extension DMDetector {
+    /// A straight line through `point` along the unit vector `direction`.
+    struct Line {
+        var point: (Double, Double)
+        var direction: (Double, Double)
+
+        func intersection(_ o: Line) -> (Double, Double)? {
+            let det = self.direction.0 * o.direction.1 - self.direction.1 * o.direction.0
+            guard abs(det) > 1e-6 else { return nil }
+            let dx = o.point.0 - self.point.0
+            let dy = o.point.1 - self.point.1
+            let t = (dx * o.direction.1 - dy * o.direction.0) / det
+            return (self.point.0 + t * self.direction.0, self.point.1 + t * self.direction.1)
+        }
+    }
+
+    /// The quadrilateral `quad` (four corners in order around it) with each side moved onto the symbol's outer
+    /// edge: along the side, the first dark run met coming in from outside, and a line through the most of those
+    /// points (within a pixel), fitted to them. A solid side gives points all along; a timing side gives them at its
+    /// dark modules only, and the light modules' deeper points are left out as outliers. The corners are the
+    /// crossings of neighbouring lines; nil when a side shows too few edge points or a corner moves by more than a
+    /// quarter of the shorter side (blurred or broken edges, where the hull's corners are the better guess).
+    /// Large, thin (8-row) and perspective symbols need this: a hull corner rounded off by blur tilts a whole side.
+    func edgeFitted(_ quad: [(Double, Double)]) -> [(Double, Double)]? {
+        guard quad.count == 4 else { return nil }
+        let center = (
+            (quad[0].0 + quad[1].0 + quad[2].0 + quad[3].0) / 4, (quad[0].1 + quad[1].1 + quad[2].1 + quad[3].1) / 4
+        )
+        func length(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+        }
+        let sides = (0..<4).map { length(quad[$0], quad[($0 + 1) % 4]) }
+        guard let shortest = sides.min(), shortest >= 8 else { return nil }
+        var lines: [Line] = []
+        for i in 0..<4 {
+            let a = quad[i]
+            let b = quad[(i + 1) % 4]
+            let len = sides[i]
+            let dir = ((b.0 - a.0) / len, (b.1 - a.1) / len)
+            var normal = (-dir.1, dir.0)
+            let mid = ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
+            if normal.0 * (mid.0 - center.0) + normal.1 * (mid.1 - center.1) < 0 { normal = (-normal.0, -normal.1) }
+            // How far to look either side of the current side: a share of the neighbouring sides' length, and of
+            // its own (a long reach from a short side would mostly meet whatever lies outside the quiet zone).
+            let across = (sides[(i + 1) % 4] + sides[(i + 3) % 4]) / 2
+            let reach = max(3, min(across * 0.07, len * 0.15))
+            let count = max(12, min(240, Int(len / 1.5)))
+            var points: [(Double, Double)] = []
+            for k in 0..<count {
+                let t = 0.03 + 0.94 * (Double(k) + 0.5) / Double(count)
+                let base = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+                // Coming in from outside, the first dark run of at least 1.5 px after a light run of at least
+                // 1.5 px (the quiet zone; specks of noise in the background make shorter runs).
+                var s = reach
+                var light = 0
+                while s > -reach {
+                    if !self.image.get(base.0 + normal.0 * s, base.1 + normal.1 * s) {
+                        light += 1
+                    } else {
+                        if light >= 3 {
+                            var dark = 1
+                            while dark < 3 && self.image.get(
+                                base.0 + normal.0 * (s - 0.5 * Double(dark)), base.1 + normal.1 * (s - 0.5 * Double(dark)))
+                            {
+                                dark += 1
+                            }
+                            if dark >= 3 {
+                                let e = s + 0.25
+                                points.append((base.0 + normal.0 * e, base.1 + normal.1 * e))
+                                break
+                            }
+                        }
+                        light = 0
+                    }
+                    s -= 0.5
+                }
+            }
+            guard points.count >= max(6, count / 4), let line = Self.robustLine(points, minInliers: max(6, count / 4))
+            else { return nil }
+            lines.append(line)
+        }
+        var corners: [(Double, Double)] = []
+        for i in 0..<4 {
+            guard let c = lines[(i + 3) % 4].intersection(lines[i]), length(c, quad[i]) <= shortest / 4 else {
+                return nil
+            }
+            corners.append(c)
+        }
+        return corners
+    }
+
+    /// The line through the most points within a pixel (candidate lines through pairs of points a half, a third
+    /// and a fifth of the list apart), refitted to those points by least squares; nil with fewer than `minInliers`
+    /// of them.
+    static func robustLine(_ points: [(Double, Double)], minInliers: Int) -> Line? {
+        let n = points.count
+        guard n >= 2 else { return nil }
+        var bestInliers: [(Double, Double)] = []
+        let step = max(1, n / 60)  // at most about 60 candidate lines per gap
+        for gap in [n / 2, n / 3, n / 5] where gap > 0 {
+            for i in stride(from: 0, to: n - gap, by: step) {
+                let p = points[i]
+                let q = points[i + gap]
+                let len = ((q.0 - p.0) * (q.0 - p.0) + (q.1 - p.1) * (q.1 - p.1)).squareRoot()
+                guard len > 0 else { continue }
+                let nx = -(q.1 - p.1) / len
+                let ny = (q.0 - p.0) / len
+                var inliers: [(Double, Double)] = []
+                for r in points where abs((r.0 - p.0) * nx + (r.1 - p.1) * ny) <= 1 { inliers.append(r) }
+                if inliers.count > bestInliers.count { bestInliers = inliers }
+            }
+        }
+        guard bestInliers.count >= minInliers else { return nil }
+        // Total least squares: the principal direction of the inliers.
+        let m = Double(bestInliers.count)
+        let cx = bestInliers.reduce(0) { $0 + $1.0 } / m
+        let cy = bestInliers.reduce(0) { $0 + $1.1 } / m
+        var sxx = 0.0
+        var sxy = 0.0
+        var syy = 0.0
+        for r in bestInliers {
+            sxx += (r.0 - cx) * (r.0 - cx)
+            sxy += (r.0 - cx) * (r.1 - cy)
+            syy += (r.1 - cy) * (r.1 - cy)
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        return Line(point: (cx, cy), direction: (cos(angle), sin(angle)))
     }
 }

@@ -96,41 +96,32 @@ enum DataMatrixReader {
         let detector = DMDetector(image: binary)
         var results: [DecodedBarcode] = []
         for c in detector.detect() {
-            var decoded = false
-            for (version, refined) in rankedVersions(c, detector: detector, binary: binary) {
-                for tr in [refined, c.topRight] + c.topRightAlternatives {
-                    let t = transform(c, topRight: tr, version: version)
-                    var bits = BitMatrix(width: version.columns, height: version.rows)
-                    for y in 0..<version.rows {
-                        for x in 0..<version.columns {
-                            let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
-                            if binary.get(px, py) { bits.set(x, y) }
-                        }
+            let ranked = rankedVersions(c, detector: detector, binary: binary)
+            var decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results)
+            // The sides moved onto the symbol's edges (rounded hull corners, a thin, large or oblique symbol), the
+            // top-right corner where the two timing sides cross; each fit once (within a pixel).
+            if !decoded {
+                // The top-right corner is not on the hull: the timing sides start from each of its estimates.
+                var tried: [[(Double, Double)]] = []
+                for guess in ((ranked.first.map { [$0.1] } ?? []) + c.topRightAlternatives + [c.topRight]).prefix(3) {
+                    guard let e = detector.edgeFitted([c.topLeft, guess, c.bottomRight, c.bottomLeft]) else { continue }
+                    let corners = e
+                    let seen = tried.contains { old in
+                        zip(old, corners).allSatisfy { abs($0.0 - $1.0) < 1 && abs($0.1 - $1.1) < 1 }
                     }
-                    var r = try? DMDecoder.decode(bits, version: version)
-                    if r == nil, let gray,
-                        let grey = GreySampler.sample(gray, t, width: version.columns, height: version.rows)
-                    {
-                        r = try? DMDecoder.decode(grey, version: version)
-                    }
-                    if let r {
-                        let corners = [c.topLeft, tr, c.bottomRight, c.bottomLeft].map { Point(x: $0.0, y: $0.1) }
-                        if !results.contains(where: { $0.text == r.text }) {
-                            results.append(
-                                DecodedBarcode(
-                                    format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners,
-                                    gs1: r.content.gs1, eci: r.content.eci,
-                                    structuredAppend: r.content.structuredAppend))
-                        }
-                        decoded = true
-                        break
-                    }
+                    if seen { continue }
+                    tried.append(corners)
+                    let edged = DMDetector.Candidate(
+                        bottomLeft: e[3], topLeft: e[0], bottomRight: e[2], topRight: e[1], topRightAlternatives: [guess])
+                    decoded = attempt(
+                        edged, ranked: rankedVersions(edged, detector: detector, binary: binary), binary: binary,
+                        gray: gray, results: &results)
+                    if decoded { break }
                 }
-                if decoded { break }
             }
             // Last resort: fit all four corners to the finder L, the timing patterns and the region borders.
             if !decoded {
-                for (version, refined) in rankedVersions(c, detector: detector, binary: binary).prefix(2) {
+                for (version, refined) in ranked.prefix(2) {
                     // Only worth it when the timing patterns already mostly fit (a real symbol, slightly off).
                     guard refineTopRight(c, version: version, binary: binary).1 >= 0.8 else { continue }
                     let t = fitted(c, topRight: refined, version: version, binary: binary)
@@ -165,6 +156,43 @@ enum DataMatrixReader {
             }
         }
         return results
+    }
+
+    /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:)``), with each
+    /// top-right estimate; appends a new text to `results`. True when the candidate decoded.
+    static func attempt(
+        _ c: DMDetector.Candidate, ranked: [(DMVersion, (Double, Double))], binary: BitMatrix, gray: GrayscaleImage?,
+        results: inout [DecodedBarcode]
+    ) -> Bool {
+        for (version, refined) in ranked {
+            for tr in [refined, c.topRight] + c.topRightAlternatives {
+                let t = transform(c, topRight: tr, version: version)
+                var bits = BitMatrix(width: version.columns, height: version.rows)
+                for y in 0..<version.rows {
+                    for x in 0..<version.columns {
+                        let (px, py) = t.transform(Double(x) + 0.5, Double(y) + 0.5)
+                        if binary.get(px, py) { bits.set(x, y) }
+                    }
+                }
+                var r = try? DMDecoder.decode(bits, version: version)
+                if r == nil, let gray,
+                    let grey = GreySampler.sample(gray, t, width: version.columns, height: version.rows)
+                {
+                    r = try? DMDecoder.decode(grey, version: version)
+                }
+                if let r {
+                    let corners = [c.topLeft, tr, c.bottomRight, c.bottomLeft].map { Point(x: $0.0, y: $0.1) }
+                    if !results.contains(where: { $0.text == r.text }) {
+                        results.append(
+                            DecodedBarcode(
+                                format: .dataMatrix, text: r.text, rawBytes: r.bytes, corners: corners,
+                                gs1: r.content.gs1, eci: r.content.eci, structuredAppend: r.content.structuredAppend))
+                    }
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// Modules of the fixed patterns (solid L, timing, and the borders between data regions) sampled right.
