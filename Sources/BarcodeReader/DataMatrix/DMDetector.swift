@@ -349,6 +349,7 @@ struct DMDetector {
 
     func detect(maxCandidates: Int = 3) -> [Candidate] {
         var out: [Candidate] = []
+        var edgeFits = 0  // at most two per frame: the largest components, and a frame without a code pays little
         for component in components(maxCount: maxCandidates) {
             let hull = Self.convexHull(component.edgePoints)
             guard let (q, rect) = Self.quad(hull) else { continue }
@@ -356,10 +357,10 @@ struct DMDetector {
             var found = candidates(q, rect, structured: &structured)
             // No L on the hull's quadrilateral, but a solid or alternating side: its corners may be rounded off
             // (blur, a thin or a large symbol); try again with the sides moved onto the symbol's edges.
-            if found.isEmpty, structured, Self.fill(component.count, q) > 0.3, Self.fill(component.count, q) < 0.85,
-                let fitted = edgeFitted(q)
-            {
-                found = candidates(fitted, fitted, structured: &structured)
+            let fill = Self.fill(component.count, q)
+            if found.isEmpty, structured, edgeFits < 2, fill > 0.3, fill < 0.85 {
+                edgeFits += 1
+                if let fitted = edgeFitted(q) { found = candidates(fitted, fitted, structured: &structured) }
             }
             out += found
         }
@@ -563,14 +564,15 @@ extension DMDetector {
         return corners
     }
 
-    /// The line through the most points within a pixel (candidate lines through pairs of points a half, a third
-    /// and a fifth of the list apart), refitted to those points by least squares; nil with fewer than `minInliers`
-    /// of them.
+    /// The line through the most points within a pixel (up to about 30 candidate lines through pairs of points a
+    /// half, a third and a fifth of the list apart), refitted to those points by least squares; nil with fewer than
+    /// `minInliers` of them.
     static func robustLine(_ points: [(Double, Double)], minInliers: Int) -> Line? {
         let n = points.count
         guard n >= 2 else { return nil }
-        var bestInliers: [(Double, Double)] = []
-        let step = max(1, n / 60)  // at most about 60 candidate lines per gap
+        // Count first, collect once: the candidate lines are many, the best one's inliers are needed only once.
+        var best = (count: 0, p: (0.0, 0.0), nx: 0.0, ny: 0.0)
+        let step = max(1, n / 30)  // at most about 30 candidate lines per gap
         for gap in [n / 2, n / 3, n / 5] where gap > 0 {
             for i in stride(from: 0, to: n - gap, by: step) {
                 let p = points[i]
@@ -579,11 +581,13 @@ extension DMDetector {
                 guard len > 0 else { continue }
                 let nx = -(q.1 - p.1) / len
                 let ny = (q.0 - p.0) / len
-                var inliers: [(Double, Double)] = []
-                for r in points where abs((r.0 - p.0) * nx + (r.1 - p.1) * ny) <= 1 { inliers.append(r) }
-                if inliers.count > bestInliers.count { bestInliers = inliers }
+                var count = 0
+                for r in points where abs((r.0 - p.0) * nx + (r.1 - p.1) * ny) <= 1 { count += 1 }
+                if count > best.count { best = (count, p, nx, ny) }
             }
         }
+        guard best.count >= minInliers else { return nil }
+        let bestInliers = points.filter { abs(($0.0 - best.p.0) * best.nx + ($0.1 - best.p.1) * best.ny) <= 1 }
         guard bestInliers.count >= minInliers else { return nil }
         // Total least squares: the principal direction of the inliers.
         let m = Double(bestInliers.count)

@@ -95,15 +95,19 @@ enum DataMatrixReader {
     static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
         let detector = DMDetector(image: binary)
         var results: [DecodedBarcode] = []
+        var edgeFits = 0  // at most six per frame (see below)
         for c in detector.detect() {
             let ranked = rankedVersions(c, detector: detector, binary: binary)
             var decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results)
             // The sides moved onto the symbol's edges (rounded hull corners, a thin, large or oblique symbol), the
-            // top-right corner where the two timing sides cross; each fit once (within a pixel).
+            // top-right corner where the two timing sides cross; each fit once (within a pixel), at most six fits
+            // per frame (candidates come largest first; texture and 1-D symbols make candidates that never decode).
             if !decoded {
                 // The top-right corner is not on the hull: the timing sides start from each of its estimates.
                 var tried: [[(Double, Double)]] = []
                 for guess in ((ranked.first.map { [$0.1] } ?? []) + c.topRightAlternatives + [c.topRight]).prefix(3) {
+                    guard edgeFits < 6 else { break }
+                    edgeFits += 1
                     guard let e = detector.edgeFitted([c.topLeft, guess, c.bottomRight, c.bottomLeft]) else { continue }
                     let corners = e
                     let seen = tried.contains { old in
