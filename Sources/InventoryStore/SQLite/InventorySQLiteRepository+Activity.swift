@@ -49,14 +49,14 @@ final class ActivityLog {
     /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before
     /// deleting it.
     func recordDocument(_ verb: ShopActivity.Kind.Verb, _ kind: MovementKind, id: Int64) throws {
-        let header = try Row.fetchOne(self.db, sql: """
+        let header = try Row.fetchOne(self.db.cachedStatement(sql: """
             SELECT d.tip, d.reason, d.saleId, COALESCE(s.name, c.name) FROM document d
             LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ?
-            """, arguments: [id])
-        let lines = try Row.fetchAll(self.db, sql: """
+            """), arguments: [id])
+        let lines = try Row.fetchAll(self.db.cachedStatement(sql: """
             SELECT m.productId, p.name, m.quantity, m.unitAmount, m.revenue, m.tax, \(RecipeSQL.lineValueChange("m"))
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind != 'consumption' ORDER BY m.lineNo
-            """, arguments: [id]).map { row in
+            """), arguments: [id]).map { row in
             ShopActivity.DocumentLine(
                 productID: ProductID(row[0]), productName: row[1], quantity: Quantity(thousandths: row[2]), unitAmount: Money(minorUnits: row[3]),
                 revenue: Money(minorUnits: row[4]), tax: Money(minorUnits: row[5]), valueChange: Money(minorUnits: row[6]))

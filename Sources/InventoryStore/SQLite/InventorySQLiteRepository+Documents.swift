@@ -400,18 +400,18 @@ extension InventorySQLiteRepository {
     }
 
     static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
-        guard let header = try Row.fetchOne(db, sql: """
+        guard let header = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
                    d.pricesIncludeTax, d.approvedBy, d.stockApprovedBy
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = ? AND d.kind = 'sale'
-            """, arguments: [id.rawValue]) else {
+            """), arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "sale \(id) does not exist")
         }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, \(RecipeSQL.lineValueChange("m")),
                    (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id), m.beyondStock, m.quantityAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind = 'sale' ORDER BY m.lineNo
-            """, arguments: [id.rawValue])
+            """), arguments: [id.rawValue])
         let options = try Self.chosenOptions(db, documentID: id.rawValue)
         let lines = rows.map { row in
             var line = SaleRecord.Line(

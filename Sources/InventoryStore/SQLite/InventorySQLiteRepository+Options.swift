@@ -98,7 +98,7 @@ extension InventorySQLiteRepository {
     /// Keeps a copy of each booked line's chosen options (the document's sale movements, by line).
     static func writeChosenOptions(_ db: Database, documentID: Int64, _ lines: [PricedSale.Line]) throws {
         guard lines.contains(where: { !$0.options.isEmpty }) else { return }
-        let ids = try Row.fetchAll(db, sql: "SELECT lineNo, id FROM movement WHERE documentId = ? AND kind = 'sale'", arguments: [documentID])
+        let ids = try Row.fetchAll(db.cachedStatement(sql: "SELECT lineNo, id FROM movement WHERE documentId = ? AND kind = 'sale'"), arguments: [documentID])
         let movementByLine = Dictionary(ids.map { ($0[0] as Int, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         let insert = try db.cachedStatement(sql: """
             INSERT INTO saleLineOption (movementId, position, optionId, groupName, name, priceChange) VALUES (?, ?, ?, ?, ?, ?)

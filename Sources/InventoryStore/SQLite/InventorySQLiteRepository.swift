@@ -185,7 +185,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// of range, throws an ``InventoryError`` naming the setting (it never becomes a default or an overflow).
     static func loadSettings(_ db: Database) throws -> ShopSettings {
         var values: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { values[row[0]] = row[1] }
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { values[row[0]] = row[1] }
         func number<T: FixedWidthInteger>(_ key: String, as _: T.Type) throws -> T? {
             guard let text = values[key] else { return nil }
             guard let value = T(text) else {
