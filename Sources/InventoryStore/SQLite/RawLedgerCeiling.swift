@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InventoryDomain
 
 /// The ceiling of the books' write path on this machine: the three statements a one-line sale writes (its document,
 /// its movement, the product's balance), prepared once and run on a file with the store's schema, indexes, triggers and
@@ -10,9 +11,9 @@ import GRDB
 /// two means something on a shared, noisy machine (issue 15: batch posting ≥ 50 % of it in transactions of a day's
 /// lines, durable sales over HTTP ≥ its rate at one sale per transaction).
 public enum RawLedgerCeiling {
-    /// One-line sales per second: `sales` of them, `perTransaction` to a transaction, on a new database in `folder`
-    /// (created, and removed afterwards) holding `products` products.
-    public static func salesPerSecond(folder: String, sales: Int, perTransaction: Int, products: Int = 1_000) throws -> Double {
+    /// How long `sales` one-line sales take, `perTransaction` to a transaction, on a new database in `folder` (created,
+    /// and removed afterwards) holding `products` products.
+    public static func time(folder: String, sales: Int, perTransaction: Int, products: Int = 1_000) throws -> Duration {
         precondition(sales > 0 && perTransaction > 0 && products > 0)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -20,7 +21,7 @@ public enum RawLedgerCeiling {
         let queue = try DatabasePool(path: (folder as NSString).appendingPathComponent("ceiling.sqlite"),
                                      configuration: InventorySQLiteRepository.configuration())
         try SQLiteMigrations.migrator.migrate(queue)
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = Instant.now.milliseconds
         try queue.write { db in
             let insert = try db.makeStatement(sql: """
                 INSERT INTO product (name, searchKey, unit, salePrice, taxRate, tracksStock, allowsNegativeStock, iconEmoji, createdAt, updatedAt)
@@ -66,7 +67,6 @@ public enum RawLedgerCeiling {
         }
         let elapsed = clock.now - start
         try queue.close()
-        let parts = elapsed.components
-        return Double(sales) / (Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+        return elapsed
     }
 }

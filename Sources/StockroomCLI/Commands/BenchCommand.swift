@@ -61,8 +61,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
         defer { if self.data == nil { try? FileManager.default.removeItem(atPath: folder) } }
         if self.ceilingOnly {
-            let perCommit = try RawLedgerCeiling.salesPerSecond(folder: folder, sales: Self.ceilingCommits, perTransaction: 1)
-            let batch = try RawLedgerCeiling.salesPerSecond(folder: folder, sales: 100_000, perTransaction: 1_000)
+            let perCommit = try Self.ceilingRate(folder: folder, sales: Self.ceilingCommits, perTransaction: 1)
+            let batch = try Self.ceilingRate(folder: folder, sales: 100_000, perTransaction: 1_000)
             print("ceiling per-commit \(Int(perCommit)) sales/s")
             print("ceiling batch \(Int(batch)) lines/s")
             return
@@ -155,7 +155,7 @@ struct BenchCommand: AsyncParsableCommand {
                                 target: "≥ 20000 lines/s", met: batchRate >= 20_000))
         // The ceiling in the same run: the same three statements per line, raw, in transactions of a day's lines.
         let dayLines = max(1, batchLines / self.days)
-        let rawBatch = try RawLedgerCeiling.salesPerSecond(folder: folder + "-ceiling", sales: min(200_000, batchLines), perTransaction: dayLines)
+        let rawBatch = try Self.ceilingRate(folder: folder + "-ceiling", sales: min(200_000, batchLines), perTransaction: dayLines)
         measures.append(Measure(name: "  raw SQLite, the same three statements per line, \(dayLines) lines per transaction", result: "\(Int(rawBatch)) lines/s",
                                 target: "—", met: nil))
         measures.append(Measure(name: "  batch posting as a share of it", result: "\(Int(100 * batchRate / rawBatch)) %", target: "≥ 50 %",
@@ -178,7 +178,7 @@ struct BenchCommand: AsyncParsableCommand {
         let singleMedian = Self.median(singleTimes)
         measures.append(Measure(name: "one sale per transaction (synchronous=FULL, \(singleTimes.count) sales)",
                                 result: "\(Int(1 / singleMedian.seconds)) sales/s (median \(Self.ms(singleMedian)))", target: "—", met: nil))
-        let rawCommits = try RawLedgerCeiling.salesPerSecond(folder: folder + "-ceiling", sales: Self.ceilingCommits, perTransaction: 1)
+        let rawCommits = try Self.ceilingRate(folder: folder + "-ceiling", sales: Self.ceilingCommits, perTransaction: 1)
         let singleRate = Double(singleTimes.count) / singleTimes.reduce(Duration.zero, +).seconds
         measures.append(Measure(name: "  raw SQLite, the same three statements, one sale per commit", result: "\(Int(rawCommits)) sales/s",
                                 target: "—", met: nil))
@@ -240,6 +240,11 @@ struct BenchCommand: AsyncParsableCommand {
             columns: ["measure", "result", "target", "met"],
             rows: measures.map { [$0.name, $0.result, $0.target, $0.met.map { $0 ? "yes" : "NO" } ?? ""] }).render(.table), terminator: "")
         print("database: \(size / 1_048_576) MiB, \(postedSales + singleTimes.count) sale lines, \(postedPurchases + 5) purchase lines, \(self.products) products")
+    }
+
+    /// The raw SQLite ceiling (``RawLedgerCeiling``) in sales per second.
+    static func ceilingRate(folder: String, sales: Int, perTransaction: Int) throws -> Double {
+        Double(sales) / (try RawLedgerCeiling.time(folder: folder, sales: sales, perTransaction: perTransaction)).seconds
     }
 
     static func median(_ values: [Duration]) -> Duration {
