@@ -177,8 +177,6 @@ extension InventorySQLiteRepository {
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
         p.quantity, p.value, p.averageCost
         """
-    /// How many columns ``productColumns`` selects (a column after them is at this index).
-    static let productColumnCount = 20
 
     static func product(_ row: Row) -> Product {
         let details = ProductDetails(
@@ -397,10 +395,10 @@ extension InventorySQLiteRepository {
             // The page and the number of matches in one pass (a window over every match, taken before LIMIT): the
             // search's conditions are evaluated once, not once for the count and again for the page.
             let rows = try Row.fetchAll(
-                db, sql: "SELECT \(Self.productColumns), COUNT(*) OVER () \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
+                db, sql: "SELECT \(Self.productColumns), COUNT(*) OVER () AS matches \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: arguments + orderArguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
             // A page past the end has no row to carry the count.
-            let total = try rows.first.map { $0[Self.productColumnCount] as Int }
+            let total = try rows.first.map { $0["matches"] as Int }
                 ?? Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0
             return (rows.map(Self.product), total)
         }
