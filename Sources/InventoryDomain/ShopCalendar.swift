@@ -44,6 +44,12 @@ public struct ShopCalendar: Sendable, Hashable {
         self.instant(civilMilliseconds: Self.days(of: day) * 86_400_000)
     }
 
+    /// The instant a `yyyymmdd` day's clocks show `hour` o'clock (0–23; a skipped hour is read as
+    /// ``instant(civilMilliseconds:)`` reads it).
+    public func instant(day: Int, hour: Int) -> Instant {
+        self.instant(civilMilliseconds: Self.days(of: day) * 86_400_000 + Int64(hour) * 3_600_000)
+    }
+
     /// The last instant (millisecond) of a `yyyymmdd` day.
     public func endOfDay(_ day: Int) -> Instant {
         self.startOfDay(self.nextDay(day)).adding(milliseconds: -1)

@@ -32,6 +32,15 @@ public struct ServerConfiguration: Sendable {
     /// Measure requests and serve `GET /metrics` (`serve --metrics`; nil: neither). Bootstrap it before opening the
     /// store (``ServerMetrics/bootstrap()``).
     public var metrics: ServerMetrics?
+    /// The data folder (`<data>/backups` holds the kept backups).
+    public var dataFolder: String
+    /// Take the daily backup into `<data>/backups` while serving (`serve`; off with `--no-backups`). Off by default,
+    /// so an application built in a test takes none unless asked.
+    public var automaticBackups = false
+    /// What the backups folder keeps and when the daily backup is due (`serve --backup-keep-daily …`).
+    public var backupPolicy = BackupPolicy.standard
+    /// The clock the backups folder names and schedules backups by (a test runs a week of backups on its own).
+    public var backupClock: @Sendable () -> Instant = { .now }
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
@@ -43,6 +52,7 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.secrets = secrets
         self.images = ImageStore(dataFolder: dataFolder)
+        self.dataFolder = dataFolder
         self.publicAPI = publicAPI
         self.events = EventHub()
         self.web = try? WebAssets()
@@ -73,10 +83,16 @@ public func buildRouter<Repository: InventoryRepository & StaffRepository & Back
     buildRoutes(repository: repository, configuration: configuration, reader: reader).router
 }
 
+/// The data folder's backups for a repository and configuration.
+func backupFolder<Repository: BackupRepository & SettingsRepository & StaffRepository>(_ repository: Repository, _ configuration: ServerConfiguration) -> BackupFolder<Repository> {
+    BackupFolder(dataFolder: configuration.dataFolder, store: repository, images: configuration.images, policy: configuration.backupPolicy,
+                 clock: configuration.backupClock)
+}
+
 /// The router and every route's declared access (``Access``): each route is registered through ``Routes`` with the
 /// permission it needs, which the route itself enforces once it has matched.
 func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepository>(
-    repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader()
+    repository: Repository, configuration: ServerConfiguration, reader: BarcodeReader = BarcodeReader(), backups: BackupFolder<Repository>? = nil
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let router = Router(context: AppRequestContext.self)
     let table = AccessTable()
@@ -120,7 +136,8 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     AuditController(store: repository).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
     EventsController(hub: configuration.events).addRoutes(to: api)
-    BackupController(store: repository, images: configuration.images).addRoutes(to: api)
+    BackupController(store: repository, images: configuration.images, folder: backups ?? backupFolder(repository, configuration),
+                     automatic: configuration.automaticBackups).addRoutes(to: api)
     if configuration.publicAPI {
         PublicAPIController(repository: repository, images: configuration.images, publicURL: configuration.resolvedPublicURL).addRoutes(to: root)
     }
@@ -135,7 +152,8 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
 public func buildApplication<Repository: InventoryRepository & StaffRepository & BackupRepository>(
     _ configuration: ServerConfiguration, repository: Repository, logger: Logger = Logger(label: "stockroom")
 ) throws -> some ApplicationProtocol {
-    let router = buildRouter(repository: repository, configuration: configuration)
+    let backups = backupFolder(repository, configuration)
+    let router = buildRoutes(repository: repository, configuration: configuration, backups: backups).router
     let limits = configuration.connectionLimits
     let counter = ConnectionCounter()
     let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, counter: counter)]))
@@ -143,5 +161,6 @@ public func buildApplication<Repository: InventoryRepository & StaffRepository &
     return Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),
+        services: configuration.automaticBackups ? [AutomaticBackupService(folder: backups)] : [],
         logger: logger)
 }

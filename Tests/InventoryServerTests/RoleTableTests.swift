@@ -67,6 +67,7 @@ import Testing
         "GET /api/v1/users": admin, "POST /api/v1/users": admin, "PUT /api/v1/users/{id}": admin,
         "GET /api/v1/tokens": admin, "POST /api/v1/tokens": admin, "DELETE /api/v1/tokens/{id}": admin,
         "GET /api/v1/audit": admin, "GET /api/v1/backup": admin, "POST /api/v1/restore": admin,
+        "GET /api/v1/backups": admin, "POST /api/v1/backups": admin, "GET /api/v1/backups/{name}": admin, "POST /api/v1/backups/{name}/restore": admin,
     ]
 
     static let rank: [Role: Int] = [.staff: 0, .manager: 1, .admin: 2]

@@ -2,11 +2,15 @@ import Foundation
 import Hummingbird
 import InventoryDomain
 
-/// `GET /api/v1/backup` (the whole shop as one ZIP: a consistent copy of the database and every picture, streamed) and
-/// `POST /api/v1/restore` (such a ZIP, or a bare database from before pictures were included; admin only).
-struct BackupController<Store: BackupRepository & CatalogueRepository> {
+/// `GET /api/v1/backup` (the whole shop as one ZIP: a consistent copy of the database and every picture, streamed),
+/// `POST /api/v1/restore` (such a ZIP, or a bare database from before pictures were included) and the backups kept in
+/// the data folder (`/api/v1/backups`: list, take one now, download, restore one); admin only.
+struct BackupController<Store: BackupRepository & CatalogueRepository & SettingsRepository & StaffRepository> {
     let store: Store
     let images: ImageStore
+    let folder: BackupFolder<Store>
+    /// Whether the server takes the daily backup itself.
+    let automatic: Bool
 
     var archive: ShopArchive<Store> { ShopArchive(store: self.store, images: self.images) }
 
@@ -32,11 +36,57 @@ struct BackupController<Store: BackupRepository & CatalogueRepository> {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let limit = self.archive.limitBytes()
             try await Self.stream(request.body, to: path, limit: limit)
-            let archive = self.archive
-            let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
-            return JSON(RestoreResponse(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
-                                        pictures: pictures))
+            return JSON(try await self.restore(from: path, limit: limit))
         }
+        let backups = api.group("backups")
+        backups.get(.permission(.backup)) { _, _ in
+            let policy = self.folder.policy
+            return JSON(BackupListResponse(
+                automatic: self.automatic, policy: .init(keepDaily: policy.keepDaily, keepWeekly: policy.keepWeekly, hour: policy.hour),
+                nextDueAt: self.automatic ? try await self.folder.nextDue().iso8601 : nil,
+                backups: try await self.folder.list().map(BackupEntryResponse.init)))
+        }
+        backups.post(.permission(.backup)) { _, _ in
+            let record = try await self.folder.take(automatic: false)
+            let listed = try await self.folder.list().first { $0.record.name == record.name } ?? ListedBackup(record: record, kept: [])
+            return JSON(BackupEntryResponse(listed), status: .created)
+        }
+        backups.get(":name", .permission(.backup)) { _, context in
+            let path = try await self.keptBackup(context)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+            let name = (path as NSString).lastPathComponent
+            return Response(status: .ok, headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(name)\""],
+                            body: Self.streamFile(path, size: size, removeAfter: false))
+        }
+        backups.post(":name/restore", .permission(.backup)) { _, context in
+            let path = try await self.keptBackup(context)
+            // Restored from a copy: the restore may prune nothing, but the kept file must not change under it.
+            let copy = self.scratchPath("restore-kept", extension: "zip")
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            do {
+                try PrivateFile.copy(from: path, to: copy)
+            } catch {
+                throw InventoryError(.storage, field: "name", "the backup could not be copied for restoring", cause: error)
+            }
+            return JSON(try await self.restore(from: copy, limit: self.archive.limitBytes()))
+        }
+    }
+
+    /// The path of the kept backup the request names. - Throws: 404 naming `name` when there is none.
+    func keptBackup(_ context: AppRequestContext) async throws -> String {
+        let name = context.parameters.get("name") ?? ""
+        guard let path = await self.folder.file(named: name) else {
+            throw InventoryError(.notFound, field: "name", "there is no backup named '\(name.prefix(60))' in the backups folder")
+        }
+        return path
+    }
+
+    /// Restores a checked backup file while no picture changes, and says what the shop now holds.
+    func restore(from path: String, limit: Int64) async throws -> RestoreResponse {
+        let archive = self.archive
+        let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
+        return RestoreResponse(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
+                               pictures: pictures)
     }
 
     /// A response body that reads a file in 64 KiB pieces as the client takes them (never the whole file in memory),

@@ -1,6 +1,7 @@
 import BarcodeImage
 import Foundation
 import InventoryDomain
+import InventoryStore
 import ZIPFoundation
 
 /// A whole shop in one file: a ZIP holding `stockroom.sqlite` (a consistent online copy of the database) and every
@@ -112,7 +113,7 @@ struct ShopArchive<Store: BackupRepository> {
             throw InventoryError(.storage, field: "file", "no room to unpack the backup's pictures", cause: error)
         }
         let database = scratch.appendingPathComponent(Self.databaseEntry)
-        let count = try await self.unpack(path, database: database, pictures: pictures, limit: limit)
+        let count = try await Self.unpack(path, database: database, pictures: pictures, limit: limit)
 
         // Swap the pictures in, then the database; a refused database puts the old pictures back.
         let hadPictures = FileManager.default.fileExists(atPath: live.path)
@@ -133,6 +134,35 @@ struct ShopArchive<Store: BackupRepository> {
         return count
     }
 
+    /// Checks a backup file without restoring it: every entry, every picture and the database, exactly as
+    /// ``restore(from:limit:)`` checks them before changing anything (the database through
+    /// `InventorySQLiteRepository.verifyBackup`), unpacking into a scratch folder inside `scratchFolder` that is
+    /// removed afterwards. A backup that passes is one a restore accepts.
+    /// - Parameter limit: the most bytes the archive may unpack to.
+    /// - Throws: ``InventoryError`` naming `file` with the reason it would be refused.
+    static func verify(_ path: String, scratchFolder: String, limit: Int64) async throws -> BackupContents {
+        let head = Self.head(of: path)
+        if head.starts(with: Array("SQLite format 3".utf8)) {
+            return try InventorySQLiteRepository.verifyBackup(at: path, scratchFolder: scratchFolder)
+        }
+        guard head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            throw InventoryError(.invalidValue, field: "file", "the file is not a Stockroom backup: neither the .zip that Download backup gives nor an SQLite database")
+        }
+        let scratch = URL(fileURLWithPath: scratchFolder).appendingPathComponent(".verify-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("images"), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw InventoryError(.storage, field: "file", "no room for scratch files to check the backup", cause: error)
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let database = scratch.appendingPathComponent(Self.databaseEntry)
+        let pictures = try await Self.unpack(path, database: database, pictures: scratch.appendingPathComponent("images"), limit: limit)
+        var contents = try InventorySQLiteRepository.verifyBackup(at: database.path, scratchFolder: scratch.path)
+        contents.pictures = pictures
+        return contents
+    }
+
     /// The first bytes of a file.
     static func head(of path: String) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
@@ -142,7 +172,7 @@ struct ShopArchive<Store: BackupRepository> {
 
     /// Checks every entry and unpacks the database and the (checked, cleaned) pictures into the scratch folder.
     /// - Returns: the number of pictures.
-    func unpack(_ path: String, database: URL, pictures: URL, limit: Int64) async throws -> Int {
+    static func unpack(_ path: String, database: URL, pictures: URL, limit: Int64) async throws -> Int {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)

@@ -40,7 +40,60 @@ extension InventorySQLiteRepository {
     /// - Throws: ``InventoryError`` naming `file` (or the setting at fault) when the file is refused; the live data is
     ///   unchanged then.
     public func restore(from path: String) throws {
-        let scratch = (self.scratchFolder as NSString).appendingPathComponent(".restore-\(UUID().uuidString).sqlite")
+        let restored: ShopActivity = try Self.withCheckedCopy(of: path, scratchFolder: self.scratchFolder) { checked, _ in
+            // The restore is audited in the restored books themselves, so the entry arrives with them or not at all.
+            let restored: ShopActivity
+            do {
+                restored = try checked.write { db in
+                    // The search index is derived data: rebuilt from the restored products, never taken from the file.
+                    try db.execute(sql: "INSERT INTO productSearch(productSearch) VALUES ('rebuild')")
+                    let activity = ShopActivity(.backupRestored, by: Agent.current, currency: try Self.loadSettings(db).currency)
+                    try Self.insertAudit(db, activity)
+                    return activity
+                }
+            } catch {
+                throw InventoryError(.invalidValue, field: "file", "the backup could not be read back: \(error)", cause: error)
+            }
+            do {
+                defer { self.dropRecentReads() }
+                try checked.backup(to: self.dbWriter)
+                try SQLiteMigrations.migrator.migrate(self.dbWriter)
+            } catch {
+                throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
+            }
+            return restored
+        }
+        self.activityFeed.publish([restored])
+    }
+
+    /// Checks a backup database offline, as ``restore(from:)`` checks it before restoring (a copy is checked and
+    /// brought up to this version in `scratchFolder`; the file itself is not changed), and says what it holds.
+    /// - Throws: ``InventoryError`` naming `file` with the reason the backup would be refused.
+    public static func verifyBackup(at path: String, scratchFolder: String) throws -> BackupContents {
+        try self.withCheckedCopy(of: path, scratchFolder: scratchFolder) { checked, applied in
+            do {
+                return try checked.read { db in
+                    func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+                    return BackupContents(
+                        version: applied.last ?? "",
+                        shopName: try Self.loadSettings(db).shopName,
+                        products: try count("SELECT COUNT(*) FROM product"),
+                        documents: try count("SELECT COUNT(*) FROM document"),
+                        users: try count("SELECT COUNT(*) FROM user"),
+                        lastDocumentAt: try Int64.fetchOne(db, sql: "SELECT MAX(effectiveAt) FROM document").map(Instant.init(milliseconds:)))
+                }
+            } catch {
+                if let error = error as? InventoryError { throw error }
+                throw InventoryError(.invalidValue, field: "file", "the backup could not be read back: \(error)", cause: error)
+            }
+        }
+    }
+
+    /// Copies a backup file into `scratchFolder`, checks the copy (``inspectBackup(at:)``), brings it up to this
+    /// version, checks its contents (``validateContents(_:)``) and hands it to `body` with the migrations the file had;
+    /// the copy is removed afterwards.
+    static func withCheckedCopy<T>(of path: String, scratchFolder: String, _ body: (DatabaseQueue, _ applied: [String]) throws -> T) throws -> T {
+        let scratch = (scratchFolder as NSString).appendingPathComponent(".restore-\(UUID().uuidString).sqlite")
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
         }
@@ -58,31 +111,14 @@ extension InventorySQLiteRepository {
             throw InventoryError(.invalidValue, field: "file", "the backup could not be brought up to this version (from \(applied.last ?? "nothing"))",
                                  cause: error)
         }
-        let restored: ShopActivity
+        defer { try? checked.close() }
         do {
             try checked.read { db in try Self.validateContents(db) }
-            // The restore is audited in the restored books themselves, so the entry arrives with them or not at all.
-            restored = try checked.write { db in
-                // The search index is derived data: rebuilt from the restored products, never taken from the file.
-                try db.execute(sql: "INSERT INTO productSearch(productSearch) VALUES ('rebuild')")
-                let activity = ShopActivity(.backupRestored, by: Agent.current, currency: try Self.loadSettings(db).currency)
-                try Self.insertAudit(db, activity)
-                return activity
-            }
         } catch {
-            try? checked.close()
             if let error = error as? InventoryError { throw error }
             throw InventoryError(.invalidValue, field: "file", "the backup could not be read back: \(error)", cause: error)
         }
-        do {
-            defer { self.dropRecentReads() }
-            try checked.backup(to: self.dbWriter)
-            try checked.close()
-            try SQLiteMigrations.migrator.migrate(self.dbWriter)
-        } catch {
-            throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
-        }
-        self.activityFeed.publish([restored])
+        return try body(checked, applied)
     }
 
     static func restoreConfiguration(readonly: Bool) -> Configuration {

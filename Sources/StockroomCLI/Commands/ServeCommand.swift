@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: ArgumentHelp("Measure requests, the group commit, database time and kept reads, and serve them at /metrics (Prometheus text format).",
                              discussion: "Only a caller on this machine connected directly, or an admin, may read /metrics."))
     var metrics = false
+    @Flag(help: "Take no automatic daily backup into <data>/backups (they are on by default; see `stockroom backup`).") var noBackups = false
+    @OptionGroup var retention: BackupPolicyOptions
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -42,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-connections-per-address must be between 1 and 100000")
         }
         do { _ = try self.publicURL.map(PublicURL.parse) } catch let error as InventoryError { throw ValidationError("--public-url: \(error.userMessage)") }
+        _ = try self.retention.policy()
     }
 
     func run() async throws {
@@ -77,6 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURL = try self.publicURL.map(PublicURL.parse)
         configuration.connectionLimits.maxConnectionsPerAddress = self.maxConnectionsPerAddress
         configuration.metrics = metrics
+        configuration.automaticBackups = !self.noBackups
+        configuration.backupPolicy = try self.retention.policy()
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }
