@@ -10,8 +10,8 @@ import zoneinfo
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import (ADMIN, PASSWORDS, Shop, contrast_failures, no_horizontal_scroll, screenshot, sign_in, unique, wait,
-                      wait_for, wait_idle)
+from conftest import (ADMIN, PASSWORDS, Shop, contrast_failures, fully_visible, no_horizontal_scroll, screenshot, sign_in, unique,
+                      wait, wait_for, wait_idle)
 
 
 def click(driver, element):
@@ -294,6 +294,62 @@ def test_restore_needs_typed_confirmation_refuses_junk_and_replaces_the_data(sho
     assert f"{before} product" in wait_for(driver, "#restore-done", timeout=20).text
     assert product_count(shop) == before
     assert all(p["id"] != extra["id"] for p in shop.api("GET", "/api/v1/products?archived=true&limit=500")["items"])
+
+
+def kb_or_mb(size):
+    """A size as the backup screen writes it."""
+    return f"{size / 1048576:.1f} MB" if size >= 1048576 else f"{max(1, round(size / 1024))} KB"
+
+
+@pytest.mark.parametrize("width,height", [(375, 812), (1024, 768), (1440, 900)], ids=["phone", "tablet", "desktop"])
+def test_back_up_now_lists_the_checked_backup_with_the_servers_size(shop, signed_in, width, height):
+    driver = signed_in(shop, "admin", width=width, height=height)
+    before = {backup["name"] for backup in shop.api("GET", "/api/v1/backups")["backups"]}
+    driver.get(shop.url("/app/backup"))
+    rule = wait_for(driver, "#kept-rule")
+    wait(driver, lambda d: "every day from 00:00" in rule.text)
+    assert "newest of each of the last 7 days and 4 weeks" in rule.text
+    click(driver, driver.find_element(By.ID, "backup-now"))
+    wait(driver, lambda d: {item.get_attribute("data-name") for item in d.find_elements(By.CSS_SELECTOR, "#kept-list [data-name]")} - before)
+    listed = shop.api("GET", "/api/v1/backups")["backups"]
+    new = [backup for backup in listed if backup["name"] not in before]
+    assert len(new) == 1 and new[0]["check"] == "passed" and not new[0]["automatic"]
+    item = driver.find_element(By.CSS_SELECTOR, f'#kept-list [data-name="{new[0]["name"]}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", item)
+    assert fully_visible(driver, item), "the new backup is on screen"
+    badge = item.find_element(By.CSS_SELECTOR, '[data-role="check"]')
+    assert badge.text == "Checked" and fully_visible(driver, badge)
+    assert item.find_element(By.CSS_SELECTOR, '[data-role="size"]').text == kb_or_mb(new[0]["bytes"])
+    assert item.find_element(By.CSS_SELECTOR, '[data-role="detail"]').text == new[0]["detail"]
+    assert "taken on request" in item.text and "kept: daily, weekly" in item.text
+    download = item.find_element(By.CSS_SELECTOR, "a[download]")
+    assert download.get_attribute("href").endswith("/api/v1/backups/" + new[0]["name"]) and fully_visible(driver, download)
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, f"admin-backups-kept-{width}x{height}")
+
+
+def test_a_kept_backup_restores_behind_the_typed_confirmation(shop, signed_in):
+    driver = signed_in(shop, "admin", width=375, height=812)
+    taken = shop.api("POST", "/api/v1/backups")
+    assert taken["check"] == "passed"
+    before = product_count(shop)
+    shop.api("POST", "/api/v1/products", {"name": unique("After the kept backup")})
+    assert product_count(shop) == before + 1
+    driver.get(shop.url("/app/backup"))
+    item = wait_for(driver, f'#kept-list [data-name="{taken["name"]}"]')
+    click(driver, item.find_element(By.XPATH, ".//button[starts-with(@aria-label, 'Restore')]"))
+    go = wait_for(driver, "#restore-go")
+    assert "on this machine" in driver.find_element(By.ID, "restore-name").text
+    driver.find_element(By.ID, "restore-cancel").click()
+    assert product_count(shop) == before + 1, "cancelled: nothing restored"
+    click(driver, item.find_element(By.XPATH, ".//button[starts-with(@aria-label, 'Restore')]"))
+    assert not go.is_enabled()
+    driver.find_element(By.ID, "restore-word").send_keys("REPLACE")
+    wait(driver, lambda d: go.is_enabled())
+    go.click()
+    done = wait_for(driver, "#restore-done", timeout=20)
+    assert f"{before} product" in done.text and fully_visible(driver, done)
+    assert product_count(shop) == before
 
 
 SIZES = [("phone", 375, 812, False), ("phone-dark", 375, 812, True), ("tablet", 1024, 768, False), ("desktop", 1440, 900, False)]
