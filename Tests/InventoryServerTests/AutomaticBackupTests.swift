@@ -59,6 +59,11 @@ import Testing
         _ = try await shop.store.postPurchase(PurchaseDraft(effectiveAt: berlin.instant(day: firstDay, hour: 9), lines: [
             .init(productID: product.id, quantity: Quantity(500), unitCost: Money(minorUnits: 400)),
         ]))
+        // A picture, so the backups carry one.
+        try await Application(router: shop.router).test(.router) { client in
+            let uploaded = try await client.call(.put, "/api/v1/products/\(product.id.rawValue)/image", nil, raw: try HostilePictures.png(), token: admin)
+            #expect(uploaded.status == 200, "\(uploaded.text)")
+        }
         var stockWhenTaken: [String: Quantity] = [:]
         var day = firstDay
         for index in 0..<35 {
@@ -74,6 +79,7 @@ import Testing
             let record = try #require(await shop.folder.takeIfDue(), "day \(day)")
             #expect(record.passed, "\(record.detail)")
             #expect(record.automatic)
+            #expect(record.pictures == 1 && record.products == 1)
             stockWhenTaken[record.name] = try await shop.store.product(product.id).stock.quantity
             let listed = try await shop.folder.list()
             let expected = BackupPolicy.standard.kept(listed.map { BackupPolicy.Taken(name: $0.record.name, at: $0.record.instant, good: $0.record.passed) },
@@ -112,6 +118,7 @@ import Testing
             let restored = try await client.call(.post, "/api/v1/backups/\(chosen.name)/restore", token: admin)
             #expect(restored.status == 200, "\(restored.text)")
             #expect(restored.object["restored"] as? Bool == true)
+            #expect(restored.object["pictures"] as? Int == 1)
         }
         #expect(try await shop.store.product(product.id).stock.quantity == wanted)
         #expect(try await shop.folder.list().count == 9, "restoring takes nothing from the folder")
