@@ -627,9 +627,12 @@ public struct DocumentSummary: Sendable, Hashable {
     public var lineCount: Int
     public var total: Money
     public var note: String
+    /// A sale's receipt number (nil for other documents).
+    public var receiptNumber: Int64?
 
     /// Creates a summary.
-    public init(id: Int64, effectiveAt: Instant, partyName: String?, lineCount: Int, total: Money, note: String) {
+    public init(id: Int64, effectiveAt: Instant, partyName: String?, lineCount: Int, total: Money, note: String, receiptNumber: Int64? = nil) {
+        self.receiptNumber = receiptNumber
         self.id = id
         self.effectiveAt = effectiveAt
         self.partyName = partyName

@@ -34,8 +34,9 @@ public protocol LedgerRepository: Sendable {
     func deleteSale(_ id: SaleID) async throws
     /// One sale with its lines.
     func sale(_ id: SaleID) async throws -> SaleRecord
-    /// Sales, newest first.
-    func sales(limit: Int, offset: Int) async throws -> [DocumentSummary]
+    /// The sales a query finds (``SaleQuery``), newest first.
+    /// - Throws: ``InventoryError`` naming the query's field at fault (``SaleQuery/check()``).
+    func sales(_ query: SaleQuery) async throws -> [DocumentSummary]
 
     /// Records a stock adjustment; returns its id (the earlier one for a key already used for the same request).
     func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID>
@@ -64,6 +65,11 @@ public protocol LedgerRepository: Sendable {
 }
 
 extension LedgerRepository {
+    /// Sales, newest first.
+    public func sales(limit: Int, offset: Int) async throws -> [DocumentSummary] {
+        try await self.sales(SaleQuery(limit: limit, offset: offset))
+    }
+
     /// Records a purchase (no idempotency key).
     public func postPurchase(_ draft: PurchaseDraft) async throws -> PurchaseRecord { try await self.postPurchase(draft, idempotency: nil).record }
     /// Records a sale (no idempotency key).

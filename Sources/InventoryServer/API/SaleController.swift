@@ -28,10 +28,22 @@ struct SaleController<Store: LedgerRepository & SettingsRepository & StaffReposi
         return JSON(SaleResponse(try await self.store.settlePayment(paymentID, of: saleID, to: status), formats))
     }
 
+    /// `?search=&customerId=&productId=&from=&to=` find sales (``SaleQuery``); `from` and `to` take a day (`to`: to its
+    /// end) or a date-time in the shop's time zone.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSON<[SummaryResponse]> {
         let (limit, offset) = try request.page()
         let formats = try await self.store.formats().0
-        return JSON(try await self.store.sales(limit: limit, offset: offset).map { SummaryResponse($0, formats: formats) })
+        func id(_ name: String) throws -> Int64? {
+            guard let text = request.query(name) else { return nil }
+            guard let id = Int64(text), id > 0 else { throw InventoryError(.invalidValue, field: name, "'\(text.prefix(40))' is not an id") }
+            return id
+        }
+        var query = SaleQuery(search: request.query("search"), limit: limit, offset: offset)
+        if let customer = try id("customerId") { query.customerID = CustomerID(customer) }
+        if let product = try id("productId") { query.productID = ProductID(product) }
+        if let from = request.query("from") { query.from = try formats.calendar.parseDateTime(from, field: "from") }
+        if let to = request.query("to") { query.to = try formats.calendar.parseDateTime(to, field: "to", endOfDay: true) }
+        return JSON(try await self.store.sales(query).map { SummaryResponse($0, formats: formats) })
     }
 
     /// `?dryRun=true` answers what would be booked and books nothing.

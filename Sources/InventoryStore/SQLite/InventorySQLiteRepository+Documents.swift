@@ -277,13 +277,54 @@ extension InventorySQLiteRepository {
         try await self.read { db in try Self.fetchSale(db, id) }
     }
 
-    public func sales(limit: Int, offset: Int) async throws -> [DocumentSummary] {
-        try await self.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.id, d.effectiveAt, c.name, COUNT(m.id), COALESCE(SUM(m.revenue + m.tax), 0) + d.tip, d.note
-                FROM document d LEFT JOIN customer c ON c.id = d.customerId LEFT JOIN movement m ON m.documentId = d.id AND m.kind = 'sale'
-                WHERE d.kind = 'sale' GROUP BY d.id ORDER BY d.effectiveAt DESC, d.id DESC LIMIT ? OFFSET ?
-                """, arguments: [limit, offset]).map(Self.summary)
+    public func sales(_ query: SaleQuery) async throws -> [DocumentSummary] {
+        try query.check()
+        var conditions = ["d.kind = 'sale'"]
+        var arguments: StatementArguments = []
+        if let from = query.from {
+            conditions.append("d.effectiveAt >= ?")
+            arguments += [from.milliseconds]
+        }
+        if let to = query.to {
+            conditions.append("d.effectiveAt <= ?")
+            arguments += [to.milliseconds]
+        }
+        if let customer = query.customerID {
+            conditions.append("d.customerId = ?")
+            arguments += [customer.rawValue]
+        }
+        if let product = query.productID {
+            conditions.append("EXISTS (SELECT 1 FROM movement x WHERE x.documentId = d.id AND x.kind = 'sale' AND x.productId = ?)")
+            arguments += [product.rawValue]
+        }
+        for word in try query.words() {
+            // The rule is SaleQuery's: receipt number (a number), customer, a line's product, or the note.
+            var either: [String] = []
+            if !word.receiptOnly {
+                let pattern = Self.likePattern(word.text)
+                either = ["c.searchKey LIKE ? ESCAPE '\\'", "d.note LIKE ? ESCAPE '\\'",
+                          "EXISTS (SELECT 1 FROM movement x JOIN product p ON p.id = x.productId WHERE x.documentId = d.id AND x.kind = 'sale' AND p.searchKey LIKE ? ESCAPE '\\')"]
+                arguments += [pattern, pattern, pattern]
+            }
+            if let number = word.receiptNumber {
+                either.append("d.receiptNumber = ?")
+                arguments += [number]
+            }
+            conditions.append("(" + either.joined(separator: " OR ") + ")")
+        }
+        arguments += [query.limit, query.offset]
+        let bound = arguments
+        let sql = """
+            SELECT d.id, d.effectiveAt, c.name, COUNT(m.id), COALESCE(SUM(m.revenue + m.tax), 0) + d.tip, d.note, d.receiptNumber
+            FROM document d LEFT JOIN customer c ON c.id = d.customerId LEFT JOIN movement m ON m.documentId = d.id AND m.kind = 'sale'
+            WHERE \(conditions.joined(separator: " AND ")) GROUP BY d.id ORDER BY d.effectiveAt DESC, d.id DESC LIMIT ? OFFSET ?
+            """
+        return try await self.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
+                var summary = Self.summary(row)
+                summary.receiptNumber = row[6]
+                return summary
+            }
         }
     }
 

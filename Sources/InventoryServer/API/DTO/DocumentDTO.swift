@@ -8,6 +8,8 @@ struct SummaryResponse: Encodable, Sendable {
     var lineCount: Int
     var total: String
     var note: String
+    /// A sale's receipt number (absent for purchases).
+    var receiptNumber: Int64?
 
     init(_ summary: DocumentSummary, formats: Formats) {
         self.id = summary.id
@@ -16,6 +18,7 @@ struct SummaryResponse: Encodable, Sendable {
         self.lineCount = summary.lineCount
         self.total = formats.string(summary.total)
         self.note = summary.note
+        self.receiptNumber = summary.receiptNumber
     }
 }
 
