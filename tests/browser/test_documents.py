@@ -3,6 +3,8 @@ document (checked through the API and on the home dashboard), back-dating, overs
 import datetime
 import pathlib
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -480,3 +482,47 @@ def test_a_supplier_return_from_the_purchase_sheet(shop, signed_in):
     press(driver, "#return-save")
     wait(driver, lambda d: not d.find_elements(By.ID, "return-form"))
     assert shop.api("GET", f"/api/v1/products/{product_id}")["quantity"] == "10"
+
+
+@pytest.mark.parametrize("width,height", [(375, 812), (1024, 768), (1440, 900)], ids=["phone", "tablet", "desktop"])
+def test_sales_are_found_by_customer_and_receipt_number_and_a_bad_range_is_named(shop, signed_in, width, height):
+    from conftest import fully_visible
+    name = unique("Finder")
+    customer = shop.api("POST", "/api/v1/customers", {"name": name})
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Finder tea"), "salePrice": "3.00"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "20", "unitCost": "1.00"}]})
+    mine = [shop.api("POST", "/api/v1/sales", {"customerId": customer["id"], "lines": [{"productId": product["id"], "quantity": "1"}]})
+            for _ in range(2)]
+    shop.api("POST", "/api/v1/sales", {"lines": [{"productId": product["id"], "quantity": "1"}]})
+    driver = signed_in(shop, "admin", width=width, height=height)
+    driver.get(shop.url("/app/sales"))
+    box = wait_for(driver, "#sales-search")
+    assert fully_visible(driver, box), "the search box is on screen"
+    box.send_keys(name)
+    driver.find_element(By.ID, "sales-find").click()
+    wait(driver, lambda d: "search=" in d.current_url)
+    found = shop.api("GET", "/api/v1/sales?search=" + urlquote(name))
+    assert [sale["receiptNumber"] for sale in found] == [sale["receiptNumber"] for sale in reversed(mine)]
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#doc-list [data-doc-id]")) == len(found))
+    cards = driver.find_elements(By.CSS_SELECTOR, "#doc-list [data-doc-id]")
+    assert [card.get_attribute("data-doc-id") for card in cards] == [str(sale["id"]) for sale in found]
+    first = cards[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", first)
+    assert fully_visible(driver, first)
+    assert first.find_element(By.CSS_SELECTOR, ".doc-party").text == f"#{found[0]['receiptNumber']} {name}"
+    assert wait_for(driver, "#sales-search").get_attribute("value") == name, "the search stays in its box"
+
+    # By receipt number alone.
+    driver.get(shop.url(f"/app/sales?search=%23{mine[0]['receiptNumber']}"))
+    wait(driver, lambda d: [c.get_attribute("data-doc-id") for c in d.find_elements(By.CSS_SELECTOR, "#doc-list [data-doc-id]")] == [str(mine[0]["id"])])
+
+    # A range that ends before it starts: the server's reason on the To field, no list.
+    driver.get(shop.url("/app/sales"))
+    wait_for(driver, "#sales-from")
+    driver.execute_script("document.getElementById('sales-from').value = '2026-03-02'; document.getElementById('sales-to').value = '2026-03-01';")
+    driver.find_element(By.ID, "sales-find").click()
+    error = wait_for(driver, "#sales-to-error")
+    assert "must not be before the start of the range" in error.text and fully_visible(driver, error)
+    assert not driver.find_elements(By.CSS_SELECTOR, "#doc-list [data-doc-id]")
+    assert no_horizontal_scroll(driver)
+    screenshot(driver, f"sales-finder-error-{width}x{height}")

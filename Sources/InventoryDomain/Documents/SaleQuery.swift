@@ -55,7 +55,7 @@ public struct SaleQuery: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming `to` when the range ends before it starts, or `search` (``words()``).
     public func check() throws {
         if let from = self.from, let to = self.to, to < from {
-            throw InventoryError(.invalidValue, field: "to", "ends (\(to.iso8601)) before the range starts (\(from.iso8601))")
+            throw InventoryError(.invalidValue, field: "to", "must not be before the start of the range (from)")
         }
         _ = try self.words()
     }

@@ -18,13 +18,23 @@ export async function documentList(kind, container, openId = null) {
   const offset = (pageNumber - 1) * PAGE_SIZE;
   const list = el("ul", { class: "doc-cards", id: "doc-list", "aria-label": `${k.path[0].toUpperCase() + k.path.slice(1)}` });
   const pager = el("nav", { class: "pager", "aria-label": "Pages" });
-  container.replaceChildren(list, pager);
+  // Sales can be found by receipt number, customer, product and dates: the server decides what matches (SaleQuery).
+  const filters = kind === "sale" ? SALE_FILTERS.filter((name) => query(name)) : [];
+  const finder = kind === "sale" ? saleFinder() : null;
+  container.replaceChildren(...[finder, list, pager].filter(Boolean));
   list.append(el("li", { class: "empty" }, "Loading…"));
   let items = [];
   try {
-    items = await api("GET", `/api/v1/${k.path}?limit=${PAGE_SIZE + 1}&offset=${offset}`);
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE + 1), offset: String(offset) });
+    for (const name of filters) params.set(name, query(name));
+    items = await api("GET", `/api/v1/${k.path}?${params}`);
   } catch (error) {
-    list.replaceChildren(el("li", { class: "empty" }, `Could not load the ${k.path}: ${error.message}`));
+    if (finder && error.problem?.field) {
+      showProblem(finder, error);
+      list.replaceChildren(el("li", { class: "empty" }, "Correct the search to see sales."));
+    } else {
+      list.replaceChildren(el("li", { class: "empty" }, `Could not load the ${k.path}: ${error.message}`));
+    }
     return;
   }
   const more = items.length > PAGE_SIZE;
@@ -36,20 +46,55 @@ export async function documentList(kind, container, openId = null) {
       openDetail(kind, doc.id, true);
     } },
       el("span", { class: "doc-card-top" },
-        el("span", { class: "title doc-party" }, doc.partyName || k.nobody),
+        el("span", { class: "title doc-party" }, doc.receiptNumber ? el("span", { class: "doc-receipt" }, `#${doc.receiptNumber} `) : null, doc.partyName || k.nobody),
         el("span", { class: "num doc-total" }, money(doc.total))),
       el("span", { class: "doc-card-sub" },
         el("span", {}, dateTime(doc.effectiveAt)),
         el("span", { class: "num" }, `${doc.lineCount} line${doc.lineCount === 1 ? "" : "s"}`)),
       doc.note ? el("span", { class: "doc-note" }, doc.note) : null)))
-    : [el("li", { class: "empty" }, pageNumber > 1 ? "No more on this page." : k.empty)]));
-  const link = (n, label, rel) => el("a", { class: "btn btn-small", href: n === 1 ? `/app/${k.path}` : `/app/${k.path}?page=${n}`, rel }, label);
+    : [el("li", { class: "empty" }, pageNumber > 1 ? "No more on this page." : filters.length ? "No sale matches this search." : k.empty)]));
+  const href = (n) => {
+    const params = new URLSearchParams();
+    for (const name of filters) params.set(name, query(name));
+    if (n > 1) params.set("page", String(n));
+    return `/app/${k.path}${params.size ? "?" + params : ""}`;
+  };
+  const link = (n, label, rel) => el("a", { class: "btn btn-small", href: href(n), rel }, label);
   pager.replaceChildren(
     pageNumber > 1 ? link(pageNumber - 1, "← Newer", "prev") : el("span"),
     el("span", { class: "muted" }, `Page ${pageNumber}`),
     more ? link(pageNumber + 1, "Older →", "next") : el("span"));
   pager.hidden = pageNumber === 1 && !more;
   if (openId) openDetail(kind, openId, false);
+}
+
+/** The query parameters of the sales search, as the API names them. */
+const SALE_FILTERS = ["search", "from", "to"];
+
+/** The sales search: words (receipt number, customer, product, note) and a date range; submitting reloads the list
+ * with them in the address, so a search can be bookmarked and the back button works. */
+function saleFinder() {
+  const field = (name, label, attributes) => el("div", { class: `field${name === "search" ? " grow" : ""}` },
+    el("label", { for: `sales-${name}` }, label),
+    el("input", { id: `sales-${name}`, name, value: query(name) ?? "", ...attributes }));
+  const form = el("form", { class: "toolbar sales-finder", id: "sales-finder", role: "search", "aria-label": "Find sales", novalidate: "" },
+    el("div", { class: "form-error banner banner-error", role: "alert" }),
+    field("search", "Receipt no., customer or product", { type: "search", autocomplete: "off", enterkeyhint: "search", placeholder: "#12, Ada, espresso…" }),
+    field("from", "From", { type: "date" }),
+    field("to", "To", { type: "date" }),
+    el("button", { type: "submit", class: "btn", id: "sales-find" }, icon("search"), "Find"),
+    SALE_FILTERS.some((name) => query(name)) ? el("a", { class: "btn btn-small", href: "/app/sales", id: "sales-clear" }, "Clear") : null);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const params = new URLSearchParams();
+    for (const name of SALE_FILTERS) {
+      const value = form.elements[name].value.trim();
+      if (value) params.set(name, value);
+    }
+    location.assign(`/app/sales${params.size ? "?" + params : ""}`);
+  });
+  return form;
 }
 
 /** What a live `sale` event's activity kind tells the screen reader. */
