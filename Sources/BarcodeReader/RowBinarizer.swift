@@ -121,11 +121,12 @@ enum RowBinarizer {
             prefix[0] = 0
             for x in 0..<width { prefix[x + 1] = prefix[x] + Int(line[x]) }
             let pre = UnsafeBufferPointer(prefix)
+            // `v < (S / n)` with truncating division is `(v + 1) * n <= S` (S ≥ 0, n > 0): no division per
+            // pixel (a division costs some twenty cycles; this runs on every pixel of the local-threshold lines).
             return threshold(line, into: &runs) { x in
                 let lo = max(0, x - radius)
                 let hi = min(width, x + radius + 1)
-                let mean = (pre[hi] - pre[lo]) / (hi - lo)
-                return Int(line[x]) < mean
+                return (Int(line[x]) + 1) * (hi - lo) <= pre[hi] - pre[lo]
             }
         }
     }
@@ -144,36 +145,52 @@ enum RowBinarizer {
         }
         let minGradient = max(6, (hi - lo) / 10)
         guard hi - lo >= 24 else { return false }
-        // Central differences, then local extrema of |d| above the threshold, alternating in sign.
-        var d = [Int](repeating: 0, count: width)
-        for x in 1..<(width - 1) { d[x] = Int(line[x + 1]) - Int(line[x - 1]) }
-        var edges: [(position: Double, falling: Bool, strength: Int)] = []
-        for x in 2..<(width - 2) {
-            let a = abs(d[x])
-            guard a >= minGradient, a >= abs(d[x - 1]), a > abs(d[x + 1]) else { continue }
-            // Sub-pixel peak of |d| by a parabola through x-1, x, x+1.
-            let l = Double(abs(d[x - 1]))
-            let c = Double(a)
-            let r = Double(abs(d[x + 1]))
-            let denom = l - 2 * c + r
-            let offset = denom < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / denom)) : 0
-            let edge = (position: Double(x) + offset, falling: d[x] < 0, strength: a)
-            if let last = edges.last, last.falling == edge.falling {
-                if edge.strength > last.strength { edges[edges.count - 1] = edge }
-                continue
+        // Central differences, then local extrema of |d| above the threshold, alternating in sign. In temporary
+        // buffers (an edge at most every other pixel), not fresh arrays per line.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { dBuffer in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: width) { position in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { strength in
+                    let d = dBuffer.baseAddress!
+                    d[0] = 0
+                    d[width - 1] = 0
+                    for x in 1..<(width - 1) { d[x] = Int(line[x + 1]) - Int(line[x - 1]) }
+                    // An edge's sign is its strength's: falling edges are stored negative.
+                    var n = 0
+                    for x in 2..<(width - 2) {
+                        let a = abs(d[x])
+                        guard a >= minGradient, a >= abs(d[x - 1]), a > abs(d[x + 1]) else { continue }
+                        // Sub-pixel peak of |d| by a parabola through x-1, x, x+1.
+                        let l = Double(abs(d[x - 1]))
+                        let c = Double(a)
+                        let r = Double(abs(d[x + 1]))
+                        let denom = l - 2 * c + r
+                        let offset = denom < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / denom)) : 0
+                        let falling = d[x] < 0
+                        if n > 0, (strength[n - 1] < 0) == falling {
+                            if a > abs(strength[n - 1]) {
+                                position[n - 1] = Double(x) + offset
+                                strength[n - 1] = falling ? -a : a
+                            }
+                            continue
+                        }
+                        position[n] = Double(x) + offset
+                        strength[n] = falling ? -a : a
+                        n += 1
+                    }
+                    // Runs start with white: drop a leading rising edge.
+                    let first = n > 0 && strength[0] > 0 ? 1 : 0
+                    guard n - first >= 4 else { return }
+                    var last = 0.0
+                    for k in first..<n {
+                        let pos = position[k] + 0.5
+                        runs.append(Int32(max(1, (pos - last).rounded())))
+                        last = pos
+                    }
+                    runs.append(Int32(max(0, (Double(width) - last).rounded())))
+                }
             }
-            edges.append(edge)
         }
-        // Runs start with white: drop a leading rising edge.
-        if let first = edges.first, !first.falling { edges.removeFirst() }
-        guard edges.count >= 4 else { return false }
-        var last = 0.0
-        for e in edges {
-            let pos = e.position + 0.5
-            runs.append(Int32(max(1, (pos - last).rounded())))
-            last = pos
-        }
-        runs.append(Int32(max(0, (Double(width) - last).rounded())))
+        guard !runs.isEmpty else { return false }
         if runs.count % 2 == 0 { runs.append(0) }
         return true
     }

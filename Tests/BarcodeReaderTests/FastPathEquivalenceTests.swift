@@ -168,6 +168,118 @@ import Testing
         #expect(starts > 1000, "only \(starts) of \(windows) windows were asterisks: the test would prove little")
     }
 
+    /// The local-mean row binariser as it was (a truncating division per pixel).
+    static func referenceLocalPatternRow(_ line: [UInt8]) -> [Int32]? {
+        let width = line.count
+        guard width >= 8 else { return nil }
+        let radius = max(8, width / 16)
+        guard Int(line.max()!) - Int(line.min()!) >= 16 else { return nil }
+        var prefix = [Int](repeating: 0, count: width + 1)
+        for x in 0..<width { prefix[x + 1] = prefix[x] + Int(line[x]) }
+        func isBlack(_ x: Int) -> Bool {
+            let lo = max(0, x - radius)
+            let hi = min(width, x + radius + 1)
+            return Int(line[x]) < (prefix[hi] - prefix[lo]) / (hi - lo)
+        }
+        var runs: [Int32] = []
+        var last = isBlack(1)
+        if last { runs.append(0) }
+        var lastPos = 0
+        for x in 2..<(width - 1) where isBlack(x) != last {
+            runs.append(Int32(x - lastPos))
+            last.toggle()
+            lastPos = x
+        }
+        runs.append(Int32(width - lastPos))
+        if last { runs.append(0) }
+        return runs.count >= 3 ? runs : nil
+    }
+
+    /// The gradient-edge row binariser as it was (fresh arrays of differences and of edges per line).
+    static func referenceEdgePatternRow(_ line: [UInt8]) -> [Int32]? {
+        let width = line.count
+        guard width >= 8 else { return nil }
+        let lo = Int(line.min()!)
+        let hi = Int(line.max()!)
+        let minGradient = max(6, (hi - lo) / 10)
+        guard hi - lo >= 24 else { return nil }
+        var d = [Int](repeating: 0, count: width)
+        for x in 1..<(width - 1) { d[x] = Int(line[x + 1]) - Int(line[x - 1]) }
+        var edges: [(position: Double, falling: Bool, strength: Int)] = []
+        for x in 2..<(width - 2) {
+            let a = abs(d[x])
+            guard a >= minGradient, a >= abs(d[x - 1]), a > abs(d[x + 1]) else { continue }
+            let l = Double(abs(d[x - 1]))
+            let c = Double(a)
+            let r = Double(abs(d[x + 1]))
+            let denom = l - 2 * c + r
+            let offset = denom < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / denom)) : 0
+            let edge = (position: Double(x) + offset, falling: d[x] < 0, strength: a)
+            if let last = edges.last, last.falling == edge.falling {
+                if edge.strength > last.strength { edges[edges.count - 1] = edge }
+                continue
+            }
+            edges.append(edge)
+        }
+        if let first = edges.first, !first.falling { edges.removeFirst() }
+        guard edges.count >= 4 else { return nil }
+        var runs: [Int32] = []
+        var last = 0.0
+        for e in edges {
+            let pos = e.position + 0.5
+            runs.append(Int32(max(1, (pos - last).rounded())))
+            last = pos
+        }
+        runs.append(Int32(max(0, (Double(width) - last).rounded())))
+        if runs.count % 2 == 0 { runs.append(0) }
+        return runs
+    }
+
+    /// Lines of the test pictures as they are and box-blurred (soft edges: the gradient binariser's parabola and
+    /// same-direction replacement branches), plus short lines.
+    static func testLines() -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        for (k, (w, h)) in Self.sizes.enumerated() {
+            let image = Self.picture(width: w, height: h, seed: UInt64(311 + k))
+            for row in stride(from: 0, to: h, by: 2) {
+                let line = Array(image.pixels[(row * w)..<(row * w + w)])
+                lines.append(line)
+                let radius = 1 + row % 4
+                lines.append(
+                    line.indices.map { x in
+                        let window = line[max(0, x - radius)...min(w - 1, x + radius)]
+                        return UInt8(window.reduce(0) { $0 + Int($1) } / window.count)
+                    })
+                lines.append(Array(line.prefix(8 + row % 13)))
+            }
+        }
+        return lines
+    }
+
+    @Test func localAndEdgeRowBinarisersMatchTheReferenceVersions() {
+        var localRead = 0
+        var edgeRead = 0
+        for (n, line) in Self.testLines().enumerated() {
+            var runs: [Int32] = []
+            let localOK = line.withUnsafeBufferPointer { RowBinarizer.localPatternRow($0, into: &runs) }
+            let local = Self.referenceLocalPatternRow(line)
+            #expect(localOK == (local != nil), "line \(n)")
+            if let local, localOK {
+                #expect(runs == local, "line \(n)")
+                localRead += 1
+            }
+            let edgeOK = line.withUnsafeBufferPointer { RowBinarizer.edgePatternRow($0, into: &runs) }
+            let edge = Self.referenceEdgePatternRow(line)
+            #expect(edgeOK == (edge != nil), "line \(n)")
+            if let edge, edgeOK {
+                #expect(runs == edge, "line \(n)")
+                edgeRead += 1
+            }
+        }
+        // Both binarisers must have produced runs on most lines, or the comparison proves little.
+        #expect(localRead > 300 && edgeRead > 300, "local \(localRead), edges \(edgeRead)")
+    }
+
     @Test func invertedCopiesInvertEveryPixel() {
         let image = Self.picture(width: 67, height: 50, seed: 5)
         #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })
