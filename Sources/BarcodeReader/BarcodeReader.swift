@@ -38,14 +38,19 @@ public struct BarcodeReader: Sendable {
     public func decode(_ image: GrayscaleImage) -> [DecodedBarcode] {
         let linearFormats = self.options.formats.filter(\.isLinear)
         let wantsQR = self.options.formats.contains(.qrCode)
+        // The inverted pass reads the lines of `sparse` with the histogram threshold again: the first pass keeps
+        // their runs.
+        let runCache = LinearScanner.RunCache(sparseRowDivisor: 96)
         let scanner = LinearScanner(
-            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 256)
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 256,
+            runCache: runCache)
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
         var linear = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
         let sparse = LinearScanner(
-            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96)
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
+            runCache: runCache)
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
             let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })

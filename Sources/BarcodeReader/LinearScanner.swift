@@ -21,15 +21,37 @@ struct LinearScanner {
 
     typealias Decoder = (UnsafeBufferPointer<Int32>, Int) -> (hit: LinearHit?, guardIndex: Int?)
 
+    /// Histogram pattern rows of one image kept by a dense pass for a later pass over a subset of its lines (the
+    /// inverted pass reads the same runs, one element shifted): the lines `middle ± k × step` of a sparser
+    /// scanner, where `step` is that scanner's line step.
+    final class RunCache {
+        let sparseRowDivisor: Int
+        var rows: [Int: [Int32]] = [:]
+        var columns: [Int: [Int32]] = [:]
+        init(sparseRowDivisor: Int) { self.sparseRowDivisor = sparseRowDivisor }
+
+        /// Whether the sparser scanner visits `line` of `lines` (not counting its check lines).
+        func wants(_ line: Int, of lines: Int) -> Bool {
+            (line - lines / 2) % max(1, lines / self.sparseRowDivisor) == 0
+        }
+    }
+
     let image: GrayscaleImage
     let decoders: [Decoder]
     let minLineCount: Int
     let rowDivisor: Int
+    /// Where the histogram pass leaves the runs of the lines a sparser pass also visits, and where a sparser
+    /// pass looks for them first (a line not found there is binarised as usual).
+    let runCache: RunCache?
 
-    init(image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int) {
+    init(
+        image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int,
+        runCache: RunCache? = nil
+    ) {
         self.image = image
         self.minLineCount = minLineCount
         self.rowDivisor = rowDivisor
+        self.runCache = runCache
         var d: [Decoder] = []
         if !formats.isDisjoint(with: [.ean13, .ean8, .upcA, .upcE]) {
             d.append({ UPCEAN.decode($0, from: $1) })
@@ -76,25 +98,39 @@ struct LinearScanner {
                     i += 1
                     if row < 0 || row >= lines { break }
                 }
-                // Extract the line.
-                // Through raw pointers: element-wise array stores paid a uniqueness and a bounds check each.
-                lineBuffer.withUnsafeMutableBufferPointer { lb in
-                    guard let dst = lb.baseAddress, let src = pixels.baseAddress else { return }
-                    if rotated {
-                        let w = self.image.width
-                        for y in 0..<length { dst[y] = src[y * w + row] }
-                    } else {
-                        dst.update(from: src + row * length, count: length)
+                if binarization == .histogram, let cache = self.runCache,
+                    let cached = rotated ? cache.columns[row] : cache.rows[row]
+                {
+                    // The same line, binarised the same way by the dense pass: its runs (empty: too little contrast).
+                    guard !cached.isEmpty else { continue }
+                    runs.removeAll(keepingCapacity: true)
+                    runs.append(contentsOf: cached)
+                } else {
+                    // Extract the line.
+                    // Through raw pointers: element-wise array stores paid a uniqueness and a bounds check each.
+                    lineBuffer.withUnsafeMutableBufferPointer { lb in
+                        guard let dst = lb.baseAddress, let src = pixels.baseAddress else { return }
+                        if rotated {
+                            let w = self.image.width
+                            for y in 0..<length { dst[y] = src[y * w + row] }
+                        } else {
+                            dst.update(from: src + row * length, count: length)
+                        }
                     }
-                }
-                let ok = lineBuffer.withUnsafeBufferPointer { line in
-                    switch binarization {
-                    case .histogram: RowBinarizer.patternRow(line, into: &runs)
-                    case .local: RowBinarizer.localPatternRow(line, into: &runs)
-                    case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
+                    let ok = lineBuffer.withUnsafeBufferPointer { line in
+                        switch binarization {
+                        case .histogram: RowBinarizer.patternRow(line, into: &runs)
+                        case .local: RowBinarizer.localPatternRow(line, into: &runs)
+                        case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
+                        }
                     }
+                    if binarization == .histogram, !inverted, !isCheckRow, let cache = self.runCache,
+                        cache.wants(row, of: lines)
+                    {
+                        if rotated { cache.columns[row] = ok ? runs : [] } else { cache.rows[row] = ok ? runs : [] }
+                    }
+                    guard ok else { continue }
                 }
-                guard ok else { continue }
                 if inverted { runs.insert(0, at: 0) }
                 if runs.count % 2 == 0 { runs.append(0) }
                 reversed.removeAll(keepingCapacity: true)

@@ -280,6 +280,38 @@ import Testing
         #expect(localRead > 300 && edgeRead > 300, "local \(localRead), edges \(edgeRead)")
     }
 
+    /// The inverted 1-D pass reads the histogram runs the first pass kept for its lines: it must find what it found
+    /// binarising them again, on the same rows with the same spans.
+    @Test func invertedPassWithTheFirstPassRunsFindsTheSame() {
+        func describe(_ c: [LinearScanner.Candidate]) -> [String] {
+            c.map { "\($0.format) \($0.text) \($0.lineCount) \($0.clearLines) \($0.firstRow) \($0.lastRow) \($0.firstSpan) \($0.lastSpan)" }
+        }
+        var images = [
+            TestSymbols.render(TestSymbols.ean8("96385074")).inverted(),
+            TestSymbols.render(TestSymbols.ean13("4006381333931"), moduleWidth: 2, height: 200).inverted(),
+            TestSymbols.render(TestSymbols.itf("12345678"), height: 120).inverted(),
+        ]
+        images += NegativeTextures.Kind.allCases.map { NegativeTextures.picture($0, seed: 42) }
+        images.append(Self.picture(width: 640, height: 480, seed: 9))
+        var found = 0
+        for (n, image) in images.enumerated() {
+            let formats = Set(BarcodeFormat.allCases.filter(\.isLinear))
+            let cache = LinearScanner.RunCache(sparseRowDivisor: 96)
+            let dense = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 256, runCache: cache)
+            for rotated in [false, true] { _ = dense.scanCandidates(rotated: rotated, inverted: false, binarization: .histogram) }
+            #expect(!cache.rows.isEmpty && !cache.columns.isEmpty, "image \(n): nothing kept")
+            let cached = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 96, runCache: cache)
+            let plain = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 96)
+            for rotated in [false, true] {
+                let a = cached.scanCandidates(rotated: rotated, inverted: true, binarization: .histogram)
+                let b = plain.scanCandidates(rotated: rotated, inverted: true, binarization: .histogram)
+                #expect(describe(a) == describe(b), "image \(n) rotated \(rotated)")
+                found += a.count
+            }
+        }
+        #expect(found >= 2, "the inverted symbols must be seen, or the comparison proves little")
+    }
+
     @Test func invertedCopiesInvertEveryPixel() {
         let image = Self.picture(width: 67, height: 50, seed: 5)
         #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })
