@@ -312,6 +312,61 @@ import Testing
         #expect(found >= 2, "the inverted symbols must be seen, or the comparison proves little")
     }
 
+    /// The Data Matrix labelling finds runs a 64-pixel word at a time: its components must be those an 8-connected
+    /// flood fill finds (pixel count and box), on widths around multiples of 8 and 64.
+    @Test func dataMatrixLabellingMatchesAFloodFill() {
+        var checked = 0
+        let sizes = [(61, 40), (64, 41), (65, 66), (127, 50), (130, 77), (200, 120)]
+        for (k, (w, h)) in (sizes + sizes + sizes + sizes).enumerated() {
+            let gray = Self.picture(width: w, height: h, seed: UInt64(900 + k))
+            var bits = HybridBinarizer.globalBinarize(gray).bits
+            // A light frame, so that components can avoid the border (the detector drops those touching it).
+            for y in 0..<h { for x in 0..<w where x < 2 || y < 2 || x >= w - 2 || y >= h - 2 { bits[y * w + x] = 0 } }
+            let matrix = BitMatrix(width: w, height: h, bits: bits)
+            // Flood fill, 8-connected.
+            var label = [Int](repeating: -1, count: w * h)
+            var boxes: [(count: Int, minX: Int, maxX: Int, minY: Int, maxY: Int)] = []
+            for start in 0..<(w * h) where bits[start] != 0 && label[start] < 0 {
+                var stack = [start]
+                label[start] = boxes.count
+                var b = (count: 0, minX: Int.max, maxX: Int.min, minY: Int.max, maxY: Int.min)
+                while let p = stack.popLast() {
+                    let x = p % w
+                    let y = p / w
+                    b.count += 1
+                    b.minX = min(b.minX, x)
+                    b.maxX = max(b.maxX, x + 1)
+                    b.minY = min(b.minY, y)
+                    b.maxY = max(b.maxY, y + 1)
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let nx = x + dx
+                            let ny = y + dy
+                            guard nx >= 0, ny >= 0, nx < w, ny < h, bits[ny * w + nx] != 0, label[ny * w + nx] < 0 else {
+                                continue
+                            }
+                            label[ny * w + nx] = boxes.count
+                            stack.append(ny * w + nx)
+                        }
+                    }
+                }
+                boxes.append(b)
+            }
+            let eligible = boxes.filter {
+                $0.count >= 40 && $0.maxX - $0.minX >= 8 && $0.maxY - $0.minY >= 8 && $0.minX > 0 && $0.minY > 0
+                    && $0.maxX < w && $0.maxY < h
+            }
+            let found = DMDetector(image: matrix).components(maxCount: 1000)
+            func key(_ c: Int, _ a: Int, _ b: Int, _ d: Int, _ e: Int) -> String { "\(c) \(a) \(b) \(d) \(e)" }
+            let foundKeys = Set(found.map { key($0.count, $0.minX, $0.maxX, $0.minY, $0.maxY) })
+            for b in eligible {
+                #expect(foundKeys.contains(key(b.count, b.minX, b.maxX, b.minY, b.maxY)), "\(w)×\(h): \(b)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 20, "only \(checked) components: the comparison proves little")
+    }
+
     @Test func invertedCopiesInvertEveryPixel() {
         let image = Self.picture(width: 67, height: 50, seed: 5)
         #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })

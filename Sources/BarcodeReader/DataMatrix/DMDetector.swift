@@ -61,29 +61,57 @@ struct DMDetector {
         var runCount = 0
         var prevStart = 0
         var prevEnd = 0
+        // Each row as a bit mask (bit x % 64 of word x / 64 set for a dark pixel): runs are then found a word at a
+        // time by counting zero bits, instead of pixel by pixel (noisy pictures binarise into runs of a few pixels).
+        let wordCount = (w + 63) / 64
+        let mask = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount + 1)
+        defer { mask.deallocate() }
         self.image.bits.withUnsafeBufferPointer { bits in
             guard let raw = UnsafeRawPointer(bits.baseAddress) else { return }
             for y in 0..<h {
                 let rowStart = runCount
                 var cursor = prevStart
-                var x = 0
                 let base = y * w
+                // Pack the row: eight bytes of 0 or 1 become eight bits by one multiplication (bytes other than 0
+                // and 1, which a BitMatrix does not hold, are packed one by one as "not 0").
+                for k in 0...wordCount { mask[k] = 0 }
+                var x = 0
+                while x + 8 <= w {
+                    let v = raw.loadUnaligned(fromByteOffset: base + x, as: UInt64.self)
+                    let packed: UInt64
+                    if v & 0xFEFE_FEFE_FEFE_FEFE == 0 {
+                        packed = (v &* 0x0102_0408_1020_4080) >> 56
+                    } else {
+                        var p: UInt64 = 0
+                        for i in 0..<8 where bits[base + x + i] != 0 { p |= 1 << UInt64(i) }
+                        packed = p
+                    }
+                    mask[x >> 6] |= packed << UInt64(x & 63)
+                    x += 8
+                }
                 while x < w {
-                    // Eight pixels at a time through plain light or plain dark stretches (bits are 0 or 1; any
-                    // other byte falls through to the pixel-by-pixel loops, which decide as before).
-                    while x + 8 <= w && raw.loadUnaligned(fromByteOffset: base + x, as: UInt64.self) == 0 { x += 8 }
-                    if x >= w { break }
-                    if bits[base + x] == 0 {
-                        x += 1
-                        continue
+                    if bits[base + x] != 0 { mask[x >> 6] |= 1 << UInt64(x & 63) }
+                    x += 1
+                }
+                // Runs: the next set bit from x is a run's start, the next clear bit after it its end (the word past
+                // the row is 0, so every run ends by w).
+                x = 0
+                while x < w {
+                    var word = x >> 6
+                    var bitsLeft = mask[word] & (~0 << UInt64(x & 63))
+                    while bitsLeft == 0 && word < wordCount - 1 {
+                        word += 1
+                        bitsLeft = mask[word]
                     }
-                    let x0 = x
-                    while x + 8 <= w
-                        && raw.loadUnaligned(fromByteOffset: base + x, as: UInt64.self) == 0x0101_0101_0101_0101
-                    {
-                        x += 8
+                    if bitsLeft == 0 { break }
+                    let x0 = word << 6 + bitsLeft.trailingZeroBitCount
+                    if x0 >= w { break }
+                    var clear = ~mask[word] & (~0 << UInt64(x0 & 63))
+                    while clear == 0 {
+                        word += 1
+                        clear = ~mask[word]
                     }
-                    while x < w && bits[base + x] != 0 { x += 1 }
+                    x = min(w, word << 6 + clear.trailingZeroBitCount)
                     let label = Int32(runCount)
                     parent[runCount] = label
                     runY[runCount] = Int32(y)
