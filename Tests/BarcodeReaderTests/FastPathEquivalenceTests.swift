@@ -367,6 +367,79 @@ import Testing
         #expect(checked >= 20, "only \(checked) components: the comparison proves little")
     }
 
+    /// The QR finder row scan as it was: zxing's state machine fed pixel by pixel.
+    static func referenceFinderPatterns(_ d: QRDetector) -> [QRDetector.FinderPattern] {
+        let img = d.image
+        var centers: [QRDetector.FinderPattern] = []
+        var i = 1
+        while i < img.height {
+            var s = [0, 0, 0, 0, 0]
+            var state = 0
+            for j in 0..<img.width {
+                if img.bits[i * img.width + j] != 0 {
+                    if state & 1 == 1 { state += 1 }
+                    s[state] += 1
+                } else if state & 1 == 0 {
+                    if state == 4 {
+                        if QRDetector.foundPatternCross(s) && d.handlePossibleCenter(s, i, j, &centers) {
+                            state = 0
+                            s = [0, 0, 0, 0, 0]
+                        } else {
+                            s = [s[2], s[3], s[4], 1, 0]
+                            state = 3
+                        }
+                    } else {
+                        state += 1
+                        s[state] += 1
+                    }
+                } else {
+                    s[state] += 1
+                }
+            }
+            if QRDetector.foundPatternCross(s) { _ = d.handlePossibleCenter(s, i, img.width, &centers) }
+            i += 2
+        }
+        return centers
+    }
+
+    /// Finder patterns (7×7 modules) of several sizes scattered on random blocks, as they are and inverted, and the
+    /// negative textures: the run-by-run finder scan finds the same centres as the pixel-by-pixel one.
+    @Test func qrFinderScanMatchesThePixelByPixelVersion() {
+        var pictures: [BitMatrix] = []
+        for (k, (w, h)) in [(101, 77), (128, 96), (190, 141), (320, 240)].enumerated() {
+            var bits = HybridBinarizer.globalBinarize(Self.picture(width: w, height: h, seed: UInt64(500 + k))).bits
+            for (n, module) in [2, 3, 4, 5].enumerated() {
+                let x0 = 3 + (n * 37 + k * 11) % max(1, w - 7 * module - 6)
+                let y0 = 3 + (n * 23 + k * 7) % max(1, h - 7 * module - 6)
+                for my in -1..<8 {
+                    for mx in -1..<8 {
+                        let ring = max(abs(mx - 3), abs(my - 3))
+                        let dark = ring != 2 && ring != 4
+                        for y in (y0 + my * module)..<(y0 + (my + 1) * module) {
+                            for x in (x0 + mx * module)..<(x0 + (mx + 1) * module) where x >= 0 && y >= 0 && x < w && y < h {
+                                bits[y * w + x] = dark ? 1 : 0
+                            }
+                        }
+                    }
+                }
+            }
+            let matrix = BitMatrix(width: w, height: h, bits: bits)
+            pictures += [matrix, matrix.inverted()]
+        }
+        for kind in NegativeTextures.Kind.allCases {
+            pictures.append(HybridBinarizer.binarize(NegativeTextures.picture(kind, seed: 7)))
+        }
+        var found = 0
+        for (n, matrix) in pictures.enumerated() {
+            let detector = QRDetector(image: matrix, gray: nil)
+            let a = detector.findFinderPatterns().map { "\($0.x) \($0.y) \($0.moduleSize) \($0.count)" }
+            let b = Self.referenceFinderPatterns(detector).map { "\($0.x) \($0.y) \($0.moduleSize) \($0.count)" }
+            #expect(a == b, "picture \(n)")
+            found += a.count
+        }
+        #expect(found >= 10, "only \(found) finder patterns: the comparison proves little")
+    }
+
     @Test func invertedCopiesInvertEveryPixel() {
         let image = Self.picture(width: 67, height: 50, seed: 5)
         #expect(image.inverted().pixels == image.pixels.map { 255 - $0 })

@@ -247,61 +247,83 @@ struct QRDetector {
         var centers: [FinderPattern] = []
         let iSkip = 2
         var i = iSkip - 1
-        // The five run counts live in a small raw buffer: an array here paid a uniqueness check on every pixel.
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 5) { s in
-            img.bits.withUnsafeBufferPointer { bits in
-                guard let raw = UnsafeRawPointer(bits.baseAddress) else { return }
-                while i < maxI {
-                    s.initialize(repeating: 0)
-                    var state = 0
-                    let row = i * maxJ
-                    var j = 0
-                    while j < maxJ {
-                        // Eight pixels of the colour the current state counts (light in states 1 and 3, dark in 0,
-                        // 2 and 4) only add 8 to that count: skip them at once (bits are 0 or 1).
-                        if j + 8 <= maxJ {
-                            let word = raw.loadUnaligned(fromByteOffset: row + j, as: UInt64.self)
-                            if word == (state & 1 == 1 ? 0 : 0x0101_0101_0101_0101) {
-                                s[state] += 8
-                                j += 8
-                                continue
-                            }
-                        }
-                        if bits[row + j] != 0 {
-                            if state & 1 == 1 { state += 1 }
-                            s[state] += 1
-                        } else {
-                            if state & 1 == 0 {
-                                if state == 4 {
-                                    if Self.foundPatternCross(s[0], s[1], s[2], s[3], s[4])
-                                        && handlePossibleCenter([s[0], s[1], s[2], s[3], s[4]], i, j, &centers)
-                                    {
-                                        state = 0
-                                        s.update(repeating: 0)
-                                    } else {
-                                        let (a, b, c) = (s[2], s[3], s[4])
-                                        s[0] = a
-                                        s[1] = b
-                                        s[2] = c
-                                        s[3] = 1
-                                        s[4] = 0
-                                        state = 3
-                                    }
-                                } else {
-                                    state += 1
-                                    s[state] += 1
-                                }
-                            } else {
-                                s[state] += 1
-                            }
-                        }
-                        j += 1
+        // zxing's pixel-by-pixel state machine over five run counts, fed a whole run at a time: the row is packed
+        // into 64-pixel bit masks and each run's end found by counting zero bits. A run of n pixels does what its
+        // n pixels did one by one: only its first pixel can change the state, the others add to the count.
+        let wordCount = (maxJ + 63) / 64
+        let mask = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount + 1)
+        defer { mask.deallocate() }
+        img.bits.withUnsafeBufferPointer { bits in
+            guard let raw = UnsafeRawPointer(bits.baseAddress) else { return }
+            while i < maxI {
+                var s0 = 0
+                var s1 = 0
+                var s2 = 0
+                var s3 = 0
+                var s4 = 0
+                var state = 0
+                let row = i * maxJ
+                for k in 0...wordCount { mask[k] = 0 }
+                var x = 0
+                while x + 8 <= maxJ {
+                    let v = raw.loadUnaligned(fromByteOffset: row + x, as: UInt64.self)
+                    let packed: UInt64
+                    if v & 0xFEFE_FEFE_FEFE_FEFE == 0 {
+                        packed = (v &* 0x0102_0408_1020_4080) >> 56
+                    } else {
+                        var p: UInt64 = 0
+                        for b in 0..<8 where bits[row + x + b] != 0 { p |= 1 << UInt64(b) }
+                        packed = p
                     }
-                    if Self.foundPatternCross(s[0], s[1], s[2], s[3], s[4]) {
-                        _ = handlePossibleCenter([s[0], s[1], s[2], s[3], s[4]], i, maxJ, &centers)
-                    }
-                    i += iSkip
+                    mask[x >> 6] |= packed << UInt64(x & 63)
+                    x += 8
                 }
+                while x < maxJ {
+                    if bits[row + x] != 0 { mask[x >> 6] |= 1 << UInt64(x & 63) }
+                    x += 1
+                }
+                var j = 0
+                while j < maxJ {
+                    // The run starting at j: its colour, and its end (the first pixel of the other colour, or maxJ).
+                    var word = j >> 6
+                    let dark = mask[word] >> UInt64(j & 63) & 1 != 0
+                    var other = (dark ? ~mask[word] : mask[word]) & (~0 << UInt64(j & 63))
+                    while other == 0 && word < wordCount {
+                        word += 1
+                        other = dark ? ~mask[word] : mask[word]
+                    }
+                    let end = other == 0 ? maxJ : min(maxJ, word << 6 + other.trailingZeroBitCount)
+                    let n = end - j
+                    if dark {
+                        if state & 1 == 1 { state += 1 }
+                        switch state {
+                        case 0: s0 += n
+                        case 2: s2 += n
+                        default: s4 += n
+                        }
+                    } else if state & 1 == 1 {
+                        if state == 1 { s1 += n } else { s3 += n }
+                    } else if state == 4 {
+                        if Self.foundPatternCross(s0, s1, s2, s3, s4)
+                            && handlePossibleCenter([s0, s1, s2, s3, s4], i, j, &centers)
+                        {
+                            // The first light pixel is spent by the reset; the next one starts state 1.
+                            state = n > 1 ? 1 : 0
+                            (s0, s1, s2, s3, s4) = (0, n - 1, 0, 0, 0)
+                        } else {
+                            (s0, s1, s2, s3, s4) = (s2, s3, s4, n, 0)
+                            state = 3
+                        }
+                    } else {
+                        state += 1
+                        if state == 1 { s1 += n } else { s3 += n }
+                    }
+                    j = end
+                }
+                if Self.foundPatternCross(s0, s1, s2, s3, s4) {
+                    _ = handlePossibleCenter([s0, s1, s2, s3, s4], i, maxJ, &centers)
+                }
+                i += iSkip
             }
         }
         return centers
