@@ -322,6 +322,9 @@ import Testing
             var bits = HybridBinarizer.globalBinarize(gray).bits
             // A light frame, so that components can avoid the border (the detector drops those touching it).
             for y in 0..<h { for x in 0..<w where x < 2 || y < 2 || x >= w - 2 || y >= h - 2 { bits[y * w + x] = 0 } }
+            // Every other picture marks dark pixels 255 instead of 1 (a BitMatrix holds 0 and 1, but the labelling
+            // reads any other byte as dark, as it did pixel by pixel).
+            if k % 2 == 1 { bits = bits.map { $0 == 0 ? 0 : 255 } }
             let matrix = BitMatrix(width: w, height: h, bits: bits)
             // Flood fill, 8-connected.
             var label = [Int](repeating: -1, count: w * h)
@@ -424,7 +427,8 @@ import Testing
                 }
             }
             let matrix = BitMatrix(width: w, height: h, bits: bits)
-            pictures += [matrix, matrix.inverted()]
+            // Also with dark pixels marked 255 (any byte but 0 is dark to both scans).
+            pictures += [matrix, matrix.inverted(), BitMatrix(width: w, height: h, bits: bits.map { $0 == 0 ? 0 : 255 })]
         }
         for kind in NegativeTextures.Kind.allCases {
             pictures.append(HybridBinarizer.binarize(NegativeTextures.picture(kind, seed: 7)))
