@@ -45,3 +45,33 @@ import Testing
         }
     }
 }
+
+/// `GET /api/v1/export/{kind}?from=&to=` (issue 14 point 7): the range chooses the rows of the dated exports; a bad
+/// range is 422 naming its field.
+@Suite struct ExportRangeAPITests {
+    @Test func exportsTakeADateRange() async throws {
+        let (app, store) = try makeApp()
+        let manager = try await token(store, role: .manager)
+        let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: Money(minorUnits: 300)))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: try #require(Instant.parse(iso8601: "2026-03-01T08:00:00Z")), lines: [
+            .init(productID: tea.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100)),
+        ]))
+        for day in ["2026-03-01", "2026-03-02", "2026-03-03"] {
+            _ = try await store.postSale(SaleDraft(effectiveAt: try #require(Instant.parse(iso8601: day + "T10:00:00Z")),
+                                                   lines: [.init(productID: tea.id, quantity: Quantity(1))]))
+        }
+        try await app.test(.router) { client in
+            let some = try await client.call(.get, "/api/v1/export/sales?from=2026-03-02&to=2026-03-02", token: manager)
+            #expect(some.status == 200)
+            #expect(some.text.split(whereSeparator: \.isNewline).count == 2, "\(some.text)")
+            let all = try await client.call(.get, "/api/v1/export/sales.csv", token: manager)
+            #expect(all.text.split(whereSeparator: \.isNewline).count == 4)
+            for (uri, field) in [("/api/v1/export/sales?from=2026-03-03&to=2026-03-01", "to"), ("/api/v1/export/movements?from=soon", "from"),
+                                 ("/api/v1/export/products?from=2026-03-01", "from"), ("/api/v1/export/customers?to=2026-03-01", "from")] {
+                let refused = try await client.call(.get, uri, token: manager)
+                #expect(refused.status == 422, "\(uri): \(refused.text)")
+                #expect(refused.object["field"] as? String == field, "\(uri): \(refused.text)")
+            }
+        }
+    }
+}

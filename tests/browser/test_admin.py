@@ -63,6 +63,36 @@ def test_products_csv_export_downloads_rows_matching_the_books(shop, browser):
         assert driver.find_element(By.ID, f"export-{kind}").get_attribute("href").endswith(f"/api/v1/export/{kind}")
 
 
+def test_a_sales_export_for_a_date_range_holds_only_those_days_and_a_bad_range_is_named(shop, browser):
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Ranged"), "salePrice": "2.00"})
+    shop.api("POST", "/api/v1/purchases", {"effectiveAt": "2021-03-01", "lines": [{"productId": product["id"], "quantity": "9", "unitCost": "0.50"}]})
+    for day in ("2021-03-01", "2021-03-02", "2021-03-03"):
+        shop.api("POST", "/api/v1/sales", {"effectiveAt": f"{day}T12:00", "lines": [{"productId": product["id"], "quantity": "1"}]})
+    status, _, expected = shop.api("GET", "/api/v1/export/sales?from=2021-03-02&to=2021-03-03", raw=True)
+    assert status == 200
+    downloads = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-downloads-"))
+    driver = browser(width=375, height=812, downloads=downloads)
+    sign_in(driver, shop, ADMIN[0], PASSWORDS["admin"])
+    driver.get(shop.url("/app/reports"))
+    wait_for(driver, "#daily-table")
+    wait_idle(driver)
+    driver.execute_script("document.getElementById('export-from').value = '2021-03-02'; document.getElementById('export-to').value = '2021-03-03';")
+    click(driver, driver.find_element(By.ID, "export-sales"))
+    wait(driver, lambda d: [f for f in downloads.glob("*.csv")], timeout=15)
+    file = next(downloads.glob("*.csv"))
+    assert file.name == "stockroom-sales-2021-03-02-to-2021-03-03.csv"
+    assert file.read_bytes() == expected, "the file is what the server answers for the range"
+    days = sorted({row["date"][:10] for row in csv.DictReader(io.StringIO(file.read_text(encoding="utf-8-sig")))})
+    assert days == ["2021-03-02", "2021-03-03"]
+
+    driver.execute_script("document.getElementById('export-from').value = '2021-03-03'; document.getElementById('export-to').value = '2021-03-01';")
+    click(driver, driver.find_element(By.ID, "export-sales"))
+    error = wait_for(driver, "#export-to-error")
+    assert "must not be before the start of the range" in error.text
+    assert fully_visible(driver, error)
+    assert len(list(downloads.glob("*.csv"))) == 1, "nothing downloaded for a refused range"
+
+
 def test_reports_totals_are_exact_and_print_hides_the_frame(shop, signed_in):
     product = shop.api("POST", "/api/v1/products", {"name": unique("Valued"), "salePrice": "5.00"})
     shop.api("POST", "/api/v1/purchases", {"effectiveAt": "2020-01-01",

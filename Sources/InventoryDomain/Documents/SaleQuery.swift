@@ -54,9 +54,7 @@ public struct SaleQuery: Sendable, Hashable {
     /// Checks the query as a whole.
     /// - Throws: ``InventoryError`` naming `to` when the range ends before it starts, or `search` (``words()``).
     public func check() throws {
-        if let from = self.from, let to = self.to, to < from {
-            throw InventoryError(.invalidValue, field: "to", "must not be before the start of the range (from)")
-        }
+        _ = try DateRange(from: self.from, to: self.to)
         _ = try self.words()
     }
 }

@@ -1,7 +1,7 @@
 import Hummingbird
 import InventoryDomain
 
-/// `GET /api/v1/export/{kind}` (a CSV file) and `POST /api/v1/import/products` (a products CSV, or a dry run of it).
+/// `GET /api/v1/export/{kind}?from=&to=` (a CSV file; the range for dated exports) and `POST /api/v1/import/products` (a products CSV, or a dry run of it).
 struct DataTransferController<Store: DataTransferRepository & CatalogueRepository & SettingsRepository> {
     let store: Store
 
@@ -15,7 +15,8 @@ struct DataTransferController<Store: DataTransferRepository & CatalogueRepositor
         guard let kind = ExportKind(rawValue: name.replacingOccurrences(of: ".csv", with: "")) else {
             throw InventoryError(.notFound, field: "kind", "no export named '\(name)'; try \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let text = try await self.store.exportCSV(kind)
+        let range = try await self.store.settings().calendar.range(from: request.query("from"), to: request.query("to"))
+        let text = try await self.store.exportCSV(kind, range: range)
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                .contentDisposition: "attachment; filename=\"stockroom-\(kind.rawValue).csv\""],
                         body: .init(byteBuffer: ByteBuffer(string: text)))

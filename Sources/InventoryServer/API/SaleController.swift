@@ -41,8 +41,8 @@ struct SaleController<Store: LedgerRepository & SettingsRepository & StaffReposi
         var query = SaleQuery(search: request.query("search"), limit: limit, offset: offset)
         if let customer = try id("customerId") { query.customerID = CustomerID(customer) }
         if let product = try id("productId") { query.productID = ProductID(product) }
-        if let from = request.query("from") { query.from = try formats.calendar.parseDateTime(from, field: "from") }
-        if let to = request.query("to") { query.to = try formats.calendar.parseDateTime(to, field: "to", endOfDay: true) }
+        let range = try formats.calendar.range(from: request.query("from"), to: request.query("to"))
+        (query.from, query.to) = (range.from, range.to)
         return JSON(try await self.store.sales(query).map { SummaryResponse($0, formats: formats) })
     }
 

@@ -39,8 +39,9 @@ extension InventorySQLiteRepository {
         }
     }
 
-    public func exportCSV(_ kind: ExportKind) async throws -> String {
-        try await self.read { db in
+    public func exportCSV(_ kind: ExportKind, range: DateRange) async throws -> String {
+        try kind.check(range)
+        return try await self.read { db in
             let settings = try Self.loadSettings(db)
             let currency = settings.currency, calendar = settings.calendar
             func money(_ value: Int64?) -> String { value.map { Money(minorUnits: $0).decimalString(currency) } ?? "" }
@@ -52,6 +53,10 @@ extension InventorySQLiteRepository {
             }
             func time(_ value: Int64) -> String { calendar.localISO8601(Instant(milliseconds: value)) }
             var text = ""
+            /// The range as a condition on a date column (its bounds are whole numbers, written into the SQL).
+            func within(_ column: String) -> String {
+                "\(column) BETWEEN \(range.from?.milliseconds ?? Int64.min) AND \(range.to?.milliseconds ?? Int64.max)"
+            }
             func emit(_ header: [String], _ sql: String, _ row: (Row) -> [String]) throws {
                 text += CSV.line(header)
                 let cursor = try Row.fetchCursor(db, sql: sql)
@@ -84,7 +89,8 @@ extension InventorySQLiteRepository {
                     """
                     SELECT d.id, d.effectiveAt, s.name, d.note, m.lineNo, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
-                    LEFT JOIN supplier s ON s.id = d.supplierId WHERE d.kind = 'purchase' ORDER BY d.effectiveAt, d.id, m.lineNo
+                    LEFT JOIN supplier s ON s.id = d.supplierId WHERE d.kind = 'purchase' AND \(within("d.effectiveAt"))
+                    ORDER BY d.effectiveAt, d.id, m.lineNo
                     """
                 ) { r in
                     let q = Quantity(thousandths: r[7]), cost = Money(minorUnits: r[8])
@@ -99,7 +105,8 @@ extension InventorySQLiteRepository {
                     SELECT d.id, d.effectiveAt, c.name, d.paymentMethod, d.tip, d.note, m.lineNo, m.productId, p.name, m.quantity,
                         m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, \(RecipeSQL.lineValueChange("m")), d.pricesIncludeTax
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
-                    LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' AND m.kind = 'sale' ORDER BY d.effectiveAt, d.id, m.lineNo
+                    LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' AND m.kind = 'sale' AND \(within("d.effectiveAt"))
+                    ORDER BY d.effectiveAt, d.id, m.lineNo
                     """
                 ) { r in
                     let revenue = r[12] as Int64, cogs = -(r[15] as Int64), included: Bool = r[16]
@@ -120,6 +127,7 @@ extension InventorySQLiteRepository {
                     SELECT m.id, m.effectiveAt, m.recordedAt, m.productId, p.name, m.kind, d.reason, m.documentId, m.quantity,
                         m.valueChange, m.costAdjustment, m.quantityAfter, m.valueAfter, m.averageCostAfter
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
+                    WHERE \(within("m.effectiveAt"))
                     ORDER BY m.productId, m.effectiveAt, m.documentId, m.lineNo
                     """
                 ) { r in

@@ -9,12 +9,16 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "products, suppliers, customers, purchases, sales or movements.") var kind: String
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Purchases, sales and movements from this day (or date-time, shop time) on.") var from: String?
+    @Option(help: "Purchases, sales and movements up to the end of this day (or this date-time).") var to: String?
 
     func run() async throws {
         guard let kind = ExportKind(rawValue: self.kind) else {
             throw InventoryError(.invalidValue, field: "kind", "must be one of \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let text = try await self.database.open().exportCSV(kind)
+        let store = try self.database.open()
+        let range = try await store.settings().calendar.range(from: self.from, to: self.to)
+        let text = try await store.exportCSV(kind, range: range)
         if let output = self.output {
             do {
                 try text.write(toFile: output, atomically: true, encoding: .utf8)

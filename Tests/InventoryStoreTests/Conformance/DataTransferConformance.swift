@@ -30,6 +30,50 @@ import Testing
         #expect(try await store.product(cups.id).details.allowsNegativeStock)
     }
 
+    /// A date range on the dated exports (issue 14 point 7): only purchases, sales and movements inside it, both ends
+    /// inclusive, in the shop's time zone; a range on a list without dates, or one that ends before it starts, is
+    /// refused naming its field.
+    @Test(arguments: Backend.allCases)
+    func datedExportsTakeARange(backend: Backend) async throws {
+        let store = try backend.make()
+        var settings = try await store.settings()
+        settings.timeZoneIdentifier = "Europe/Berlin"
+        try await store.saveSettings(settings)
+        let calendar = settings.calendar
+        let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("3.00")))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: calendar.instant(day: 20260301, hour: 9), lines: [
+            .init(productID: tea.id, quantity: qty(10), unitCost: eur("1.00")),
+        ]))
+        // 23:30 in Berlin on 1 March (22:30 UTC), 00:30 on 2 March (23:30 UTC on the 1st), 10:00 on 3 March.
+        for (day, hour, minute) in [(20260301, 23, 30), (20260302, 0, 30), (20260303, 10, 0)] {
+            _ = try await store.postSale(SaleDraft(effectiveAt: calendar.instant(day: day, hour: hour).adding(seconds: Int64(minute * 60)),
+                                                   lines: [.init(productID: tea.id, quantity: qty(1))]))
+        }
+        func rows(_ kind: ExportKind, _ from: String?, _ to: String?) async throws -> [[String]] {
+            Array(try CSV.parse(try await store.exportCSV(kind, range: try calendar.range(from: from, to: to))).map(\.cells).dropFirst())
+        }
+        #expect(try await rows(.sales, nil, nil).count == 3)
+        let first = try await rows(.sales, "2026-03-01", "2026-03-01")
+        #expect(first.map { $0[1] } == ["2026-03-01T23:30:00.000+01:00"], "the shop's day, written in the shop's time")
+        #expect(try await rows(.sales, "2026-03-02", nil).map { $0[1] } == ["2026-03-02T00:30:00.000+01:00", "2026-03-03T10:00:00.000+01:00"])
+        #expect(try await rows(.sales, nil, "2026-03-02T00:30").count == 2, "both ends inclusive, to the millisecond")
+        #expect(try await rows(.purchases, "2026-03-02", nil).isEmpty)
+        #expect(try await rows(.purchases, "2026-03-01", "2026-03-01").count == 1)
+        #expect(try await rows(.movements, "2026-03-03", "2026-03-03").count == 1)
+        #expect(try await rows(.movements, nil, nil).count == 4)
+
+        try await expectRefusal(store, .invalidValue, field: "to") {
+            _ = try await store.exportCSV(.sales, range: try calendar.range(from: "2026-03-03", to: "2026-03-01"))
+        }
+        for kind in [ExportKind.products, .suppliers, .customers] {
+            try await expectRefusal(store, .invalidValue, field: "from") {
+                _ = try await store.exportCSV(kind, range: try calendar.range(from: "2026-03-01", to: nil))
+            }
+            #expect(try await store.exportCSV(kind, range: .all).hasPrefix("id,"))
+        }
+        #expect(throws: InventoryError.self) { _ = try calendar.range(from: "March", to: nil) }
+    }
+
     @Test(arguments: Backend.allCases)
     func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
         let store = try backend.make()

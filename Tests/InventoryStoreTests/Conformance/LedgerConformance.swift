@@ -174,8 +174,9 @@ import Testing
         let older = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: beans.id, quantity: qty(1), unitPrice: eur("9.00"))]))
         let sales = try await store.sales(limit: 10, offset: 0)
         #expect(sales == [
-            DocumentSummary(id: sale.id.rawValue, effectiveAt: at(20260104), partyName: "Ada", lineCount: 1, total: eur("18.69"), note: "table 4"),
-            DocumentSummary(id: older.id.rawValue, effectiveAt: at(20260102), partyName: nil, lineCount: 1, total: eur("9.63"), note: ""),
+            DocumentSummary(id: sale.id.rawValue, effectiveAt: at(20260104), partyName: "Ada", lineCount: 1, total: eur("18.69"), note: "table 4",
+                            receiptNumber: 1),
+            DocumentSummary(id: older.id.rawValue, effectiveAt: at(20260102), partyName: nil, lineCount: 1, total: eur("9.63"), note: "", receiptNumber: 2),
         ])
         #expect(try await store.sales(limit: 5, offset: 2).isEmpty)
 

@@ -218,3 +218,31 @@ $("top-form").to.value = shopDay();
 $("top-form").from.value = shopDay(-29);
 
 Promise.all([loadDaily(), loadSnapshot(), loadTop(), loadLow(), loadValuation(), loadExpiring()]).finally(() => { ready = true; });
+
+// CSV export for a date range: the dated files are fetched with the range (the server checks it and says what is
+// wrong on its field) and saved from memory; without a range the links download as they are.
+const exportRange = $("export-range");
+for (const link of document.querySelectorAll("#export a[data-dated]")) {
+  link.addEventListener("click", async (event) => {
+    const from = $("export-from").value, to = $("export-to").value;
+    clearErrors(exportRange);
+    if (!from && !to) return;
+    event.preventDefault();
+    const params = new URLSearchParams();
+    if (from) params.set("from", from);
+    if (to) params.set("to", to);
+    try {
+      const reply = await api("GET", `${link.getAttribute("href")}?${params}`, undefined, { raw: true });
+      const url = URL.createObjectURL(await reply.blob());
+      const name = link.getAttribute("download").replace(/\.csv$/, `-${from || "start"}-to-${to || "now"}.csv`);
+      const save = el("a", { href: url, download: name, hidden: "" });
+      document.body.append(save);
+      save.click();
+      save.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      announce(`Downloading ${name}`);
+    } catch (error) {
+      showProblem(exportRange, error);
+    }
+  });
+}
