@@ -98,26 +98,59 @@ extension InventorySQLiteRepository {
                             q.decimalString, cost.decimalString(currency), Money.extended(cost, by: q).decimalString(currency), r[9] ?? "", r[10] ?? ""]
                 }
             case .sales:
+                // Each sale's payments ("cash 10.00; card 5.00 pending") and each return's refunds, by document.
+                func payments(_ sql: String) throws -> [Int64: String] {
+                    var texts: [Int64: [String]] = [:]
+                    for row in try Row.fetchAll(db, sql: sql) {
+                        let status: String = row[3]
+                        texts[row[0], default: []].append("\(row[1] as String) \(money(row[2]))" + (status == "completed" ? "" : " \(status)"))
+                    }
+                    return texts.mapValues { $0.joined(separator: "; ") }
+                }
+                let taken = try payments("""
+                    SELECT p.documentId, p.method, p.amount, p.status FROM salePayment p JOIN document d ON d.id = p.documentId
+                    WHERE d.kind = 'sale' AND \(within("d.effectiveAt")) ORDER BY p.documentId, p.lineNo
+                    """)
+                let refunded = try payments("""
+                    SELECT r.returnId, p.method, -r.amount, 'completed' FROM paymentRefund r JOIN salePayment p ON p.id = r.paymentId
+                    JOIN document d ON d.id = r.returnId WHERE \(within("d.effectiveAt")) ORDER BY r.returnId, p.lineNo
+                    """)
+                // Sale lines, and customer returns as lines of their sale with the quantity, revenue, tax and cost of goods
+                // sold going back (negative), dated when they were returned.
                 try emit(
                     ["sale_id", "date", "customer", "payment", "tip", "note", "line", "product_id", "product", "quantity", "unit_price",
-                     "discount", "revenue", "tax_rate", "tax", "cogs", "profit", "prices_include_tax"],
+                     "discount", "revenue", "tax_rate", "tax", "cogs", "profit", "prices_include_tax", "type", "return_id", "payments"],
                     """
                     SELECT d.id, d.effectiveAt, c.name, d.paymentMethod, d.tip, d.note, m.lineNo, m.productId, p.name, m.quantity,
-                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, \(RecipeSQL.lineValueChange("m")), d.pricesIncludeTax
+                        m.unitAmount, m.discount, m.revenue, m.taxRate, m.tax, \(RecipeSQL.lineValueChange("m")), d.pricesIncludeTax, 'sale', d.id
                     FROM movement m JOIN document d ON d.id = m.documentId JOIN product p ON p.id = m.productId
                     LEFT JOIN customer c ON c.id = d.customerId WHERE d.kind = 'sale' AND m.kind = 'sale' AND \(within("d.effectiveAt"))
-                    ORDER BY d.effectiveAt, d.id, m.lineNo
+                    UNION ALL
+                    SELECT d.saleId, d.effectiveAt, c.name, s.paymentMethod, 0, d.note, m.lineNo, m.productId, p.name, m.quantity,
+                        m.unitAmount, 0, m.revenue, m.taxRate, m.tax, m.valueChange, s.pricesIncludeTax, 'return', d.id
+                    FROM movement m JOIN document d ON d.id = m.documentId JOIN document s ON s.id = d.saleId JOIN product p ON p.id = m.productId
+                    LEFT JOIN customer c ON c.id = d.customerId
+                    WHERE d.kind = 'customerReturn' AND m.kind = 'customerReturn' AND \(within("d.effectiveAt"))
+                    ORDER BY 2, 19, 7
                     """
                 ) { r in
-                    let revenue = r[12] as Int64, cogs = -(r[15] as Int64), included: Bool = r[16]
+                    let revenue = r[12] as Int64, cogs = -(r[15] as Int64), included: Bool = r[16], document = r[18] as Int64
+                    let quantity = Quantity(thousandths: -(r[9] as Int64))
+                    guard (r[17] as String) == "sale" else {
+                        return [String(r[0] as Int64), time(r[1]), r[2] ?? "", r[3] ?? "", "", r[5], String((r[6] as Int) + 1),
+                                String(r[7] as Int64), r[8], quantity.decimalString, money(r[10]), "", money(revenue), Percent(hundredths: r[13]).decimalString,
+                                money(r[14]), money(cogs), money(revenue - cogs), included ? "true" : "false", "return", String(document),
+                                refunded[document] ?? ""]
+                    }
                     // The price and the discount as the receipt shows them (with tax where the sale's prices include it).
                     let line = SaleRecord.Line(
-                        movementID: MovementID(0), productID: ProductID(r[7]), productName: r[8], quantity: Quantity(thousandths: -(r[9] as Int64)),
+                        movementID: MovementID(0), productID: ProductID(r[7]), productName: r[8], quantity: quantity,
                         unitPrice: Money(minorUnits: r[10]), discount: Money(minorUnits: r[11]), taxRate: Percent(hundredths: r[13]),
                         tax: Money(minorUnits: r[14]), revenue: Money(minorUnits: revenue), costOfGoodsSold: Money(minorUnits: cogs), taxIncluded: included)
                     return [String(r[0] as Int64), time(r[1]), r[2] ?? "", r[3] ?? "", money(r[4]), r[5], String((r[6] as Int) + 1),
                             String(r[7] as Int64), r[8], line.quantity.decimalString, money(r[10]), line.discount.decimalString(currency),
-                            money(revenue), line.taxRate.decimalString, money(r[14]), money(cogs), money(revenue - cogs), included ? "true" : "false"]
+                            money(revenue), line.taxRate.decimalString, money(r[14]), money(cogs), money(revenue - cogs), included ? "true" : "false",
+                            "sale", "", taken[document] ?? ""]
                 }
             case .movements:
                 try emit(

@@ -74,6 +74,38 @@ import Testing
         #expect(throws: InventoryError.self) { _ = try calendar.range(from: "March", to: nil) }
     }
 
+    /// The sales export holds each sale's payments and, as rows of their own dated when they happened, its customer
+    /// returns: the quantity, revenue, tax and cost of goods sold going back, and the refunds (issue 14 point 7).
+    @Test(arguments: Backend.allCases)
+    func theSalesExportHoldsPaymentsAndReturns(backend: Backend) async throws {
+        let store = try backend.make()
+        let (sale, _) = try await PaymentConformance.splitSale(store)   // 3 lattes at 3.10, paid cash 5.00 and card 5.25 (one declined)
+        let back = try await store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260303), saleID: sale.id, lines: [
+            .init(saleLineID: sale.lines[0].movementID, quantity: qty(1)),
+        ]))
+        let table = try CSV.parse(try await store.exportCSV(.sales))
+        let header = try #require(table.first?.cells)
+        #expect(header.suffix(3) == ["type", "return_id", "payments"])
+        let rows = table.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0.cells)) }
+        #expect(rows.count == 2)
+        let sold = rows[0], returned = rows[1]
+        #expect(sold["type"] == "sale" && sold["quantity"] == "3" && sold["revenue"] == "9.30" && sold["cogs"] == "2.40")
+        #expect(sold["payments"] == "cash 5.00; card 5.25 failed; card 5.25")
+        #expect(returned["type"] == "return" && returned["return_id"] == String(back.rawValue) && returned["sale_id"] == String(sale.id.rawValue))
+        #expect(returned["quantity"] == "-1" && returned["revenue"] == "-3.10" && returned["cogs"] == "-0.80" && returned["profit"] == "-2.30")
+        #expect(returned["date"]?.hasPrefix("2026-03-03") == true)
+        let refund = try await store.sale(sale.id).payments.map(\.refunded)
+        let refundedTotal = refund.reduce(Money.zero, +)
+        #expect(returned["payments"]?.hasPrefix("card -") == true, "\(returned["payments"] ?? "")")
+        #expect(returned["payments"] == "card -\(refundedTotal.decimalString(.eur))")
+        // Net revenue over the rows is the books' revenue less the return.
+        let net = rows.compactMap { $0["revenue"].flatMap { try? Money.parse($0, currency: .eur, field: "revenue") } }.reduce(Money.zero, +)
+        #expect(net == eur("6.20"))
+        // A range of the return's day holds the return alone.
+        let onlyReturn = try CSV.parse(try await store.exportCSV(.sales, range: try DateRange(from: at(20260303, minutes: -720), to: nil)))
+        #expect(onlyReturn.dropFirst().map { $0.cells[18] } == ["return"])
+    }
+
     @Test(arguments: Backend.allCases)
     func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
         let store = try backend.make()
