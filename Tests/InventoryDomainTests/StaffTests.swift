@@ -7,6 +7,8 @@ import Testing
         #expect(!Role.staff.allows(.purchase) && !Role.staff.allows(.manageSettings))
         #expect(Role.manager.allows(.purchase) && Role.manager.allows(.sellBelowMinimum) && !Role.manager.allows(.deleteTransactions))
         #expect(Permission.allCases.allSatisfy { Role.admin.allows($0) })
+        // What things cost is a manager's: staff sell and count without seeing it.
+        #expect(!Role.staff.allows(.viewCosts) && Role.manager.allows(.viewCosts) && Role.admin.allows(.viewCosts))
     }
 
     @Test func throttleSlowsDownThenLocksOut() {

@@ -73,10 +73,13 @@ import Testing
             #expect(try await store.testOnly_dump() == before, "a dry run books nothing")
             let sold = try await till.call(.post, "/api/v1/sales", body)
             #expect(sold.status == 201 && sold.object["stockApprovedBy"] as? String == "maria", "\(sold.text)")
-            #expect(sold.object["costOfGoodsSold"] as? String == "12.00", "\(sold.text)")
             let lines = sold.object["lines"] as? [[String: Any]]
             #expect(lines?.first?["soldBeyondStock"] as? String == "1", "\(sold.text)")
             let saleID = try #require(sold.object["id"] as? Int)
+            // Its cost of goods is the manager's to see, not the till's.
+            #expect(sold.object["costOfGoodsSold"] == nil, "\(sold.text)")
+            let booked = try await raw.call(.get, "/api/v1/sales/\(saleID)", token: managerToken)
+            #expect(booked.object["costOfGoodsSold"] as? String == "12.00", "\(booked.text)")
 
             // The review list: staff may not see it or clear it; a manager does both.
             #expect(try await till.call(.get, "/api/v1/reports/sold-beyond-stock").status == 403)

@@ -6,10 +6,11 @@ public typealias UserID = ID<StaffUser>
 
 /// What a staff member may do. Each role includes the one below it.
 public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
-    /// Sell, scan, view products and stock, clock in and out.
+    /// Sell, scan, view products and stock (without what they cost), clock in and out.
     case staff
     /// Also purchases; products, categories, suppliers and customers; adjustments; reports; approving prices below
-    /// the minimum and selling beyond the stock on record (``Permission/sellBelowMinimum``); refunds.
+    /// the minimum and selling beyond the stock on record (``Permission/sellBelowMinimum``); refunds; what things cost
+    /// (``Permission/viewCosts``).
     case manager
     /// Also users, settings, deleting transactions, import, backup and restore, API tokens, the audit log.
     case admin
@@ -34,6 +35,9 @@ public enum Permission: String, Sendable, CaseIterable {
     /// `sellBelowMinimum` is a manager's approval at the till: a price or discount below a product's minimum, and a
     /// sale beyond the stock on record (and marking such a sale reviewed).
     case purchase, editCatalogue, adjustStock, viewReports, sellBelowMinimum, refund
+    /// Seeing what stock cost the shop: cost prices and average costs, stock values, the cost of goods sold, margins and
+    /// profit. Without it every answer leaves those figures out (the server decides, once per request).
+    case viewCosts
     case manageUsers, manageSettings, deleteTransactions, importData, backup, manageTokens, viewAudit
     /// Reading the server's measurements (`/metrics`, only served with `serve --metrics`).
     case viewMetrics
@@ -42,7 +46,7 @@ public enum Permission: String, Sendable, CaseIterable {
     public var minimumRole: Role {
         switch self {
         case .sell, .scan, .viewCatalogue, .clockInOut: .staff
-        case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund: .manager
+        case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund, .viewCosts: .manager
         case .manageUsers, .manageSettings, .deleteTransactions, .importData, .backup, .manageTokens, .viewAudit, .viewMetrics: .admin
         }
     }

@@ -11,6 +11,12 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     /// Answers from `repository`.
     public init(_ repository: Repository) { self.repository = repository }
 
+    /// `value` as the route writes it for a caller who may see costs: the command line is run by whoever holds the
+    /// database itself.
+    static func encode(_ value: some Encodable) throws -> Data {
+        try CostDisclosure.$visible.withValue(true) { try APIJSON.encode(value) }
+    }
+
     var products: ProductController<Repository> { ProductController(repository: self.repository) }
     var reports: ReportController<Repository> { ReportController(store: self.repository) }
 
@@ -18,7 +24,7 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
 
     /// `GET /api/v1/products/{id}` (also the answer of `POST /products`, `PUT /products/{id}` and archiving).
     public func product(_ product: Product) async throws -> Data {
-        try APIJSON.encode(try await self.products.respond(product).value)
+        try Self.encode(try await self.products.respond(product).value)
     }
 
     /// `GET /api/v1/products?…`: one page of the list for `query`.
@@ -26,32 +32,32 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
         let result = try await self.repository.products(query)
         var items: [ProductResponse] = []
         for product in result.products { items.append(try await self.products.respond(product).value) }
-        return try APIJSON.encode(ProductPage(items: items, total: result.total, limit: query.limit, offset: query.offset))
+        return try Self.encode(ProductPage(items: items, total: result.total, limit: query.limit, offset: query.offset))
     }
 
     /// `GET /api/v1/products/{id}/movements`: the product's ledger.
     public func movements(_ id: ProductID) async throws -> Data {
-        try APIJSON.encode(try await self.products.movements(id))
+        try Self.encode(try await self.products.movements(id))
     }
 
     /// `GET /api/v1/suppliers?search=`.
     public func suppliers(_ list: [Contact<Supplier>]) throws -> Data {
-        try APIJSON.encode(list.map(ContactResponse.init))
+        try Self.encode(list.map(ContactResponse.init))
     }
 
     /// One supplier as `POST /api/v1/suppliers` and `PUT /api/v1/suppliers/{id}` answer it (and as the list shows it).
     public func supplier(_ contact: Contact<Supplier>) throws -> Data {
-        try APIJSON.encode(ContactResponse(contact))
+        try Self.encode(ContactResponse(contact))
     }
 
     /// `GET /api/v1/customers?search=`.
     public func customers(_ list: [Contact<Customer>]) throws -> Data {
-        try APIJSON.encode(list.map(ContactResponse.init))
+        try Self.encode(list.map(ContactResponse.init))
     }
 
     /// One customer as `POST /api/v1/customers` and `PUT /api/v1/customers/{id}` answer it (and as the list shows it).
     public func customer(_ contact: Contact<Customer>) throws -> Data {
-        try APIJSON.encode(ContactResponse(contact))
+        try Self.encode(ContactResponse(contact))
     }
 
     // MARK: Documents
@@ -59,50 +65,50 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     /// `GET /api/v1/purchases/{id}` (also the answer of `POST /purchases`).
     public func purchase(_ id: PurchaseID) async throws -> Data {
         let formats = try await self.repository.formats().0
-        return try APIJSON.encode(PurchaseResponse(try await self.repository.purchase(id), formats))
+        return try Self.encode(PurchaseResponse(try await self.repository.purchase(id), formats))
     }
 
     /// `GET /api/v1/sales/{id}` (also the answer of `POST /sales`).
     public func sale(_ id: SaleID) async throws -> Data {
         let formats = try await self.repository.formats().0
-        return try APIJSON.encode(SaleResponse(try await self.repository.sale(id), formats))
+        return try Self.encode(SaleResponse(try await self.repository.sale(id), formats))
     }
 
     /// The answer of `POST /api/v1/adjustments` (and of the returns): the new document's id.
     public func created(_ id: Int64) throws -> Data {
-        try APIJSON.encode(CreatedResponse(id: id))
+        try Self.encode(CreatedResponse(id: id))
     }
 
     /// The answer of `POST /api/v1/import/products` for a checked `plan`: `imported` is what the import wrote, nil for
     /// a dry run (`?dryRun=true`).
     public func importAnswer(_ plan: ProductImport, imported: (created: Int, updated: Int)?) throws -> Data {
-        try APIJSON.encode(ImportResponse(plan, imported: imported))
+        try Self.encode(ImportResponse(plan, imported: imported))
     }
 
     // MARK: Reports
 
     /// `GET /api/v1/reports/snapshot?at=`.
     public func snapshot(at: String?) async throws -> Data {
-        try APIJSON.encode(try await self.reports.snapshot(at: at))
+        try Self.encode(try await self.reports.snapshot(at: at))
     }
 
     /// `GET /api/v1/reports/daily?date=&from=&to=`.
     public func daily(date: String?, from: String?, to: String?) async throws -> Data {
-        try APIJSON.encode(try await self.reports.daily(date: date, from: from, to: to))
+        try Self.encode(try await self.reports.daily(date: date, from: from, to: to))
     }
 
     /// `GET /api/v1/reports/top?from=&to=&limit=&by=`.
     public func top(from: String?, to: String?, limit: Int, by: String?) async throws -> Data {
-        try APIJSON.encode(try await self.reports.top(from: from, to: to, limit: limit, by: by))
+        try Self.encode(try await self.reports.top(from: from, to: to, limit: limit, by: by))
     }
 
     /// `GET /api/v1/reports/low-stock`.
     public func lowStock() async throws -> Data {
-        try APIJSON.encode(try await self.reports.lowStock())
+        try Self.encode(try await self.reports.lowStock())
     }
 
     /// `GET /api/v1/reports/valuation`.
     public func valuation() async throws -> Data {
-        try APIJSON.encode(try await self.reports.valuation())
+        try Self.encode(try await self.reports.valuation())
     }
 }

@@ -98,13 +98,17 @@ struct Routes: Sendable {
         let gate = self.gate
         self.group.on(RouterPath(path), method: method) { request, context in
             let context = try await gate.admit(request, context: context, access: access)
-            // Whatever the route writes is audited as done by the caller it admitted (the store records each command's
-            // activity itself, in the command's own transaction).
-            guard let identity = context.identity else {
-                return try await handler(request, context).response(from: request, context: context)
-            }
-            return try await Agent.$current.withValue(Agent(identity.account)) {
-                try await handler(request, context).response(from: request, context: context)
+            // Whether the answer may show what things cost is decided here, once, from the caller this route admitted
+            // (or, on an open route, whoever is signed in): every ``Cost`` member of the answer reads it.
+            return try await CostDisclosure.$visible.withValue(CostDisclosure.visible(to: context.identity)) {
+                // Whatever the route writes is audited as done by the caller it admitted (the store records each
+                // command's activity itself, in the command's own transaction).
+                guard let identity = context.identity else {
+                    return try await handler(request, context).response(from: request, context: context)
+                }
+                return try await Agent.$current.withValue(Agent(identity.account)) {
+                    try await handler(request, context).response(from: request, context: context)
+                }
             }
         }
     }

@@ -31,14 +31,15 @@ struct Dashboard<Repository: ReportRepository & SettingsRepository & LedgerRepos
         let endOfDay = f.calendar.endOfDay(date)
         let snapshot = try await self.repository.snapshot(at: endOfDay)
         values["stockQuantity"] = snapshot.totalQuantity.decimalString
-        values["stockValue"] = f.string(snapshot.totalValue)
+        // What the stock cost is shown only to who may see costs (decided for the request, ``CostDisclosure``).
+        values["stockValue"] = CostDisclosure.reveal(f.string(snapshot.totalValue))
         values["productsInStock"] = snapshot.lines.filter { $0.quantity.thousandths > 0 }.count
 
         if self.identity.allows(.viewReports) {
             let days = try await self.repository.daily(from: f.calendar.addingDays(-29, to: date), to: date)
             let selected = days.last { $0.day == date }
             values["revenue"] = f.string(selected?.revenue ?? .zero)
-            values["profit"] = f.string(selected?.profit ?? .zero)
+            values["profit"] = CostDisclosure.reveal(f.string(selected?.profit ?? .zero))
             values["salesCount"] = selected?.salesCount ?? 0
             let chartDays = f.calendar.days(from: f.calendar.addingDays(-29, to: date), through: date)
             values["chart"] = Self.chart(days: chartDays, figures: days, formats: f)

@@ -27,7 +27,7 @@ struct AuditEntryResponse: Encodable, Sendable {
         var lines: Int?
         var items: String?
         var total: String?
-        var costOfGoodsSold: String?
+        @Cost var costOfGoodsSold: String?
         var tax: String?
         var quantityChange: String?
         var price: String?

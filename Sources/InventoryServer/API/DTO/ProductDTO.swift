@@ -23,13 +23,14 @@ struct ProductResponse: Codable, Sendable, Equatable {
     var allowsNegativeStock: Bool
     var archived: Bool
     /// The average cost: stock value ÷ quantity rounded once to the minor unit (what one unit issued now books).
-    var averageCost: String
+    /// Like every ``Cost`` member, only in answers to callers who may see costs (``Permission/viewCosts``).
+    @Cost var averageCost: String
     /// The average cost at full precision (four decimals beyond the currency's), as the ledger keeps it.
-    var averageCostExact: String
+    @Cost var averageCostExact: String
     /// `averageCost` under its former name, for existing clients.
-    var costPrice: String
+    @Cost var costPrice: String
     var quantity: String
-    var stockValue: String
+    @Cost var stockValue: String
     var status: String
     /// Whether nothing of it can be sold now (``Product/isSoldOut``): the till greys its tile.
     var soldOut: Bool
@@ -55,9 +56,10 @@ struct ProductResponse: Codable, Sendable, Equatable {
         self.tracksStock = d.tracksStock
         self.allowsNegativeStock = d.allowsNegativeStock
         self.archived = d.isArchived
-        self.averageCost = formats.string(product.stock.roundedAverageCost)
+        let averageCost = formats.string(product.stock.roundedAverageCost)
+        self.averageCost = averageCost
         self.averageCostExact = formats.exactString(product.stock.averageCost)
-        self.costPrice = self.averageCost
+        self.costPrice = averageCost
         self.quantity = product.stock.quantity.decimalString
         self.stockValue = formats.string(product.stock.value)
         self.status = thresholds.status(of: product).rawValue
@@ -202,17 +204,17 @@ struct MovementResponse: Encodable, Sendable {
     var effectiveAt: String
     var recordedAt: String
     var quantity: String
-    var valueChange: String
-    var costAdjustment: String
+    @Cost var valueChange: String
+    @Cost var costAdjustment: String
     var quantityAfter: String
-    var valueAfter: String
+    @Cost var valueAfter: String
     /// The average cost after the movement, rounded once (``LedgerBalance/roundedAverageCost``).
-    var averageCostAfter: String
+    @Cost var averageCostAfter: String
     /// The same at full precision.
-    var averageCostAfterExact: String
+    @Cost var averageCostAfterExact: String
     /// What one unit of the movement was worth in the books, rounded once (``StockMovement/unitCost``); nil when no
     /// quantity moved.
-    var unitCost: String?
+    @Cost var unitCost: String?
 
     init(_ m: StockMovement, formats: Formats) {
         self.id = m.id.rawValue
@@ -233,10 +235,11 @@ struct MovementResponse: Encodable, Sendable {
 }
 
 /// `GET /api/v1/products/{id}/price-suggestion?categoryId=`: the sale price a category's markup suggests for the
-/// product's cost price (nil when the product has no cost yet).
+/// product's cost price (nil when the product has no cost yet). The suggested price tells the cost (with the markup),
+/// so both are costs.
 struct PriceSuggestionResponse: Encodable, Sendable {
     var categoryId: Int64
     var markup: String
-    var costPrice: String
-    var salePrice: String?
+    @Cost var costPrice: String
+    @Cost var salePrice: String?
 }

@@ -50,7 +50,8 @@ struct PurchaseRequest: Decodable, Sendable, KnownFields {
     }
 }
 
-/// A purchase as `/api/v1/purchases` answers it, each line with the average cost after it.
+/// A purchase as `/api/v1/purchases` answers it, each line with the average cost after it. Its amounts are what the
+/// stock cost, so they are ``Cost`` members (purchases are a manager's, who may see costs).
 struct PurchaseResponse: Encodable, Sendable {
     var id: Int64
     var effectiveAt: String
@@ -58,7 +59,7 @@ struct PurchaseResponse: Encodable, Sendable {
     var supplierId: Int64?
     var supplierName: String?
     var note: String
-    var total: String
+    @Cost var total: String
     var lines: [Line]
 
     struct Line: Encodable, Sendable {
@@ -66,14 +67,14 @@ struct PurchaseResponse: Encodable, Sendable {
         var productId: Int64
         var productName: String
         var quantity: String
-        var unitCost: String
-        var amount: String
+        @Cost var unitCost: String
+        @Cost var amount: String
         var lotCode: String?
         var expiryDate: String?
         /// The product's average cost after the line, rounded once (``LedgerBalance/roundedAverageCost``).
-        var averageCostAfter: String
+        @Cost var averageCostAfter: String
         /// The same at full precision.
-        var averageCostAfterExact: String
+        @Cost var averageCostAfterExact: String
     }
 
     init(_ p: PurchaseRecord, _ f: Formats) {

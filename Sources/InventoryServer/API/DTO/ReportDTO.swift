@@ -4,18 +4,18 @@ import InventoryDomain
 struct SnapshotResponse: Encodable, Sendable {
     var at: String
     var totalQuantity: String
-    var totalValue: String
+    @Cost var totalValue: String
     var lines: [Line]
 
     struct Line: Encodable, Sendable {
         var productId: Int64
         var name: String
         var quantity: String
-        var value: String
+        @Cost var value: String
         /// The average cost, value ÷ quantity rounded once (``LedgerBalance/roundedAverageCost``).
-        var averageCost: String
+        @Cost var averageCost: String
         /// The same at full precision.
-        var averageCostExact: String
+        @Cost var averageCostExact: String
     }
 
     init(_ snapshot: InventorySnapshot, at: Instant, formats f: Formats) {
@@ -37,8 +37,8 @@ struct SalesFigures: Encodable, Sendable {
     var revenue: String
     var tax: String
     var tips: String
-    var costOfGoodsSold: String
-    var profit: String
+    @Cost var costOfGoodsSold: String
+    @Cost var profit: String
     var salesCount: Int
     var averageBasket: String
 
@@ -152,7 +152,7 @@ struct ValuationResponse: Encodable, Sendable {
     var name: String
     var productCount: Int
     var quantity: String
-    var value: String
+    @Cost var value: String
 
     init(_ valuation: CategoryValuation, formats f: Formats) {
         self.categoryId = valuation.categoryID?.rawValue

@@ -153,8 +153,8 @@ struct SaleResponse: Encodable, Sendable {
     var tax: String
     var tip: String
     var total: String
-    var costOfGoodsSold: String
-    var profit: String
+    @Cost var costOfGoodsSold: String
+    @Cost var profit: String
     var soldBy: String
     /// The manager who approved a price below a product's minimum (empty when no line is below it).
     var approvedBy: String
@@ -197,7 +197,7 @@ struct SaleResponse: Encodable, Sendable {
         var taxRate: String
         var tax: String
         var revenue: String
-        var costOfGoodsSold: String
+        @Cost var costOfGoodsSold: String
         var returnedQuantity: String
         /// What customers may still bring back of the line.
         var returnableQuantity: String

@@ -159,7 +159,8 @@ export async function openDetail(kind, id, push) {
     el("tbody", {}, ...rows))));
   const sums = isSale
     ? [["Revenue (before tax)", doc.revenue], ["Tax", doc.tax], ["Tip", doc.tip], ["Total", doc.total],
-       ...(flag("canViewReports") ? [["Cost of goods", doc.costOfGoodsSold], ["Profit", doc.profit]] : [])]
+       // In the answer only for a role that may see costs (the server decides).
+       ...("costOfGoodsSold" in doc ? [["Cost of goods", doc.costOfGoodsSold], ["Profit", doc.profit]] : [])]
     : [["Total", doc.total]];
   s.body.append(el("dl", { class: "doc-totals" }, ...sums.map(([label, amount]) => {
     const grand = label === "Total" ? "grand" : "";

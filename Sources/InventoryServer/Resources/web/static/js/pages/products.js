@@ -152,11 +152,12 @@ function showList() {
       el("div", { class: "pr-main" },
         el("a", { class: "pr-name", href: `/app/products/${product.id}` }, product.name),
         sub ? el("div", { class: "pr-sub" }, sub) : null),
+      // Costs are in the answer only for a role that may see them (the server decides): what is not there is not shown.
       el("div", { class: "pr-figs" },
-        figure("Avg cost", product.tracksStock ? money(product.averageCost) : "—", "fig-cost"),
+        "averageCost" in product ? figure("Avg cost", product.tracksStock ? money(product.averageCost) : "—", "fig-cost") : null,
         figure("Price", money(product.salePrice), "fig-price"),
         figure("Stock", product.tracksStock ? quantity(product.quantity) + unit : "—", "fig-qty"),
-        figure("Value", product.tracksStock ? money(product.stockValue) : "—", "fig-value")),
+        "stockValue" in product ? figure("Value", product.tracksStock ? money(product.stockValue) : "—", "fig-value") : null),
       el("span", { class: "pr-status" }, statusBadge(product.status), product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : null));
   }
 
@@ -574,8 +575,8 @@ function renderProduct(product) {
   const unit = product.unit || "pcs";
   const figures = [
     ["In stock", product.tracksStock ? `${quantity(product.quantity)} ${unit}` : "Not tracked"],
-    ["Stock value", product.tracksStock ? money(product.stockValue) : "—"],
-    ["Average cost", product.tracksStock ? money(product.averageCost) : "—"],
+    "stockValue" in product ? ["Stock value", product.tracksStock ? money(product.stockValue) : "—"] : null,
+    "averageCost" in product ? ["Average cost", product.tracksStock ? money(product.averageCost) : "—"] : null,
     ["Sale price", money(product.salePrice)],
     ["Minimum sale price", product.minimumSalePrice ? money(product.minimumSalePrice) : "—"],
     ["Tax", `${quantity(product.taxRate)} %`],
@@ -583,7 +584,7 @@ function renderProduct(product) {
       : `${quantity(product.effectiveLowStockThreshold)} ${unit}${product.lowStockThreshold ? "" : " (category or shop default)"}`],
     ["Below zero", product.allowsNegativeStock ? "Allowed" : "Not allowed"],
   ];
-  document.getElementById("pd-figures").replaceChildren(...figures.map(([label, value]) =>
+  document.getElementById("pd-figures").replaceChildren(...figures.filter(Boolean).map(([label, value]) =>
     el("div", { class: "figure" }, el("dt", {}, label), el("dd", { class: "num" }, value))));
 
   const actions = [];
@@ -649,12 +650,15 @@ async function loadHistory(product) {
     return;
   }
   const newestFirst = [...movements].reverse();
+  // The books' values are in the answer only for a role that may see costs.
+  const costs = "valueAfter" in movements[0];
+  const headings = costs ? ["Date", "What", "Change", "Unit cost", "Balance", "Value", "Avg cost"] : ["Date", "What", "Change", "Balance"];
   let shown = 0;
   const body = el("tbody");
   const table = el("table", { class: "table history-table", id: "pd-history-table" },
     el("caption", { class: "sr-only" }, `Stock history of ${product.name}, newest first`),
     el("thead", {}, el("tr", {},
-      ...["Date", "What", "Change", "Unit cost", "Balance", "Value", "Avg cost"].map((h, i) => el("th", { scope: "col", class: i >= 2 ? "num" : "" }, h)))),
+      ...headings.map((h, i) => el("th", { scope: "col", class: i >= 2 ? "num" : "" }, h)))),
     body);
   const more = el("button", { type: "button", class: "btn-small", id: "pd-history-more" }, "Show older");
   function row(m) {
@@ -667,10 +671,10 @@ async function loadHistory(product) {
       el("td", { "data-label": "Date" }, el("time", { datetime: m.effectiveAt }, dateTime(m.effectiveAt))),
       el("td", { "data-label": "What" }, link ? el("a", { href: link }, what) : what, reason),
       el("td", { "data-label": "Change", class: `num ${direction}` }, (direction === "up" ? "+" : "") + change),
-      el("td", { "data-label": "Unit cost", class: "num" }, m.unitCost ? money(m.unitCost) : "—"),
+      costs ? el("td", { "data-label": "Unit cost", class: "num" }, m.unitCost ? money(m.unitCost) : "—") : null,
       el("td", { "data-label": "Balance", class: "num" }, quantity(m.quantityAfter)),
-      el("td", { "data-label": "Value", class: "num" }, money(m.valueAfter)),
-      el("td", { "data-label": "Avg cost", class: "num" }, money(m.averageCostAfter)));
+      costs ? el("td", { "data-label": "Value", class: "num" }, money(m.valueAfter)) : null,
+      costs ? el("td", { "data-label": "Avg cost", class: "num" }, money(m.averageCostAfter)) : null);
   }
   function showMore() {
     const next = newestFirst.slice(shown, shown + 50);
