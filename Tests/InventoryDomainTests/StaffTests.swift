@@ -40,4 +40,29 @@ import Testing
         #expect(throws: InventoryError(.invalidValue, field: "pin", "")) { try StaffAccount.validatePIN("12345678 ") }
         try StaffAccount.validatePIN("12345678")
     }
+
+    /// Changing your own password or PIN: the current one when there is one, a new PIN typed twice alike.
+    @Test func selfServiceRules() throws {
+        typealias Rules = StaffAccount.SelfService
+        let withPIN = StaffAccount(id: UserID(1), username: "ada", displayName: "Ada", role: .staff, passwordHash: "p", pinHash: "h")
+        var withoutPIN = withPIN
+        withoutPIN.pinHash = nil
+        #expect(throws: InventoryError(.missingValue, field: "currentPassword", "")) { try Rules.requireCurrentPassword(nil) }
+        #expect(throws: InventoryError(.missingValue, field: "currentPassword", "")) { try Rules.requireCurrentPassword("") }
+        #expect(try Rules.requireCurrentPassword("old one") == "old one")
+        #expect(throws: InventoryError(.missingValue, field: "newPassword", "")) { try Rules.checkNewPassword(nil) }
+        #expect(throws: InventoryError(.invalidValue, field: "newPassword", "")) { try Rules.checkNewPassword("short") }
+        #expect(try Rules.checkNewPassword("long enough") == "long enough")
+        // A current PIN only when the account has one.
+        #expect(throws: InventoryError(.missingValue, field: "currentPin", "")) { try Rules.requireCurrentPIN(nil, of: withPIN) }
+        #expect(try Rules.requireCurrentPIN("1234", of: withPIN) == "1234")
+        #expect(try Rules.requireCurrentPIN(nil, of: withoutPIN) == nil)
+        #expect(try Rules.requireCurrentPIN("1234", of: withoutPIN) == nil)
+        // The new one twice, alike.
+        #expect(throws: InventoryError(.missingValue, field: "newPin", "")) { try Rules.checkNewPIN(nil, again: "1234") }
+        #expect(throws: InventoryError(.invalidValue, field: "newPin", "")) { try Rules.checkNewPIN("12a4", again: "12a4") }
+        #expect(throws: InventoryError(.missingValue, field: "newPinAgain", "")) { try Rules.checkNewPIN("1234", again: nil) }
+        #expect(throws: InventoryError(.invalidValue, field: "newPinAgain", "")) { try Rules.checkNewPIN("1234", again: "1243") }
+        #expect(try Rules.checkNewPIN("1234", again: "1234") == "1234")
+    }
 }

@@ -38,7 +38,8 @@ import Testing
         "GET /api/public/get": .open, "POST /api/public/add": .open,
         // Staff: sell, scan, view products and stock, clock in and out, lock and switch the till.
         "GET /api/v1/auth/me": staff, "POST /api/v1/auth/logout": staff, "POST /api/v1/auth/lock": staff,
-        "POST /api/v1/auth/pin": staff, "POST /api/v1/auth/clock-in": staff, "POST /api/v1/auth/clock-out": staff,
+        "POST /api/v1/auth/pin": staff, "PUT /api/v1/auth/me/password": staff, "PUT /api/v1/auth/me/pin": staff,
+        "POST /api/v1/auth/clock-in": staff, "POST /api/v1/auth/clock-out": staff,
         "GET /api/v1/shifts": staff, "GET /api/v1/events": staff, "GET /api/v1/settings": staff,
         "GET /api/v1/products": staff, "GET /api/v1/products/{id}": staff, "GET /api/v1/products/barcode/{code}": staff,
         "GET /api/v1/products/{id}/movements": staff, "GET /api/v1/products/{id}/price-suggestion": staff, "GET /api/v1/categories": staff, "GET /api/v1/customers": staff,
@@ -64,7 +65,7 @@ import Testing
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
         "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,
         "PUT /api/v1/settings": admin, "POST /api/v1/settings/reprice": admin, "GET /api/v1/tabs": staff, "POST /api/v1/tabs": staff, "POST /api/v1/tabs/{id}/pickup": staff, "PUT /api/v1/sales/{id}/payments/{paymentId}": staff, "GET /api/v1/drawer": staff, "GET /api/v1/customers/card/{number}": staff, "GET /api/v1/customers/{id}/standing": staff, "PUT /api/v1/customers/{id}/card": staff, "DELETE /api/v1/customers/{id}/card": manager, "POST /api/v1/drawer/open": staff, "POST /api/v1/drawer/cash": staff, "POST /api/v1/drawer/close": staff, "GET /api/v1/drawer/sessions": manager, "GET /api/v1/drawer/sessions/{id}": manager, "GET /api/v1/drawer/sessions/{id}/report.csv": manager, "GET /api/v1/reports/sold-beyond-stock": manager, "POST /api/v1/sales/{id}/stock-review": manager, "GET /api/v1/products/{id}/options": staff, "PUT /api/v1/products/{id}/options": manager, "GET /api/v1/product-options": staff, "GET /api/v1/products/{id}/recipe": staff, "PUT /api/v1/products/{id}/recipe": manager, "GET /api/v1/settings/logo": staff, "PUT /api/v1/settings/logo": admin, "DELETE /api/v1/settings/logo": admin, "POST /api/v1/import/products": admin,
-        "GET /api/v1/users": admin, "POST /api/v1/users": admin, "PUT /api/v1/users/{id}": admin,
+        "GET /api/v1/users": admin, "POST /api/v1/users": admin, "PUT /api/v1/users/{id}": admin, "POST /api/v1/users/{id}/pin-reset": admin,
         "GET /api/v1/tokens": admin, "POST /api/v1/tokens": admin, "DELETE /api/v1/tokens/{id}": admin,
         "GET /api/v1/audit": admin, "GET /api/v1/backup": admin, "POST /api/v1/restore": admin,
         "GET /api/v1/backups": admin, "POST /api/v1/backups": admin, "GET /api/v1/backups/{name}": admin, "POST /api/v1/backups/{name}/restore": admin,

@@ -92,17 +92,57 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
     }
 
     /// Checks a password: at least 8 characters, at most 72 bytes (bcrypt's limit).
-    /// - Throws: ``InventoryError`` naming `password`.
-    public static func validatePassword(_ password: String) throws {
-        guard password.count >= 8 else { throw InventoryError(.invalidValue, field: "password", "must have at least 8 characters") }
-        guard password.utf8.count <= 72 else { throw InventoryError(.invalidValue, field: "password", "must be at most 72 bytes") }
+    /// - Throws: ``InventoryError`` naming `field` (`password`).
+    public static func validatePassword(_ password: String, field: String = "password") throws {
+        guard password.count >= 8 else { throw InventoryError(.invalidValue, field: field, "must have at least 8 characters") }
+        guard password.utf8.count <= 72 else { throw InventoryError(.invalidValue, field: field, "must be at most 72 bytes") }
     }
 
     /// Checks a PIN: 4 to 8 digits.
-    /// - Throws: ``InventoryError`` naming `pin`.
-    public static func validatePIN(_ pin: String) throws {
+    /// - Throws: ``InventoryError`` naming `field` (`pin`).
+    public static func validatePIN(_ pin: String, field: String = "pin") throws {
         guard (4...8).contains(pin.count), pin.allSatisfy(\.isASCIIDigit) else {
-            throw InventoryError(.invalidValue, field: "pin", "must be 4 to 8 digits")
+            throw InventoryError(.invalidValue, field: field, "must be 4 to 8 digits")
+        }
+    }
+
+    /// What a change of one's own password or PIN needs, and the rules for the new one.
+    ///
+    /// Changing your own password needs the current one. Changing your own PIN needs the current PIN when the account
+    /// has one; without one (never set, or reset by an admin) the new PIN is your first, and — as every new PIN you
+    /// choose yourself — it is typed twice. Nothing is written unless all of it holds.
+    public enum SelfService {
+        /// Checks a new password: present and valid.
+        /// - Throws: ``InventoryError`` naming `newPassword`.
+        public static func checkNewPassword(_ password: String?) throws -> String {
+            guard let password, !password.isEmpty else { throw InventoryError(.missingValue, field: "newPassword", "is required") }
+            try StaffAccount.validatePassword(password, field: "newPassword")
+            return password
+        }
+
+        /// Checks that the current password was given (whether it is right is checked against the stored hash).
+        /// - Throws: ``InventoryError`` naming `currentPassword`.
+        public static func requireCurrentPassword(_ current: String?) throws -> String {
+            guard let current, !current.isEmpty else { throw InventoryError(.missingValue, field: "currentPassword", "is required") }
+            return current
+        }
+
+        /// Checks a new PIN typed twice: present, 4 to 8 digits, and the same both times.
+        /// - Throws: ``InventoryError`` naming `newPin` or `newPinAgain`.
+        public static func checkNewPIN(_ pin: String?, again: String?) throws -> String {
+            guard let pin, !pin.isEmpty else { throw InventoryError(.missingValue, field: "newPin", "is required") }
+            try StaffAccount.validatePIN(pin, field: "newPin")
+            guard let again, !again.isEmpty else { throw InventoryError(.missingValue, field: "newPinAgain", "type the new PIN a second time") }
+            guard again == pin else { throw InventoryError(.invalidValue, field: "newPinAgain", "does not match the new PIN; type the same PIN twice") }
+            return pin
+        }
+
+        /// The current PIN a change needs: nil when the account has none (a first PIN), else the one given.
+        /// - Throws: ``InventoryError`` naming `currentPin` when it has one and none was given.
+        public static func requireCurrentPIN(_ current: String?, of account: StaffAccount) throws -> String? {
+            guard account.pinHash != nil else { return nil }
+            guard let current, !current.isEmpty else { throw InventoryError(.missingValue, field: "currentPin", "is required to change your PIN") }
+            return current
         }
     }
 }

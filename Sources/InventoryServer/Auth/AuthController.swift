@@ -73,6 +73,37 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             return JSON(SignedInResponse(user: UserResponse(account), csrfToken: identity.session.csrfToken, locked: false))
         }
 
+        // Your own password and PIN, each with the current one (``StaffAccount/SelfService``).
+        let me = auth.group("me")
+        me.put("password", .signedIn) { request, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            let body = try await request.decodeJSON(as: PasswordChangeRequest.self, context: context)
+            let current = try StaffAccount.SelfService.requireCurrentPassword(body.currentPassword)
+            let new = try StaffAccount.SelfService.checkNewPassword(body.newPassword)
+            var account = try await self.checkOwnSecret(identity, current, kind: "password", field: "currentPassword", address: context.clientAddress) {
+                $0.passwordHash
+            }
+            account.passwordHash = try await self.secrets.hash(new)
+            let updated = try await self.staff.updateUser(account)
+            // A new password ends your other sessions and API tokens (someone who knew the old one); this one stays.
+            let ended = try await self.staff.deleteSessions(userID: updated.id, except: identity.session.id)
+            try await self.staff.recordAudit(.staff(.sessionsEnded, by: Agent(identity.account), user: (updated.id, updated.username), count: ended))
+            return JSON(PasswordChangedResponse(user: UserResponse(updated), sessionsEnded: ended))
+        }
+        me.put("pin", .signedIn) { request, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            let body = try await request.decodeJSON(as: PINChangeRequest.self, context: context)
+            var account = try await self.staff.user(identity.account.id)
+            let current = try StaffAccount.SelfService.requireCurrentPIN(body.currentPin, of: account)
+            let new = try StaffAccount.SelfService.checkNewPIN(body.newPin, again: body.newPinAgain)
+            if let current {
+                try StaffAccount.validatePIN(current, field: "currentPin")
+                account = try await self.checkOwnSecret(identity, current, kind: "PIN", field: "currentPin", address: context.clientAddress) { $0.pinHash }
+            }
+            account.pinHash = try await self.secrets.hash(new)
+            return JSON(UserResponse(try await self.staff.updateUser(account)))
+        }
+
         auth.post("clock-in", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             return JSON(try await self.summarised([try await self.staff.clockIn(identity.account.id, at: Instant.now.milliseconds)])[0], status: .created)
@@ -133,6 +164,20 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
                 if let identity = context.identity {
                     try await self.staff.recordAudit(.staff(.sessionsEnded, by: Agent(identity.account), user: (updated.id, updated.username), count: ended))
                 }
+            }
+            return JSON(UserResponse(updated))
+        }
+
+        // An admin resets a forgotten PIN: the account has none until its owner chooses a new one (typed twice, see
+        // ``StaffAccount/SelfService``); the till cannot be unlocked as them meanwhile. Audited as a change of the
+        // account, and, as any new secret, it ends the user's sessions and tokens.
+        users.post(":id/pin-reset", .permission(.manageUsers)) { request, context in
+            var account = try await self.staff.user(UserID(try request.id(context)))
+            account.pinHash = nil
+            let updated = try await self.staff.updateUser(account)
+            let ended = try await self.staff.deleteSessions(userID: updated.id, except: context.identity?.session.id)
+            if let identity = context.identity {
+                try await self.staff.recordAudit(.staff(.sessionsEnded, by: Agent(identity.account), user: (updated.id, updated.username), count: ended))
             }
             return JSON(UserResponse(updated))
         }
@@ -198,6 +243,17 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
         response.setCookie(Cookie(name: AuthNames.cookie, value: token, maxAge: Int(self.sessionLifetime / 1000), path: "/", secure: self.secureCookies,
                                   httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// Checks the signed-in user's own current password or PIN (throttled as sign-in is): a wrong one is a 400 naming
+    /// `field`, not a 401, since the caller is signed in.
+    func checkOwnSecret(_ identity: Identity, _ secret: String, kind: String, field: String, address: String,
+                        hash: (StaffAccount) -> String?) async throws -> StaffAccount {
+        do {
+            return try await self.checkSecret(username: identity.account.username, secret: secret, kind: kind, address: address, hash: hash)
+        } catch let problem as Problem where problem.code == .wrongCredentials {
+            throw InventoryError(.invalidValue, field: field, "is not your current \(kind)")
+        }
     }
 
     func checkSecret(username: String, secret: String, kind: String, address: String, hash: (StaffAccount) -> String?) async throws -> StaffAccount {

@@ -66,6 +66,32 @@ struct PINRequest: Decodable, Sendable, KnownFields {
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 
+/// `PUT /api/v1/auth/me/password`: your own new password, with the current one.
+struct PasswordChangeRequest: Decodable, Sendable, KnownFields {
+    var currentPassword: String?
+    var newPassword: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case currentPassword, newPassword }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `PUT /api/v1/auth/me/pin`: your own new PIN, typed twice, with the current one when you have one
+/// (``StaffAccount/SelfService``).
+struct PINChangeRequest: Decodable, Sendable, KnownFields {
+    var currentPin: String?
+    var newPin: String?
+    var newPinAgain: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case currentPin, newPin, newPinAgain }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `PUT /api/v1/auth/me/password`: the account, and how many of its other sessions and tokens the change ended.
+struct PasswordChangedResponse: Encodable, Sendable {
+    var user: UserResponse
+    var sessionsEnded: Int
+}
+
 /// `POST /api/v1/users` (username and password required) and `PUT /api/v1/users/{id}` (a member left out keeps its
 /// value; an empty `pin` removes the PIN).
 struct UserRequest: Decodable, Sendable, KnownFields {

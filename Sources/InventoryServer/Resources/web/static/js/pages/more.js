@@ -1,5 +1,6 @@
-// More: clock in and out, and the shift summaries (sales, revenue, tips, time) as the server worked them out.
-import { api, el, page, toast, showProblem } from "/static/js/app.js";
+// More: clock in and out, the shift summaries (sales, revenue, tips, time) as the server worked them out, and changing
+// your own password and PIN (the server checks the current ones and that a new PIN was typed twice alike).
+import { api, clearErrors, el, page, toast, showProblem } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
 import { hoursAndMinutes as hours, money } from "/static/js/shared/format.js";
 
@@ -27,3 +28,47 @@ for (const [id, path, message] of [["clock-in", "/api/v1/auth/clock-in", "Clocke
   });
 }
 loadShifts();
+
+// ---------- your password and PIN ----------
+const pinForm = document.getElementById("pin-form");
+const passwordForm = document.getElementById("password-form");
+
+/** Shows the PIN form for an account with or without a PIN (then the first one is chosen, with no current one). */
+function showPIN(hasPIN) {
+  document.getElementById("current-pin-field").hidden = !hasPIN;
+  document.getElementById("no-pin-note").hidden = hasPIN;
+  document.getElementById("pin-save").textContent = hasPIN ? "Change PIN" : "Set PIN";
+}
+
+async function loadAccount() {
+  try {
+    const me = await api("GET", "/api/v1/auth/me", undefined, { quiet: true });
+    showPIN(me.user.hasPIN);
+  } catch { /* the form still works: the server says what is missing */ }
+}
+
+passwordForm?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(passwordForm);
+  const body = { currentPassword: passwordForm.elements.currentPassword.value, newPassword: passwordForm.elements.newPassword.value };
+  try {
+    const answer = await api("PUT", "/api/v1/auth/me/password", body);
+    passwordForm.reset();
+    const ended = answer.sessionsEnded;
+    toast(`Password changed${ended ? `; ${ended} other session${ended === 1 ? "" : "s"} signed out` : ""}`);
+  } catch (error) { showProblem(passwordForm, error); }
+});
+
+pinForm?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearErrors(pinForm);
+  const body = { newPin: pinForm.elements.newPin.value, newPinAgain: pinForm.elements.newPinAgain.value };
+  if (!document.getElementById("current-pin-field").hidden) body.currentPin = pinForm.elements.currentPin.value;
+  try {
+    const user = await api("PUT", "/api/v1/auth/me/pin", body);
+    pinForm.reset();
+    showPIN(user.hasPIN);
+    toast("PIN changed");
+  } catch (error) { showProblem(pinForm, error); }
+});
+loadAccount();

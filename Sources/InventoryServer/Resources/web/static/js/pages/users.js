@@ -24,6 +24,8 @@ async function loadUsers() {
       el("div", { class: "sub" }, "@" + user.username, user.hasPIN ? " · PIN set" : " · no PIN")),
     el("span", { class: `badge ${user.role === "admin" ? "badge-warn" : user.role === "manager" ? "badge-ok" : "badge-muted"}` }, ROLES[user.role] ?? user.role),
     user.active ? null : el("span", { class: "badge badge-out" }, "Inactive"),
+    user.hasPIN ? el("button", { type: "button", class: "btn-small", "data-reset-pin": user.username, "aria-label": `Reset the PIN of ${user.displayName || user.username}`,
+      onclick: () => resetPIN(user) }, "Reset PIN") : null,
     el("button", { type: "button", class: "btn-small", "aria-label": `Edit ${user.displayName || user.username}`, onclick: () => openUser(user) }, icon("edit"), "Edit"))));
   if (!users.length) list.replaceChildren(el("li", { class: "empty" }, "No users yet."));
   const owner = $("token-user");
@@ -32,6 +34,18 @@ async function loadUsers() {
     owner.replaceChildren(...users.filter((u) => u.active).map((u) => el("option", { value: String(u.id) }, `${u.displayName || u.username} (${u.role})`)));
     owner.value = chosen;
   }
+}
+
+/** An admin resets a forgotten PIN: the user has none until they choose a new one (typed twice) under More. */
+async function resetPIN(user) {
+  const name = user.displayName || user.username;
+  if (!(await confirmDialog(`Reset the PIN of ${name}? They are signed out everywhere and choose a new PIN under More after signing in with their password.`,
+    { confirm: "Reset PIN" }))) return;
+  try {
+    await api("POST", `/api/v1/users/${user.id}/pin-reset`);
+    toast(`${name} has no PIN now`);
+    await loadUsers();
+  } catch (error) { showProblem(null, error); }
 }
 
 const dialog = $("user-dialog");
