@@ -41,6 +41,23 @@ import Testing
         try StaffAccount.validatePIN("12345678")
     }
 
+    /// What the till shows for whoever is signed in.
+    @Test func initialsAndJobTitles() throws {
+        func account(_ username: String, _ displayName: String) -> StaffAccount {
+            StaffAccount(id: UserID(1), username: username, displayName: displayName, role: .staff, passwordHash: "p", pinHash: nil)
+        }
+        #expect(account("ada", "Ada Lovelace").initials == "AL")
+        #expect(account("ada", "ada king lovelace").initials == "AL")
+        #expect(account("ben", "").initials == "B")
+        #expect(account("ben.okafor", " ").initials == "BO")
+        #expect(account("zoe", "Zoë").initials == "Z")
+        #expect(account("x1", "Émile  Zola").initials == "ÉZ")
+        #expect(try StaffAccount.validateJobTitle("  Barista ") == "Barista")
+        #expect(try StaffAccount.validateJobTitle("") == "")
+        #expect(throws: InventoryError(.invalidValue, field: "jobTitle", "")) { try StaffAccount.validateJobTitle(String(repeating: "x", count: 41)) }
+        #expect(throws: InventoryError(.invalidValue, field: "jobTitle", "")) { try StaffAccount.validateJobTitle("Barista\nand cook") }
+    }
+
     /// Changing your own password or PIN: the current one when there is one, a new PIN typed twice alike.
     @Test func selfServiceRules() throws {
         typealias Rules = StaffAccount.SelfService

@@ -177,7 +177,7 @@ public struct ShopActivity: Sendable, Hashable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax, logo
-            case username, displayName, role, active, password, pin
+            case username, displayName, role, active, password, pin, jobTitle
 
             /// How a sentence names it.
             public var label: String {
@@ -200,6 +200,7 @@ public struct ShopActivity: Sendable, Hashable {
                 case .pricesIncludeTax: "prices include tax"
                 case .displayName: "display name"
                 case .pin: "PIN"
+                case .jobTitle: "job title"
                 default: self.rawValue
                 }
             }
@@ -339,6 +340,7 @@ public struct ShopActivity: Sendable, Hashable {
                 (.username, .text(old.username), .text(new.username)),
                 (.displayName, .text(old.displayName), .text(new.displayName)),
                 (.role, .text(old.role.rawValue), .text(new.role.rawValue)),
+                (.jobTitle, .text(old.jobTitle), .text(new.jobTitle)),
                 (.active, .flag(old.isActive), .flag(new.isActive)),
                 (.password, .hidden(old.passwordHash), .hidden(new.passwordHash)),
                 (.pin, Value(old.pinHash, Value.hidden), Value(new.pinHash, Value.hidden)),

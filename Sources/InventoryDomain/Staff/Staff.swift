@@ -61,9 +61,12 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
     public var passwordHash: String
     public var pinHash: String?
     public var isActive: Bool
+    /// What they do in the shop (barista, kitchen, manager …), shown with their initials on the till; empty when none.
+    public var jobTitle: String
 
     /// Creates an account.
-    public init(id: UserID, username: String, displayName: String, role: Role, passwordHash: String, pinHash: String?, isActive: Bool = true) {
+    public init(id: UserID, username: String, displayName: String, role: Role, passwordHash: String, pinHash: String?, isActive: Bool = true,
+                jobTitle: String = "") {
         self.id = id
         self.username = username
         self.displayName = displayName
@@ -71,6 +74,28 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
         self.passwordHash = passwordHash
         self.pinHash = pinHash
         self.isActive = isActive
+        self.jobTitle = jobTitle
+    }
+
+    /// The initials the till shows for whoever is signed in: the first letters of the first and the last word of the
+    /// display name (else of the username), upper-cased — "Ada Lovelace" is "AL", "ben" is "B".
+    public var initials: String {
+        let name = self.displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? self.username : self.displayName
+        let words = name.split { $0.isWhitespace || ".-_".contains($0) }.filter { $0.first?.isLetter == true || $0.first?.isNumber == true }
+        guard let first = words.first?.first else { return "?" }
+        guard words.count > 1, let last = words.last?.first else { return String(first).uppercased() }
+        return (String(first) + String(last)).uppercased()
+    }
+
+    /// Checks a job title: trimmed, one line, at most ``TextLimit/jobTitle``; empty means none.
+    /// - Throws: ``InventoryError`` naming `jobTitle`.
+    public static func validateJobTitle(_ title: String) throws -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.jobTitle.check(trimmed, field: "jobTitle")
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw InventoryError(.invalidValue, field: "jobTitle", "must be one line of text")
+        }
+        return trimmed
     }
 
     /// Checks a username: 2–40 letters, digits, `.`, `-` or `_`.

@@ -25,6 +25,8 @@ public struct TextLimit: Sendable, Hashable {
     public static let name = TextLimit(characters: 200)
     /// Category names and the shop's name.
     public static let shortName = TextLimit(characters: 100)
+    /// A member of staff's job title (barista, kitchen, shift manager).
+    public static let jobTitle = TextLimit(characters: 40)
     /// Usernames (which also allow only letters, digits, `.`, `-` and `_`).
     public static let username = TextLimit(characters: 40)
     /// Barcodes as text (Code 128, QR …).

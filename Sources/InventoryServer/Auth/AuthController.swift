@@ -133,7 +133,8 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             let account = StaffAccount(
                 id: UserID(0), username: try StaffAccount.validateUsername(username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""),
                 role: try Self.role(body.role ?? "staff"), passwordHash: try await self.secrets.hash(password),
-                pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) }, isActive: body.active ?? true)
+                pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) }, isActive: body.active ?? true,
+                jobTitle: try StaffAccount.validateJobTitle(body.jobTitle ?? ""))
             return JSON(UserResponse(try await self.staff.createUser(account)), status: .created)
         }
         users.put(":id", .permission(.manageUsers)) { request, context in
@@ -144,6 +145,7 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             if let displayName = body.displayName { account.displayName = try StaffAccount.validateDisplayName(displayName) }
             if let role = body.role { account.role = try Self.role(role) }
             if let active = body.active { account.isActive = active }
+            if let jobTitle = body.jobTitle { account.jobTitle = try StaffAccount.validateJobTitle(jobTitle) }
             if let password = body.password {
                 try StaffAccount.validatePassword(password)
                 account.passwordHash = try await self.secrets.hash(password)

@@ -29,8 +29,12 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
             var extra = try await self.common(identity)
             extra["next"] = Self.safeNext(request.query("next"))
             let users = try await self.repository.users().filter { $0.isActive && $0.pinHash != nil }
-            extra["users"] = users.map { ["username": $0.username, "name": $0.displayName.isEmpty ? $0.username : $0.displayName,
-                                          "current": $0.id == identity.account.id] as [String: Any] }
+            extra["users"] = users.map { user in
+                var entry: [String: Any] = ["username": user.username, "name": user.displayName.isEmpty ? user.username : user.displayName,
+                                            "current": user.id == identity.account.id]
+                if !user.jobTitle.isEmpty { entry["jobTitle"] = user.jobTitle }   // an empty string would be a true section
+                return entry
+            }
             return try await self.authPage("lock", title: "Locked", request: request, context: context, extra: extra)
         }
         router.get("/app", .open) { _, _ in Self.redirect("/app/home") }
@@ -86,6 +90,12 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
         let role = identity.account.role
         var can: [String: Bool] = [:]
         for permission in Permission.allCases { can["\(permission)"] = role.allows(permission) }
+        // Who is signed in, as the frame shows them: name, role, initials and job title (left out when empty: an empty
+        // string would be a true section).
+        var user: [String: Any] = ["id": identity.account.id.rawValue, "username": identity.account.username,
+                                   "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
+                                   "role": role.rawValue, "initials": identity.account.initials]
+        if !identity.account.jobTitle.isEmpty { user["jobTitle"] = identity.account.jobTitle }
         return [
             "shop": ["name": settings.shopName, "currency": settings.currency.code, "minorUnits": settings.currency.minorUnits,
                      "timeZone": settings.timeZoneIdentifier, "lockMinutes": settings.lockMinutes,
@@ -93,9 +103,7 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
                      "lowStockDefault": settings.lowStockDefault.decimalString, "address": settings.address, "taxId": settings.taxID,
                      "receiptFooter": settings.receiptFooter, "pricesIncludeTax": settings.pricesIncludeTax ? "true" : "false",
                      "logo": try await self.repository.shopLogoVersion().map { LogoResponse.url(version: $0) } ?? ""] as [String: Any],
-            "user": ["id": identity.account.id.rawValue, "username": identity.account.username,
-                     "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
-                     "role": role.rawValue] as [String: Any],
+            "user": user,
             "can": can,
             "csrf": identity.session.csrfToken,
         ]

@@ -302,6 +302,7 @@ extension InventorySQLiteRepository {
                 guard Role(rawValue: row["rawRole"]) != nil else { throw InventoryError(.invalidValue, field: "role", "is not staff, manager or admin") }
                 let account = self.account(row)
                 _ = try StaffAccount.validateUsername(account.username)
+                _ = try StaffAccount.validateJobTitle(account.jobTitle)
                 guard account.passwordHash.hasPrefix("$2") else { throw InventoryError(.invalidValue, field: "passwordHash", "is not a bcrypt hash") }
             }
         }

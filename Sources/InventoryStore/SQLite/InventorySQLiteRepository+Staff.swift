@@ -5,10 +5,10 @@ import InventoryDomain
 extension InventorySQLiteRepository: StaffRepository {
     static func account(_ row: Row) -> StaffAccount {
         StaffAccount(id: UserID(row[0]), username: row[1], displayName: row[2], role: Role(rawValue: row[3]) ?? .staff,
-                     passwordHash: row[4], pinHash: row[5], isActive: row[6])
+                     passwordHash: row[4], pinHash: row[5], isActive: row[6], jobTitle: row[7])
     }
 
-    static let accountColumns = "id, username, displayName, role, passwordHash, pinHash, isActive"
+    static let accountColumns = "id, username, displayName, role, passwordHash, pinHash, isActive, jobTitle"
 
     public func userCount() async throws -> Int {
         try await self.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0 }
@@ -42,13 +42,15 @@ extension InventorySQLiteRepository: StaffRepository {
             throw InventoryError(.duplicate, field: "username", "the username '\(username)' is taken")
         }
         let displayName = account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username
+        let jobTitle = try StaffAccount.validateJobTitle(account.jobTitle)
         try db.execute(sql: """
-            INSERT INTO user (username, displayName, role, passwordHash, pinHash, isActive, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [username, displayName, account.role.rawValue, account.passwordHash, account.pinHash, account.isActive, Self.now])
+            INSERT INTO user (username, displayName, role, passwordHash, pinHash, isActive, createdAt, jobTitle) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [username, displayName, account.role.rawValue, account.passwordHash, account.pinHash, account.isActive, Self.now, jobTitle])
         var created = account
         created.id = UserID(db.lastInsertedRowID)
         created.username = username
         created.displayName = displayName
+        created.jobTitle = jobTitle
         return created
     }
 
@@ -66,10 +68,11 @@ extension InventorySQLiteRepository: StaffRepository {
             if admins == 0 && (account.role != .admin || !account.isActive) {
                 throw InventoryError(.conflict, field: "role", "this is the last active admin; make someone else admin first")
             }
+            let jobTitle = try StaffAccount.validateJobTitle(account.jobTitle)
             try db.execute(sql: """
-                UPDATE user SET username = ?, displayName = ?, role = ?, passwordHash = ?, pinHash = ?, isActive = ? WHERE id = ?
+                UPDATE user SET username = ?, displayName = ?, role = ?, passwordHash = ?, pinHash = ?, isActive = ?, jobTitle = ? WHERE id = ?
                 """, arguments: [username, account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username, account.role.rawValue,
-                                 account.passwordHash, account.pinHash, account.isActive, account.id.rawValue])
+                                 account.passwordHash, account.pinHash, account.isActive, jobTitle, account.id.rawValue])
             guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "user \(account.id) does not exist") }
             if !account.isActive { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [account.id.rawValue]) }
             let updated = try Self.fetchUser(db, account.id)

@@ -8,7 +8,8 @@ enum SQLiteMigrations {
                          "v7-tax-inclusive-prices", "v8-parked-sales",
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
-                         "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search"]
+                         "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
+                         "v18-staff-job-titles"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -431,6 +432,10 @@ enum SQLiteMigrations {
                     INSERT INTO productSearch(rowid, searchKey) VALUES (new.id, new.searchKey);
                 END;
                 """)
+        }
+        // A member of staff's job title (barista, kitchen …), shown with their initials on the till.
+        migrator.registerMigration("v18-staff-job-titles") { db in
+            try db.execute(sql: "ALTER TABLE user ADD COLUMN jobTitle TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

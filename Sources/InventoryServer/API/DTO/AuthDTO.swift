@@ -6,6 +6,10 @@ struct UserResponse: Encodable, Sendable {
     var username: String
     var displayName: String
     var role: String
+    /// What they do in the shop (barista, kitchen …); empty when none.
+    var jobTitle: String
+    /// What the till shows for them (``StaffAccount/initials``).
+    var initials: String
     var hasPIN: Bool
     var active: Bool
     var permissions: [String]
@@ -15,6 +19,8 @@ struct UserResponse: Encodable, Sendable {
         self.username = account.username
         self.displayName = account.displayName
         self.role = account.role.rawValue
+        self.jobTitle = account.jobTitle
+        self.initials = account.initials
         self.hasPIN = account.pinHash != nil
         self.active = account.isActive
         self.permissions = Permission.allCases.filter { account.role.allows($0) }.map(\.rawValue)
@@ -101,8 +107,9 @@ struct UserRequest: Decodable, Sendable, KnownFields {
     var password: String?
     var pin: String?
     var active: Bool?
+    var jobTitle: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, role, password, pin, active }
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, role, password, pin, active, jobTitle }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 

@@ -19,9 +19,10 @@ async function loadUsers() {
     users = await api("GET", "/api/v1/users");
   } catch (error) { failed(list, error); return; }
   list.replaceChildren(...users.map((user) => el("li", { "data-user": user.username },
+    el("span", { class: "initials", "aria-hidden": "true" }, user.initials),
     el("div", { class: "main" },
       el("div", { class: "title" }, user.displayName || user.username, user.id === me ? el("span", { class: "muted" }, " (you)") : null),
-      el("div", { class: "sub" }, "@" + user.username, user.hasPIN ? " · PIN set" : " · no PIN")),
+      el("div", { class: "sub" }, "@" + user.username, user.jobTitle ? ` · ${user.jobTitle}` : "", user.hasPIN ? " · PIN set" : " · no PIN")),
     el("span", { class: `badge ${user.role === "admin" ? "badge-warn" : user.role === "manager" ? "badge-ok" : "badge-muted"}` }, ROLES[user.role] ?? user.role),
     user.active ? null : el("span", { class: "badge badge-out" }, "Inactive"),
     user.hasPIN ? el("button", { type: "button", class: "btn-small", "data-reset-pin": user.username, "aria-label": `Reset the PIN of ${user.displayName || user.username}`,
@@ -67,6 +68,7 @@ function openUser(user) {
   $("u-password").required = creating;
   form.username.value = user?.username ?? "";
   form.displayName.value = user?.displayName ?? "";
+  form.jobTitle.value = user?.jobTitle ?? "";
   form.role.value = user?.role ?? "staff";
   form.active.checked = user?.active ?? true;
   // Nobody can lock themselves out from here.
@@ -93,7 +95,7 @@ function validateUser() {
     form.querySelector('[aria-invalid="true"]')?.focus();
     return null;
   }
-  const body = { username, displayName: form.displayName.value.trim() };
+  const body = { username, displayName: form.displayName.value.trim(), jobTitle: form.jobTitle.value.trim() };
   if (!form.role.disabled) body.role = form.role.value;
   if (!form.active.disabled) body.active = form.active.checked;
   if (password) body.password = password;
