@@ -25,8 +25,6 @@ async function loadUsers() {
       el("div", { class: "sub" }, "@" + user.username, user.jobTitle ? ` · ${user.jobTitle}` : "", user.hasPIN ? " · PIN set" : " · no PIN")),
     el("span", { class: `badge ${user.role === "admin" ? "badge-warn" : user.role === "manager" ? "badge-ok" : "badge-muted"}` }, ROLES[user.role] ?? user.role),
     user.active ? null : el("span", { class: "badge badge-out" }, "Inactive"),
-    user.hasPIN ? el("button", { type: "button", class: "btn-small", "data-reset-pin": user.username, "aria-label": `Reset the PIN of ${user.displayName || user.username}`,
-      onclick: () => resetPIN(user) }, "Reset PIN") : null,
     el("button", { type: "button", class: "btn-small", "aria-label": `Edit ${user.displayName || user.username}`, onclick: () => openUser(user) }, icon("edit"), "Edit"))));
   if (!users.length) list.replaceChildren(el("li", { class: "empty" }, "No users yet."));
   const owner = $("token-user");
@@ -37,16 +35,18 @@ async function loadUsers() {
   }
 }
 
-/** An admin resets a forgotten PIN: the user has none until they choose a new one (typed twice) under More. */
+/** An admin resets a forgotten PIN (from the user's sheet): the user has none until they choose a new one (typed
+ * twice) under More. */
 async function resetPIN(user) {
   const name = user.displayName || user.username;
   if (!(await confirmDialog(`Reset the PIN of ${name}? They are signed out everywhere and choose a new PIN under More after signing in with their password.`,
     { confirm: "Reset PIN" }))) return;
   try {
     await api("POST", `/api/v1/users/${user.id}/pin-reset`);
+    dialog.close();
     toast(`${name} has no PIN now`);
     await loadUsers();
-  } catch (error) { showProblem(null, error); }
+  } catch (error) { showProblem(form, error); }
 }
 
 const dialog = $("user-dialog");
@@ -65,6 +65,7 @@ function openUser(user) {
   $("u-pin-label").textContent = creating ? "PIN (optional)" : "New PIN (optional)";
   $("u-pin-hint").textContent = creating ? "4–8 digits, to unlock the till." : (user.hasPIN ? "Leave empty to keep the current PIN." : "This user has no PIN yet.");
   $("u-remove-pin-row").hidden = creating || !user.hasPIN;
+  $("u-reset-pin").hidden = creating || !user.hasPIN;
   $("u-password").required = creating;
   form.username.value = user?.username ?? "";
   form.displayName.value = user?.displayName ?? "";
@@ -123,6 +124,7 @@ form.addEventListener("submit", async (event) => {
 });
 for (const button of dialog.querySelectorAll("[data-close]")) button.addEventListener("click", () => dialog.close());
 $("new-user").addEventListener("click", () => openUser(null));
+$("u-reset-pin").addEventListener("click", () => { if (editing) resetPIN(editing); });
 
 // ---------- API tokens ----------
 async function loadTokens() {
