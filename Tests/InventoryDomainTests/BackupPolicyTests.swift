@@ -90,6 +90,16 @@ import Testing
         #expect(!spring.isDue(at: three.adding(seconds: -1), newestGood: nil, calendar: self.berlin))
     }
 
+    @Test func nextDueIsNowOrTheNextHour() throws {
+        let policy = try BackupPolicy(keepDaily: 7, keepWeekly: 4, hour: 3)
+        let today3 = self.berlin.instant(day: 20261126, hour: 3), tomorrow3 = self.berlin.instant(day: 20261127, hour: 3)
+        let yesterday = self.berlin.instant(day: 20261125, hour: 3)
+        #expect(policy.nextDue(at: self.berlin.instant(day: 20261126, hour: 1), newestGood: yesterday, calendar: self.berlin) == today3)
+        let noon = self.berlin.instant(day: 20261126, hour: 12)
+        #expect(policy.nextDue(at: noon, newestGood: yesterday, calendar: self.berlin) == noon, "due now")
+        #expect(policy.nextDue(at: noon, newestGood: today3.adding(seconds: 60), calendar: self.berlin) == tomorrow3)
+    }
+
     @Test func outOfRangeValuesNameTheirField() {
         for (daily, weekly, hour, field) in [(0, 4, 0, "keepDaily"), (367, 4, 0, "keepDaily"), (7, -1, 0, "keepWeekly"), (7, 521, 0, "keepWeekly"),
                                              (7, 4, 24, "hour"), (7, 4, -1, "hour")] {

@@ -76,6 +76,14 @@ public struct BackupPolicy: Sendable, Hashable, Codable {
         return newestGood.map { $0 < from } ?? true
     }
 
+    /// When the next backup is due: `now` when one is due already, else the next `hour` o'clock (today's or tomorrow's).
+    public func nextDue(at now: Instant, newestGood: Instant?, calendar: ShopCalendar) -> Instant {
+        if self.isDue(at: now, newestGood: newestGood, calendar: calendar) { return now }
+        let today = calendar.dayNumber(now)
+        let todayAt = calendar.instant(day: today, hour: self.hour)
+        return now < todayAt ? todayAt : calendar.instant(day: calendar.nextDay(today), hour: self.hour)
+    }
+
     /// The backups to keep and why; every backup not in the answer is to be removed.
     public func kept(_ backups: [Taken], calendar: ShopCalendar) -> [String: Set<Reason>] {
         let newestFirst = backups.sorted { ($0.at, $0.name) > ($1.at, $1.name) }

@@ -27,6 +27,8 @@ public struct BackupRecord: Codable, Sendable, Hashable {
 
     /// When it was taken.
     public var instant: Instant { Instant(milliseconds: self.takenAt) }
+    /// The backup as the retention rule sees it.
+    public var taken: BackupPolicy.Taken { BackupPolicy.Taken(name: self.name, at: self.instant, good: self.passed) }
 }
 
 /// A backup in the folder and why the policy keeps it.
@@ -112,9 +114,9 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
 
     /// Every backup recorded in the folder, newest first, with why it is kept.
     public func list() async throws -> [ListedBackup] {
-        let records = self.records()
         let calendar = try await self.store.settings().calendar
-        let kept = self.policy.kept(records.map { BackupPolicy.Taken(name: $0.name, at: $0.instant, good: $0.passed) }, calendar: calendar)
+        let records = self.records()
+        let kept = self.policy.kept(records.map(\.taken), calendar: calendar)
         return records.map { ListedBackup(record: $0, kept: kept[$0.name] ?? []) }
     }
 
@@ -133,14 +135,11 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
 
     /// When the next automatic backup is due: now (or at once) when it is due, else today's or tomorrow's `hour`.
     public func nextDue() async throws -> Instant {
-        let now = self.clock()
-        let calendar = try await self.store.settings().calendar
-        let newestGood = self.records().first(where: \.passed)?.instant
-        if self.policy.isDue(at: now, newestGood: newestGood, calendar: calendar) { return now }
-        let today = calendar.dayNumber(now)
-        let todayAt = calendar.instant(day: today, hour: self.policy.hour)
-        return now < todayAt ? todayAt : calendar.instant(day: calendar.nextDay(today), hour: self.policy.hour)
+        self.policy.nextDue(at: self.clock(), newestGood: self.newestGood(), calendar: try await self.store.settings().calendar)
     }
+
+    /// When the newest good backup was taken (nil: none).
+    func newestGood() -> Instant? { self.records().first(where: \.passed)?.instant }
 
     // MARK: - Taking
 
@@ -150,8 +149,7 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
     public func takeIfDue() async -> BackupRecord? {
         do {
             let calendar = try await self.store.settings().calendar
-            let newestGood = self.records().first(where: \.passed)?.instant
-            guard self.policy.isDue(at: self.clock(), newestGood: newestGood, calendar: calendar) else { return nil }
+            guard self.policy.isDue(at: self.clock(), newestGood: self.newestGood(), calendar: calendar) else { return nil }
             // A shop nobody can sign in to yet is not in use, and its backup could not be restored (a restore needs an
             // active admin): the first backup follows the first account.
             guard try await self.store.userCount() > 0 else { return nil }
@@ -212,10 +210,8 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
 
     /// Removes every backup (and its record) that the policy no longer keeps.
     func prune() async throws {
-        let records = self.records()
-        let calendar = try await self.store.settings().calendar
-        let kept = self.policy.kept(records.map { BackupPolicy.Taken(name: $0.name, at: $0.instant, good: $0.passed) }, calendar: calendar)
-        for record in records where kept[record.name] == nil {
+        for listed in try await self.list() where listed.kept.isEmpty {
+            let record = listed.record
             try? FileManager.default.removeItem(atPath: (self.path as NSString).appendingPathComponent(record.name))
             try? FileManager.default.removeItem(atPath: self.recordPath(record.name))
             self.logger.info("backup \(record.name) removed by the retention rule")
