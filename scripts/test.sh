@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System libraries: SQLite for the store, libpng and libjpeg for reading barcode images; Debian's chromium, its
-# matching chromium-driver and fonts for the browser tests; zint for the barcode test images (scripts/barcode-gen.py).
-packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji zint)
+# matching chromium-driver and fonts for the browser tests; poppler-utils (pdftotext) to read back the PDFs Chromium
+# prints; zint for the barcode test images (scripts/barcode-gen.py).
+packages=(libsqlite3-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev chromium chromium-driver fonts-liberation fonts-noto-color-emoji poppler-utils zint)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -13,6 +13,7 @@ struct Reply {
     var text: String
     var contentType: String?
     var setCookie: String? = nil
+    var contentDisposition: String? = nil
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(self.text.utf8), options: [.fragmentsAllowed]) }
     var object: [String: Any] { self.json as? [String: Any] ?? [:] }
     var array: [[String: Any]] { self.json as? [[String: Any]] ?? [] }
@@ -28,7 +29,7 @@ extension TestClientProtocol {
         if let csrf, let name = HTTPField.Name("X-CSRF-Token") { headers[name] = csrf }
         return try await self.execute(uri: uri, method: method, headers: headers, body: buffer) { response in
             Reply(status: Int(response.status.code), text: String(buffer: response.body), contentType: response.headers[.contentType],
-                  setCookie: response.headers[.setCookie])
+                  setCookie: response.headers[.setCookie], contentDisposition: response.headers[.contentDisposition])
         }
     }
 }

@@ -44,7 +44,7 @@ import Testing
         "GET /api/v1/products": staff, "GET /api/v1/products/{id}": staff, "GET /api/v1/products/barcode/{code}": staff,
         "GET /api/v1/products/{id}/movements": staff, "GET /api/v1/products/{id}/price-suggestion": staff, "GET /api/v1/categories": staff, "GET /api/v1/customers": staff,
         "GET /api/v1/sales": staff, "POST /api/v1/sales": staff, "GET /api/v1/sales/{id}": staff,
-        "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
+        "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/low-stock.csv": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
         // Manager: purchases and suppliers; products, categories, customers; adjustments; reports and exports; refunds.
         "POST /api/v1/products": manager, "PUT /api/v1/products/{id}": manager, "PATCH /api/v1/products/{id}": manager,
         "DELETE /api/v1/products/{id}": manager,
@@ -61,6 +61,8 @@ import Testing
         "POST /api/v1/returns/customer": manager, "POST /api/v1/returns/supplier": manager, "POST /api/v1/adjustments": manager,
         "GET /api/v1/reports/snapshot": manager, "GET /api/v1/reports/daily": manager, "GET /api/v1/reports/daily/total": manager, "GET /api/v1/reports/taxes": manager, "GET /api/v1/reports/top": manager,
         "GET /api/v1/reports/valuation": manager, "GET /api/v1/export/{kind}": manager,
+        "GET /api/v1/reports/snapshot.csv": manager, "GET /api/v1/reports/daily.csv": manager, "GET /api/v1/reports/top.csv": manager,
+        "GET /api/v1/reports/valuation.csv": manager,
         // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
         "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,

@@ -111,4 +111,34 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     public func valuation() async throws -> Data {
         try Self.encode(try await self.reports.valuation())
     }
+
+    // MARK: Report sheets (`GET /api/v1/reports/….csv`; the command line prints them as tables or CSV)
+
+    /// `value` worked out as for a caller who may see costs.
+    static func withCosts<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+        try await CostDisclosure.$visible.withValue(true) { try await body() }
+    }
+
+    /// `GET /api/v1/reports/snapshot.csv?at=`.
+    public func snapshotSheet(at: String?) async throws -> ReportSheet {
+        try await Self.withCosts { try await self.reports.snapshotSheet(at: at) }
+    }
+
+    /// `GET /api/v1/reports/daily.csv?date=&from=&to=`.
+    public func dailySheet(date: String?, from: String?, to: String?) async throws -> ReportSheet {
+        try await Self.withCosts { try await self.reports.dailySheet(date: date, from: from, to: to).sheet }
+    }
+
+    /// `GET /api/v1/reports/top.csv?from=&to=&limit=&by=`.
+    public func topSheet(from: String?, to: String?, limit: Int, by: String?) async throws -> ReportSheet {
+        try await self.reports.topSheet(from: from, to: to, limit: limit, by: by)
+    }
+
+    /// `GET /api/v1/reports/low-stock.csv`.
+    public func lowStockSheet() async throws -> ReportSheet { try await self.reports.lowStockSheet() }
+
+    /// `GET /api/v1/reports/valuation.csv`.
+    public func valuationSheet() async throws -> ReportSheet {
+        try await Self.withCosts { try await self.reports.valuationSheet() }
+    }
 }

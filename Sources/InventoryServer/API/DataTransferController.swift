@@ -16,10 +16,7 @@ struct DataTransferController<Store: DataTransferRepository & CatalogueRepositor
             throw InventoryError(.notFound, field: "kind", "no export named '\(name)'; try \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let range = try await self.store.settings().calendar.range(from: request.query("from"), to: request.query("to"))
-        let text = try await self.store.exportCSV(kind, range: range)
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                               .contentDisposition: "attachment; filename=\"stockroom-\(kind.rawValue).csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return try CSVFile(text: try await self.store.exportCSV(kind, range: range), name: kind.rawValue).response(from: request, context: context)
     }
 
     /// Checks the whole file first: any bad row refuses the import (``ImportProblem``) and nothing is written.

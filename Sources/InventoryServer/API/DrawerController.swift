@@ -73,8 +73,6 @@ struct DrawerController<Store: DrawerRepository & SettingsRepository> {
         let id = DrawerSessionID(try request.id(context))
         let formats = try await self.store.formats().0
         let text = try await self.store.drawerReport(id, now: Instant.now.milliseconds).csv(currency: formats.currency)
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                               .contentDisposition: "attachment; filename=\"stockroom-drawer-\(id).csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return try CSVFile(text: text, name: "drawer", suffix: id.description).response(from: request, context: context)
     }
 }

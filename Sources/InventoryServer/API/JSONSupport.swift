@@ -90,6 +90,26 @@ struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     }
 }
 
+/// A CSV file to download: `text/csv`, saved as `stockroom-<name>[-<suffix>].csv`.
+struct CSVFile: ResponseGenerator {
+    var text: String
+    var fileName: String
+
+    init(text: String, name: String, suffix: String? = nil) {
+        self.text = text
+        // Only letters, digits, dashes and dots reach the header (a suffix may come from the query).
+        let safe = ([name] + (suffix.map { [$0] } ?? [])).joined(separator: "-").map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "-" }
+        self.fileName = "stockroom-\(String(safe)).csv"
+    }
+
+    init(_ sheet: ReportSheet, suffix: String? = nil) { self.init(text: sheet.csv, name: sheet.name, suffix: suffix) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(self.fileName)\""],
+                 body: .init(byteBuffer: ByteBuffer(string: self.text)))
+    }
+}
+
 /// A request body whose members are listed, so a member it does not know is refused with a 400 naming its path (a
 /// misspelt field is an error, not silently ignored): the one way the API refuses unknown fields.
 /// ``Request/decodeJSONBody(as:context:limit:)`` checks the raw JSON before decoding it.

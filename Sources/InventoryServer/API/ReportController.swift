@@ -15,6 +15,20 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
         reports.get("low-stock", .permission(.viewCatalogue), use: self.lowStock)
         reports.get("valuation", .permission(.viewReports), use: self.valuation)
         reports.get("expiring", .permission(.viewCatalogue), use: self.expiring)
+        // The same reports as CSV files (``ReportSheet``: the command line's `--format csv` writes the same).
+        reports.get("snapshot.csv", .permission(.viewReports)) { request, _ in
+            CSVFile(try await self.snapshotSheet(at: request.query("at")), suffix: request.query("at"))
+        }
+        reports.get("daily.csv", .permission(.viewReports)) { request, _ in
+            let (sheet, from, to) = try await self.dailySheet(date: request.query("date"), from: request.query("from"), to: request.query("to"))
+            return CSVFile(sheet, suffix: from == to ? ShopCalendar.isoDate(from) : "\(ShopCalendar.isoDate(from))-to-\(ShopCalendar.isoDate(to))")
+        }
+        reports.get("top.csv", .permission(.viewReports)) { request, _ in
+            CSVFile(try await self.topSheet(from: request.query("from"), to: request.query("to"),
+                                            limit: try request.queryInt("limit", default: 10, range: 1...1000), by: request.query("by")))
+        }
+        reports.get("low-stock.csv", .permission(.viewCatalogue)) { _, _ in CSVFile(try await self.lowStockSheet()) }
+        reports.get("valuation.csv", .permission(.viewReports)) { _, _ in CSVFile(try await self.valuationSheet()) }
     }
 
     @Sendable func snapshot(_ request: Request, context: some RequestContext) async throws -> JSON<SnapshotResponse> {
@@ -87,6 +101,8 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
         let single = try date.map { try f.day($0, field: "date") }
         let from = try single ?? from.map { try f.day($0, field: "from") } ?? today
         let to = try single ?? to.map { try f.day($0, field: "to") } ?? today
+        // A range that ends before it starts is refused as every range is (``DateRange``), naming `to`.
+        _ = try DateRange(from: f.calendar.startOfDay(from), to: f.calendar.startOfDay(to))
         guard f.calendar.days(from: from, through: to).count <= 3660 else {
             throw InventoryError(.invalidValue, field: "to", "a range may span at most ten years")
         }
@@ -96,14 +112,20 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
     /// `GET /reports/top?from=&to=&limit=&by=`: best sellers, the last 30 days by default.
     func top(from: String?, to: String?, limit: Int, by: String?) async throws -> [TopResponse] {
         let (f, _) = try await self.store.formats()
+        return try await self.topProducts(from: from, to: to, limit: limit, by: by, formats: f).map { TopResponse($0, formats: f) }
+    }
+
+    /// The best sellers the top report lists: `from` through `to` (the 30 days up to `to`, or now, by default).
+    func topProducts(from: String?, to: String?, limit: Int, by: String?, formats f: Formats) async throws -> [TopProduct] {
         let to = try to.map { try f.calendar.parseDateTime($0, field: "to", endOfDay: true) } ?? Instant.now
         let from = try from.map { try f.calendar.parseDateTime($0, field: "from") }
             ?? f.calendar.startOfDay(f.calendar.addingDays(-29, to: f.calendar.dayNumber(to)))
+        _ = try DateRange(from: from, to: to)
         let metric = try by.map { text in
             guard let metric = TopProductMetric(rawValue: text) else { throw InventoryError(.invalidValue, field: "by", "must be quantity or revenue") }
             return metric
         } ?? .quantity
-        return try await self.store.topProducts(from: from, to: to, by: metric, limit: limit).map { TopResponse($0, formats: f) }
+        return try await self.store.topProducts(from: from, to: to, by: metric, limit: limit)
     }
 
     /// `GET /reports/low-stock`.
@@ -115,5 +137,36 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
     func valuation() async throws -> [ValuationResponse] {
         let (f, _) = try await self.store.formats()
         return try await self.store.valuation().map { ValuationResponse($0, formats: f) }
+    }
+
+    // MARK: The same reports as sheets (the `.csv` routes and the command line's `--format table|csv`)
+
+    /// `GET /reports/snapshot.csv?at=`.
+    func snapshotSheet(at text: String?) async throws -> ReportSheet {
+        let (f, _) = try await self.store.formats()
+        let at = try text.map { try f.calendar.parseDateTime($0, field: "at", endOfDay: true) } ?? Instant.now
+        return ReportSheet.snapshot(try await self.store.snapshot(at: at), currency: f.currency, calendar: f.calendar, showCosts: CostDisclosure.visible)
+    }
+
+    /// `GET /reports/daily.csv?date=|from=&to=`, with the days it covers.
+    func dailySheet(date: String?, from: String?, to: String?) async throws -> (sheet: ReportSheet, from: Int, to: Int) {
+        let (f, _) = try await self.store.formats()
+        let (from, to) = try Self.days(date: date, from: from, to: to, formats: f)
+        return (ReportSheet.daily(try await self.store.daily(from: from, to: to), currency: f.currency, showCosts: CostDisclosure.visible), from, to)
+    }
+
+    /// `GET /reports/top.csv?from=&to=&limit=&by=`.
+    func topSheet(from: String?, to: String?, limit: Int, by: String?) async throws -> ReportSheet {
+        let (f, _) = try await self.store.formats()
+        return ReportSheet.top(try await self.topProducts(from: from, to: to, limit: limit, by: by, formats: f), currency: f.currency)
+    }
+
+    /// `GET /reports/low-stock.csv`.
+    func lowStockSheet() async throws -> ReportSheet { ReportSheet.lowStock(try await self.store.lowStock()) }
+
+    /// `GET /reports/valuation.csv`.
+    func valuationSheet() async throws -> ReportSheet {
+        let (f, _) = try await self.store.formats()
+        return ReportSheet.valuation(try await self.store.valuation(), currency: f.currency, showCosts: CostDisclosure.visible)
     }
 }

@@ -8,6 +8,15 @@ struct Table {
     /// Columns aligned to the right (numbers).
     var numeric: Set<Int> = []
 
+    /// The table of a report: its rows, and for `.table` its title and totals too.
+    static func render(_ sheet: ReportSheet, _ format: OutputFormat) -> String {
+        if format == .csv { return sheet.csv }
+        let rows = format == .table ? sheet.rows + (sheet.totals.map { [$0] } ?? []) : sheet.rows
+        let text = Table(columns: sheet.columns, rows: rows, numeric: sheet.numericColumns).render(format)
+        guard format == .table, let title = sheet.title else { return text }
+        return title + "\n" + text
+    }
+
     func render(_ format: OutputFormat) -> String {
         switch format {
         case .csv:

@@ -1,5 +1,5 @@
 // Reports: daily figures (with an exact totals row), stock on a date, top products, low stock, valuation by
-// category, expiring lots; CSV export links; print / save as PDF (print CSS shows the tables only).
+// category, expiring lots; each report's CSV (the server's file of what is shown); CSV export links; print / save as PDF (print CSS shows the tables only).
 import { api, el, showProblem, clearErrors, fieldError, announce } from "/static/js/app.js";
 import { sum, table, loading } from "/static/js/admin-common.js";
 import { statusBadge } from "/static/js/catalogue-common.js";
@@ -65,6 +65,9 @@ async function loadDaily() {
         { label: "Gross", value: (r) => money(r.gross), num: true },
       ], taxes, { caption: `Tax by rate ${from} to ${to}`, id: "tax-table", empty: "No sales in this range." }));
     $("daily-range").textContent = `${from} – ${to}`;
+    // The CSV link downloads the days shown (the server writes the file: ReportSheet).
+    $("daily-csv").href = `/api/v1/reports/daily.csv?${range}`;
+    $("daily-csv").download = `stockroom-daily-${from}-to-${to}.csv`;
     say(`Daily figures: ${days.length} days, revenue ${money(t.revenue)}`);
   } catch (error) {
     if (error.field === "from" || error.field === "to") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
@@ -103,6 +106,7 @@ async function loadSnapshot() {
       el("p", { class: "muted" }, `${lines.length} product${lines.length === 1 ? "" : "s"} in stock · value ${money(snapshot.totalValue)}`),
       table(columns, lines, { caption: label, foot, id: "snapshot-table", limit: 15, empty: "Nothing was in stock then." }));
     $("snapshot-label").textContent = label;
+    $("snapshot-csv").href = `/api/v1/reports/snapshot.csv?at=${encodeURIComponent(at)}`;
     say(`${label}: ${lines.length} products, value ${money(snapshot.totalValue)}`);
   } catch (error) {
     if (error.field === "at") { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
@@ -130,6 +134,8 @@ async function loadTop() {
     ];
     box.replaceChildren(table(columns, rows, { caption: `Top ${limit} by ${by}`, id: "top-table", empty: "No sales in this range." }));
     $("top-label").textContent = `Top ${limit} by ${by}, ${from} – ${to}`;
+    $("top-csv").href = `/api/v1/reports/top.csv?from=${from}&to=${to}&by=${by}&limit=${limit}`;
+    $("top-csv").download = `stockroom-top-${from}-to-${to}.csv`;
     say(rows.length ? `Top products: first is ${rows[0].name}` : "No sales in this range");
   } catch (error) {
     if (error.field) { box.replaceChildren(); showProblem(form, error); } else problemBox(box, error);
