@@ -75,3 +75,41 @@ import Testing
         }
     }
 }
+
+/// `GET /api/v1/sales/{id}` lists the returns booked against the sale (issue 14 point 6), with what each line has left
+/// to return.
+@Suite struct SaleReturnsAPITests {
+    @Test func aSaleAnswersItsReturns() async throws {
+        let (app, store) = try makeApp()
+        let manager = try await token(store, role: .manager)
+        let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: Money(minorUnits: 300)))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: try #require(Instant.parse(iso8601: "2026-03-01T08:00:00Z")), lines: [
+            .init(productID: tea.id, quantity: Quantity(10), unitCost: Money(minorUnits: 100)),
+        ]))
+        let sale = try await store.postSale(SaleDraft(effectiveAt: try #require(Instant.parse(iso8601: "2026-03-01T10:00:00Z")),
+                                                      lines: [.init(productID: tea.id, quantity: Quantity(4))]))
+        let line = sale.lines[0].movementID.rawValue
+        try await app.test(.router) { client in
+            let none = try await client.call(.get, "/api/v1/sales/\(sale.id.rawValue)", token: manager)
+            #expect((none.object["returns"] as? [Any])?.isEmpty == true, "\(none.text)")
+            let booked = try await client.call(.post, "/api/v1/returns/customer", #"""
+                {"saleId": \#(sale.id.rawValue), "note": "chipped", "lines": [{"saleLineId": \#(line), "quantity": "1"}]}
+                """#, token: manager)
+            #expect(booked.status == 201, "\(booked.text)")
+            // Asking for more than is left is refused naming the line, and the sale's returns are unchanged.
+            let tooMuch = try await client.call(.post, "/api/v1/returns/customer", #"""
+                {"saleId": \#(sale.id.rawValue), "lines": [{"saleLineId": \#(line), "quantity": "4"}]}
+                """#, token: manager)
+            #expect(tooMuch.status == 422 && (tooMuch.object["field"] as? String)?.hasPrefix("lines[0]") == true, "\(tooMuch.text)")
+            let answer = try await client.call(.get, "/api/v1/sales/\(sale.id.rawValue)", token: manager)
+            let returns = try #require(answer.object["returns"] as? [[String: Any]])
+            #expect(returns.count == 1)
+            #expect(returns[0]["note"] as? String == "chipped" && returns[0]["refunded"] as? String == "3.00")
+            let lines = try #require(returns[0]["lines"] as? [[String: Any]])
+            #expect(lines.count == 1 && lines[0]["saleLineId"] as? Int == Int(line) && lines[0]["quantity"] as? String == "1"
+                    && lines[0]["productName"] as? String == "Tea")
+            let saleLines = try #require(answer.object["lines"] as? [[String: Any]])
+            #expect(saleLines[0]["returnedQuantity"] as? String == "1" && saleLines[0]["returnableQuantity"] as? String == "3")
+        }
+    }
+}

@@ -485,6 +485,41 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
     public var stockApprovedBy: String = ""
     /// The payments, in the order they were taken (a sale booked before payments were kept has one, of its total).
     public var payments: [PaymentRecord] = []
+    /// The customer returns booked against this sale, oldest first (each line's ``Line/returnedQuantity`` sums them).
+    public var returns: [Return] = []
+
+    /// A customer return booked against the sale, as the sale lists it.
+    public struct Return: Sendable, Hashable {
+        public var id: CustomerReturnID
+        public var effectiveAt: Instant
+        public var note: String
+        /// What the return refunded to the sale's payments.
+        public var refunded: Money
+        public var lines: [Line]
+
+        /// One returned line: which sale line, how much of it.
+        public struct Line: Sendable, Hashable {
+            public var saleLineID: MovementID
+            public var productID: ProductID
+            public var productName: String
+            public var quantity: Quantity
+
+            public init(saleLineID: MovementID, productID: ProductID, productName: String, quantity: Quantity) {
+                self.saleLineID = saleLineID
+                self.productID = productID
+                self.productName = productName
+                self.quantity = quantity
+            }
+        }
+
+        public init(id: CustomerReturnID, effectiveAt: Instant, note: String, refunded: Money, lines: [Line]) {
+            self.id = id
+            self.effectiveAt = effectiveAt
+            self.note = note
+            self.refunded = refunded
+            self.lines = lines
+        }
+    }
     /// Which of its customer's visits this sale is (1 for the first, in booking order); nil without a customer.
     public var customerVisit: Int?
     /// The visit milestone this sale reached (``CustomerStanding/milestone(atVisit:)``), if any.

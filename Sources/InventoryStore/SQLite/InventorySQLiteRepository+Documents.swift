@@ -475,8 +475,35 @@ extension InventorySQLiteRepository {
         record.approvedBy = header[11] ?? ""
         record.stockApprovedBy = header[12] ?? ""
         record.payments = try Self.fetchPayments(db, id)
+        record.returns = try Self.fetchReturns(db, of: id)
         record.customerVisit = try record.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return record
+    }
+
+    /// The customer returns booked against sale `id`, oldest first, each with its lines and what it refunded.
+    static func fetchReturns(_ db: Database, of id: SaleID) throws -> [SaleRecord.Return] {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT r.documentId, d.effectiveAt, d.note,
+                   (SELECT COALESCE(SUM(f.amount), 0) FROM paymentRefund f WHERE f.returnId = r.documentId),
+                   r.sourceMovementId, r.productId, p.name, r.quantity
+            FROM movement s JOIN movement r ON r.sourceMovementId = s.id
+            JOIN document d ON d.id = r.documentId JOIN product p ON p.id = r.productId
+            WHERE s.documentId = ? AND s.kind = 'sale' AND r.kind = 'customerReturn'
+            ORDER BY d.effectiveAt, r.documentId, r.lineNo
+            """), arguments: [id.rawValue])
+        var returns: [SaleRecord.Return] = []
+        for row in rows {
+            let returnID = CustomerReturnID(row[0])
+            let line = SaleRecord.Return.Line(saleLineID: MovementID(row[4]), productID: ProductID(row[5]), productName: row[6],
+                                              quantity: Quantity(thousandths: row[7]).magnitude)
+            if returns.last?.id == returnID {
+                returns[returns.count - 1].lines.append(line)
+            } else {
+                returns.append(SaleRecord.Return(id: returnID, effectiveAt: Instant(milliseconds: row[1]), note: row[2] ?? "",
+                                                 refunded: Money(minorUnits: row[3]), lines: [line]))
+            }
+        }
+        return returns
     }
 
     // MARK: - Adjustments and returns

@@ -171,9 +171,27 @@ struct SaleResponse: Encodable, Sendable {
     var amountDue: String
     /// What returns refunded in all.
     var refunded: String
+    /// The customer returns booked against the sale, oldest first.
+    var returns: [ReturnResponse]
     /// Which of the customer's visits this sale is, and the visit milestone it reached (with a customer only).
     var customerVisit: Int?
     var customerMilestone: Int?
+
+    /// A customer return booked against the sale.
+    struct ReturnResponse: Encodable, Sendable {
+        var id: Int64
+        var effectiveAt: String
+        var note: String
+        var refunded: String
+        var lines: [Line]
+
+        struct Line: Encodable, Sendable {
+            var saleLineId: Int64
+            var productId: Int64
+            var productName: String
+            var quantity: String
+        }
+    }
 
     struct TaxShare: Encodable, Sendable {
         var taxRate: String
@@ -239,6 +257,11 @@ struct SaleResponse: Encodable, Sendable {
         self.payments = s.payments.map { PaymentResponse($0, f) }
         self.amountDue = f.string(s.amountDue)
         self.refunded = f.string(s.refunded)
+        self.returns = s.returns.map { r in
+            ReturnResponse(id: r.id.rawValue, effectiveAt: f.string(r.effectiveAt), note: r.note, refunded: f.string(r.refunded),
+                           lines: r.lines.map { .init(saleLineId: $0.saleLineID.rawValue, productId: $0.productID.rawValue, productName: $0.productName,
+                                                      quantity: $0.quantity.decimalString) })
+        }
         self.customerVisit = s.customerVisit
         self.customerMilestone = s.customerMilestone
         self.taxes = s.taxShares.map { TaxShare(taxRate: $0.rate.decimalString, revenue: f.string($0.revenue), tax: f.string($0.tax), gross: f.string($0.gross)) }

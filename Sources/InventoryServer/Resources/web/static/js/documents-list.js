@@ -147,7 +147,10 @@ export async function openDetail(kind, id, push) {
   const head = isSale ? ["Product", "Qty", "Price", "Discount", "Line total"] : ["Product", "Qty", "Unit cost", "Line total", "Lot / expiry"];
   const cell = (index, text, num = true) => el("td", { class: num ? "num" : "", "data-label": head[index] }, text);
   const rows = doc.lines.map((line) => el("tr", {},
-    el("td", {}, el("a", { href: `/app/products/${line.productId}` }, line.productName)),
+    el("td", {}, el("a", { href: `/app/products/${line.productId}` }, line.productName),
+      // What customers brought back of the line and what is left to return: the server's figures.
+      isSale && !isZero(line.returnedQuantity)
+        ? el("span", { class: "sub line-returned" }, `${quantity(line.returnedQuantity)} returned · ${quantity(line.returnableQuantity)} left to return`) : null),
     cell(1, quantity(line.quantity)),
     ...(isSale
       ? [cell(2, money(line.unitPrice)), cell(3, isZero(line.discount) ? "—" : money(line.discount)), cell(4, money(line.revenue))]
@@ -167,6 +170,13 @@ export async function openDetail(kind, id, push) {
     return [el("dt", { class: grand }, label), el("dd", { class: `num ${grand}` }, money(amount))];
   })));
 
+  if (isSale && doc.returns.length) {
+    s.body.append(el("h3", { id: "doc-returns-heading" }, "Returns"),
+      el("ul", { class: "doc-returns", id: "doc-returns", "aria-labelledby": "doc-returns-heading" }, ...doc.returns.map((r) => el("li", {},
+        el("strong", {}, `Return #${r.id}`), ` · ${dateTime(r.effectiveAt)} · `,
+        r.lines.map((l) => `${quantity(l.quantity)} × ${l.productName}`).join(", "),
+        ` · refunded ${money(r.refunded)}`, r.note ? ` · ${r.note}` : ""))));
+  }
   if (isSale) s.foot.append(el("a", { class: "btn", href: `/app/receipt/${doc.id}` }, icon("print"), "Receipt"));
   const canReturn = isSale ? flag("canRefund") : flag("canPurchase");
   if (canReturn) s.foot.append(el("button", { type: "button", id: "doc-return", onclick: () => { s.close(); openReturn(kind, doc); } }, icon("back"), isSale ? "Return items" : "Return to supplier"));
