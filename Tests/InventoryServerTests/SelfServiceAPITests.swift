@@ -155,4 +155,23 @@ import Testing
             #expect(again.status == 422 && again.object["field"] as? String == "currentPin")
         }
     }
+
+    @Test func aNewUsersPINIsTypedTwice() async throws {
+        let (app, store) = try makeApp()
+        let admin = try await token(store, role: .admin)
+        try await app.test(.router) { client in
+            let before = try await store.users().count
+            let mistyped = try await client.call(.post, "/api/v1/users", #"{"username":"bea","password":"password-bea","pin":"1357","pinAgain":"1375"}"#, token: admin)
+            #expect(mistyped.status == 422 && mistyped.object["field"] as? String == "pinAgain", "\(mistyped.text)")
+            #expect(try await store.users().count == before)
+            let created = try await client.call(.post, "/api/v1/users", #"{"username":"bea","password":"password-bea","pin":"1357","pinAgain":"1357"}"#, token: admin)
+            #expect(created.status == 201, "\(created.text)")
+            let id = try #require(created.object["id"] as? Int)
+            // A new PIN set by the admin: the same check, and the old PIN still works after a refusal.
+            let changed = try await client.call(.put, "/api/v1/users/\(id)", #"{"pin":"2468","pinAgain":""}"#, token: admin)
+            #expect(changed.status == 422 && changed.object["field"] as? String == "pinAgain", "\(changed.text)")
+            let hash = try await store.users().first { $0.username == "bea" }?.pinHash
+            #expect(try await testSecrets.verify("1357", hash: try #require(hash)))
+        }
+    }
 }

@@ -242,6 +242,13 @@ def test_users_screen_creates_a_staff_user(shop, signed_in):
     assert not any(u["username"] == username for u in shop.api("GET", "/api/v1/users"))
     driver.find_element(By.ID, "u-password").send_keys("-now-long-enough")
     driver.find_element(By.ID, "u-pin").send_keys("4321")
+    # The PIN typed twice: a mismatch is the server's refusal on the second field, and nobody is created.
+    driver.find_element(By.ID, "u-pinAgain").send_keys("4312")
+    driver.find_element(By.ID, "user-save").click()
+    assert "does not match" in wait_for(driver, "#u-pinAgain-error").text
+    assert not any(u["username"] == username for u in shop.api("GET", "/api/v1/users"))
+    driver.find_element(By.ID, "u-pinAgain").clear()
+    driver.find_element(By.ID, "u-pinAgain").send_keys("4321")
     driver.find_element(By.ID, "user-save").click()
     wait_for(driver, f"#user-list [data-user='{username}']")
     user = next(u for u in shop.api("GET", "/api/v1/users") if u["username"] == username)

@@ -19,7 +19,15 @@ def test_first_run_creates_the_admin_and_lands_on_home(fresh_shop, browser):
     assert fresh_shop.call("GET", "/api/v1/auth/status")["setupRequired"] is True
 
     driver.find_element(By.ID, "password").send_keys("-and-longer")
+    # The first PIN is typed twice: two different PINs are refused by the server on the second field.
     driver.find_element(By.ID, "pin").send_keys("2468")
+    driver.find_element(By.ID, "pinAgain").send_keys("2486")
+    driver.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
+    assert "does not match" in wait_for(driver, "#pinAgain-error").text
+    assert driver.find_element(By.ID, "pinAgain").get_attribute("aria-invalid") == "true"
+    assert fresh_shop.call("GET", "/api/v1/auth/status")["setupRequired"] is True
+    driver.find_element(By.ID, "pinAgain").clear()
+    driver.find_element(By.ID, "pinAgain").send_keys("2468")
     driver.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
     wait_path(driver, "/app/home")
     assert driver.find_element(By.ID, "page-title").text == "Home"

@@ -25,6 +25,7 @@ def test_prices_that_include_tax_are_what_the_customer_pays(fresh_shop, browser)
     wait_for(driver, "#username").send_keys(ADMIN[0])
     driver.find_element(By.ID, "password").send_keys(ADMIN[1])
     driver.find_element(By.ID, "pin").send_keys(ADMIN[2])
+    driver.find_element(By.ID, "pinAgain").send_keys(ADMIN[2])
     driver.find_element(By.ID, "prices-include-tax").click()   # asked at setup
     driver.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
     wait_path(driver, "/app/home")

@@ -158,8 +158,16 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
             guard let pin, !pin.isEmpty else { throw InventoryError(.missingValue, field: "newPin", "is required") }
             try StaffAccount.validatePIN(pin, field: "newPin")
             guard let again, !again.isEmpty else { throw InventoryError(.missingValue, field: "newPinAgain", "type the new PIN a second time") }
-            guard again == pin else { throw InventoryError(.invalidValue, field: "newPinAgain", "does not match the new PIN; type the same PIN twice") }
+            try Self.checkTypedAgain(again, matches: pin, field: "newPinAgain")
             return pin
+        }
+
+        /// Checks the second typing of a first PIN, when a form sent one (the setup and new-user forms always do):
+        /// the same digits as `pin`.
+        /// - Throws: ``InventoryError`` naming `field`.
+        public static func checkTypedAgain(_ again: String?, matches pin: String?, field: String) throws {
+            guard let again, !(again.isEmpty && (pin ?? "").isEmpty) else { return }
+            guard again == pin else { throw InventoryError(.invalidValue, field: field, "does not match the PIN; type the same PIN twice") }
         }
 
         /// The current PIN a change needs: nil when the account has none (a first PIN), else the one given.

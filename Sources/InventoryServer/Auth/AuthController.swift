@@ -32,6 +32,7 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             let body = try await request.decodeJSON(as: SetupRequest.self, context: context)
             try StaffAccount.validatePassword(body.password)
             if let pin = body.pin { try StaffAccount.validatePIN(pin) }
+            try StaffAccount.SelfService.checkTypedAgain(body.pinAgain, matches: body.pin, field: "pinAgain")
             let account = StaffAccount(
                 id: UserID(0), username: try StaffAccount.validateUsername(body.username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""), role: .admin,
                 passwordHash: try await self.secrets.hash(body.password), pinHash: try await body.pin.asyncMap { try await self.secrets.hash($0) })
@@ -130,6 +131,7 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             guard let password = body.password else { throw InventoryError(.missingValue, field: "password", "is required") }
             try StaffAccount.validatePassword(password)
             if let pin = body.pin { try StaffAccount.validatePIN(pin) }
+            try StaffAccount.SelfService.checkTypedAgain(body.pinAgain, matches: body.pin, field: "pinAgain")
             let account = StaffAccount(
                 id: UserID(0), username: try StaffAccount.validateUsername(username), displayName: try StaffAccount.validateDisplayName(body.displayName ?? ""),
                 role: try Self.role(body.role ?? "staff"), passwordHash: try await self.secrets.hash(password),
@@ -150,6 +152,7 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
                 try StaffAccount.validatePassword(password)
                 account.passwordHash = try await self.secrets.hash(password)
             }
+            try StaffAccount.SelfService.checkTypedAgain(body.pinAgain, matches: body.pin, field: "pinAgain")
             if let pin = body.pin {
                 if pin.isEmpty {
                     account.pinHash = nil

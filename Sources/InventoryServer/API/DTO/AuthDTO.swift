@@ -49,8 +49,10 @@ struct SetupRequest: Decodable, Sendable, KnownFields {
     var displayName: String?
     var password: String
     var pin: String?
+    /// The PIN typed a second time (the setup form sends it): must match `pin`.
+    var pinAgain: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, password, pin }
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, password, pin, pinAgain }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 
@@ -106,10 +108,12 @@ struct UserRequest: Decodable, Sendable, KnownFields {
     var role: String?
     var password: String?
     var pin: String?
+    /// The PIN typed a second time (the new-user form sends it): must match `pin`.
+    var pinAgain: String?
     var active: Bool?
     var jobTitle: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, role, password, pin, active, jobTitle }
+    enum CodingKeys: String, CodingKey, CaseIterable { case username, displayName, role, password, pin, pinAgain, active, jobTitle }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 }
 

@@ -100,7 +100,8 @@ function validateUser() {
   if (!form.role.disabled) body.role = form.role.value;
   if (!form.active.disabled) body.active = form.active.checked;
   if (password) body.password = password;
-  if (pin) body.pin = pin;
+  // A PIN is typed twice; whether the two match is the server's to say (on pinAgain).
+  if (pin) { body.pin = pin; body.pinAgain = form.pinAgain.value.trim(); }
   else if (!creating && form.removePin.checked) body.pin = "";
   return body;
 }
