@@ -85,6 +85,35 @@ import Testing
         #expect(ledger.balance.quantity == Quantity(3))
     }
 
+    @Test func aDamagedReturnIsWrittenOffAtItsBookedCost() throws {
+        var ledger = StockLedger()
+        _ = try ledger.apply(.receipt(quantity: Quantity(3), unitCost: Money(minorUnits: 100)))
+        let sale = try ledger.apply(.issue(quantity: Quantity(2)))                                    // booked at 2.00
+        _ = try ledger.apply(.receipt(quantity: Quantity(1), unitCost: Money(minorUnits: 400)))      // 2 on hand, worth 5.00
+        let before = ledger.balance
+        let booked = -sale.valueChange
+        _ = try ledger.apply(.returnToStock(quantity: Quantity(1), bookedCost: booked, bookedQuantity: Quantity(2)))   // 3, worth 6.00
+        let off = try ledger.apply(.writeOffReturned(quantity: Quantity(1), bookedCost: booked, bookedQuantity: Quantity(2)))
+        // Out at the 1.00 it came in at, not the 2.00 average an issue would take: the stock is what it was.
+        #expect(off.valueChange == Money(minorUnits: -100))
+        #expect(ledger.balance.quantity == before.quantity && ledger.balance.value == before.value)
+        #expect(ledger.balance.averageCost.rounded == Money(minorUnits: 250))
+        #expect(MovementEffect.writeOffReturned(quantity: Quantity(1), bookedCost: booked, bookedQuantity: Quantity(2)).quantityChange == Quantity(-1))
+
+        // Everything on hand: the whole value goes with it.
+        var empty = StockLedger()
+        let only = try empty.apply(.receipt(quantity: Quantity(2), unitCost: Money(minorUnits: 333)))
+        _ = try empty.apply(.issue(quantity: Quantity(2)))
+        _ = try empty.apply(.returnToStock(quantity: Quantity(1), bookedCost: only.valueChange, bookedQuantity: Quantity(2)))
+        _ = try empty.apply(.writeOffReturned(quantity: Quantity(1), bookedCost: only.valueChange, bookedQuantity: Quantity(2)))
+        #expect(empty.balance.quantity == .zero && empty.balance.value == .zero)
+
+        // A product that keeps no stock: nothing moves.
+        var untracked = StockLedger(tracksStock: false)
+        let nothing = try untracked.apply(.writeOffReturned(quantity: Quantity(1), bookedCost: booked, bookedQuantity: Quantity(2)))
+        #expect(nothing.valueChange == .zero && untracked.balance == StockLedger(tracksStock: false).balance)
+    }
+
     @Test func adjustmentWithoutCostComesInAtAverage() throws {
         var ledger = StockLedger()
         _ = try ledger.apply(.receipt(quantity: Quantity(4), unitCost: Money(minorUnits: 250)))

@@ -110,6 +110,23 @@ import Testing
                     && lines[0]["productName"] as? String == "Tea")
             let saleLines = try #require(answer.object["lines"] as? [[String: Any]])
             #expect(saleLines[0]["returnedQuantity"] as? String == "1" && saleLines[0]["returnableQuantity"] as? String == "3")
+            #expect(lines[0]["restocked"] as? Bool == true)
+            #expect(try await store.product(tea.id).stock.quantity == Quantity(7))
+
+            // Damaged: refunded, written off, the stock unchanged; a restock that is no boolean is refused, nothing booked.
+            let notABool = try await client.call(.post, "/api/v1/returns/customer", #"""
+                {"saleId": \#(sale.id.rawValue), "lines": [{"saleLineId": \#(line), "quantity": "1", "restock": "no"}]}
+                """#, token: manager)
+            #expect(notABool.status == 400, "\(notABool.text)")
+            let damaged = try await client.call(.post, "/api/v1/returns/customer", #"""
+                {"saleId": \#(sale.id.rawValue), "lines": [{"saleLineId": \#(line), "quantity": "1", "restock": false}]}
+                """#, token: manager)
+            #expect(damaged.status == 201, "\(damaged.text)")
+            #expect(try await store.product(tea.id).stock.quantity == Quantity(7))
+            let later = try await client.call(.get, "/api/v1/sales/\(sale.id.rawValue)", token: manager)
+            let both = try #require(later.object["returns"] as? [[String: Any]])
+            #expect(both.compactMap { ($0["lines"] as? [[String: Any]])?.first?["restocked"] as? Bool } == [true, false])
+            #expect(both.last?["refunded"] as? String == "3.00")
         }
     }
 }

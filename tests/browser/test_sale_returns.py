@@ -39,3 +39,34 @@ def test_a_sale_shows_its_returns_and_what_is_left(shop, returned, signed_in, si
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
         assert fully_visible(driver, element), f"not in view at {size}"
     assert no_horizontal_scroll(driver)
+
+
+def test_a_damaged_return_is_refunded_and_written_off(shop, signed_in):
+    name = unique("Vase")
+    product = shop.api("POST", "/api/v1/products", {"name": name, "salePrice": "20.00", "taxRate": "0"})
+    shop.api("POST", "/api/v1/purchases", {"lines": [{"productId": product["id"], "quantity": "5", "unitCost": "6.00"}]})
+    sale = shop.api("POST", "/api/v1/sales", {"lines": [{"productId": product["id"], "quantity": "2"}]})
+    before = shop.api("GET", f"/api/v1/products/{product['id']}")
+    driver = signed_in(shop, role="manager", width=375, height=812)
+    driver.get(shop.url(f"/app/sales/{sale['id']}"))
+    wait_idle(driver)
+    button = wait_for(driver, "#doc-return")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    field = wait_for(driver, "#return-0")
+    field.send_keys("1")
+    damaged = driver.find_element(By.ID, "return-0-damaged")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", damaged)
+    assert fully_visible(driver, damaged.find_element(By.XPATH, ".."))
+    damaged.click()
+    wait_for(driver, "#return-refund-total")
+    driver.find_element(By.ID, "return-save").click()
+    wait_for(driver, ".toast")
+    assert "written off" in driver.find_element(By.CSS_SELECTOR, ".toast").text
+    after = shop.api("GET", f"/api/v1/products/{product['id']}")
+    assert (after["quantity"], after["stockValue"]) == (before["quantity"], before["stockValue"]) == ("3", "18.00")
+    booked = shop.api("GET", f"/api/v1/sales/{sale['id']}")
+    assert booked["refunded"] == "20.00" and booked["returns"][0]["lines"][0]["restocked"] is False
+    driver.get(shop.url(f"/app/sales/{sale['id']}"))
+    assert "(damaged, written off)" in wait_for(driver, "#doc-returns").text
+    assert no_horizontal_scroll(driver)

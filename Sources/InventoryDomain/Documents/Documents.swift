@@ -323,11 +323,15 @@ public struct CustomerReturnDraft: LedgerDraft, Sendable, Hashable {
         /// The sale line (its movement id) the goods came from.
         public var saleLineID: MovementID
         public var quantity: Quantity
+        /// Whether the goods go back on the shelf (true) or are written off at the cost their sale was booked at,
+        /// damaged (false): the refund is the same, the stock's quantity and value are what they were before.
+        public var restock: Bool
 
         /// Creates a line.
-        public init(saleLineID: MovementID, quantity: Quantity) {
+        public init(saleLineID: MovementID, quantity: Quantity, restock: Bool = true) {
             self.saleLineID = saleLineID
             self.quantity = quantity
+            self.restock = restock
         }
     }
 
@@ -503,12 +507,15 @@ public struct SaleRecord: Sendable, Hashable, Identifiable {
             public var productID: ProductID
             public var productName: String
             public var quantity: Quantity
+            /// Whether it went back into stock (false: written off, damaged).
+            public var restocked: Bool
 
-            public init(saleLineID: MovementID, productID: ProductID, productName: String, quantity: Quantity) {
+            public init(saleLineID: MovementID, productID: ProductID, productName: String, quantity: Quantity, restocked: Bool = true) {
                 self.saleLineID = saleLineID
                 self.productID = productID
                 self.productName = productName
                 self.quantity = quantity
+                self.restocked = restocked
             }
         }
 

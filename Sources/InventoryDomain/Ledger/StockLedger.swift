@@ -51,13 +51,13 @@ public struct StockLedger: Sendable, Hashable {
             throw InventoryError(.invalidValue, field: "quantity", "the product's stock or its value would grow beyond what the books can hold")
         }
         switch effect {
-        case .issue(let quantity):
+        case .issue(let quantity), .writeOffReturned(let quantity, _, _):
             if quantityAfter.thousandths < 0 && !self.allowsNegativeStock && !beyondStock {
                 throw InventoryError(
                     .insufficientStock, field: "quantity",
                     "only \(before.quantity.decimalString) in stock, cannot take out \(quantity.decimalString)")
             }
-            let issued = self.costOfIssue(quantity, from: before)
+            let issued = self.valueOut(effect, from: before)
             self.balance = LedgerBalance(
                 quantity: quantityAfter, value: before.value - issued,
                 averageCost: UnitCost.average(value: before.value - issued, quantity: quantityAfter).flatMap {
@@ -99,10 +99,24 @@ public struct StockLedger: Sendable, Hashable {
         let bound: Int128
         switch effect {
         case .receipt(let quantity, let unitCost): bound = Int128(quantity.thousandths) * Int128(unitCost.minorUnits.magnitude) / 1000 + 1
-        case .returnToStock(_, let bookedCost, _): bound = Int128(bookedCost.minorUnits.magnitude)
+        case .returnToStock(_, let bookedCost, _), .writeOffReturned(_, let bookedCost, _): bound = Int128(bookedCost.minorUnits.magnitude)
         case .receiptAtAverage, .issue: bound = Int128(value.magnitude)
         }
         return Int128(value.magnitude) + bound < limit
+    }
+
+    /// What an issue or a write-off takes out of `balance`: an issue at the average (``costOfIssue(_:from:)``); a returned
+    /// item written off at its booked share (the value its return brought in), or the whole value when nothing is left.
+    private func valueOut(_ effect: MovementEffect, from balance: LedgerBalance) -> Money {
+        switch effect {
+        case .issue(let quantity):
+            return self.costOfIssue(quantity, from: balance)
+        case .writeOffReturned(let quantity, let bookedCost, let bookedQuantity):
+            if quantity == balance.quantity { return balance.value }
+            return self.inflowValue(.returnToStock(quantity: quantity, bookedCost: bookedCost, bookedQuantity: bookedQuantity), from: balance).0
+        case .receipt, .receiptAtAverage, .returnToStock:
+            preconditionFailure("a receipt takes nothing out")
+        }
     }
 
     /// The cost of issuing `quantity` from `balance`.
@@ -137,14 +151,14 @@ public struct StockLedger: Sendable, Hashable {
             let numerator = Int128(bookedCost.minorUnits) * Int128(quantity.thousandths)
             let value = FixedPoint.divideRounded(numerator, Int128(bookedQuantity.thousandths))
             return (Money(minorUnits: FixedPoint.clamp(value)), unit)
-        case .issue:
+        case .issue, .writeOffReturned:
             preconditionFailure("an issue has no inflow value")
         }
     }
 
     private mutating func applyUntracked(_ effect: MovementEffect) -> MovementOutcome {
         switch effect {
-        case .issue:
+        case .issue, .writeOffReturned:
             return MovementOutcome(valueChange: .zero, costAdjustment: .zero, balance: self.balance)
         default:
             let (inflow, _) = self.inflowValue(effect, from: self.balance)

@@ -62,20 +62,25 @@ public enum MovementEffect: Sendable, Hashable {
     case returnToStock(quantity: Quantity, bookedCost: Money, bookedQuantity: Quantity)
     /// Stock out at the average cost (sale, write-off, return to supplier).
     case issue(quantity: Quantity)
+    /// Stock out at the cost its sale was booked at: `bookedCost` for `bookedQuantity` (a customer return that goes back
+    /// on no shelf — damaged — is written off as it came in, so the stock's quantity and value are what they were).
+    case writeOffReturned(quantity: Quantity, bookedCost: Money, bookedQuantity: Quantity)
 
     /// The quantity moved, as given (always positive for a valid movement).
     public var quantity: Quantity {
         switch self {
         case .receipt(let quantity, _), .receiptAtAverage(let quantity), .returnToStock(let quantity, _, _),
-            .issue(let quantity):
+            .issue(let quantity), .writeOffReturned(let quantity, _, _):
             quantity
         }
     }
 
     /// The signed quantity change.
     public var quantityChange: Quantity {
-        if case .issue = self { return -self.quantity }
-        return self.quantity
+        switch self {
+        case .issue, .writeOffReturned: -self.quantity
+        case .receipt, .receiptAtAverage, .returnToStock: self.quantity
+        }
     }
 }
 

@@ -450,7 +450,8 @@ extension InventorySQLiteRepository {
         }
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue, \(RecipeSQL.lineValueChange("m")),
-                   (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id), m.beyondStock, m.quantityAfter
+                   (SELECT COALESCE(SUM(r.quantity), 0) FROM movement r WHERE r.sourceMovementId = m.id AND r.kind = 'customerReturn'),
+                   m.beyondStock, m.quantityAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind = 'sale' ORDER BY m.lineNo
             """), arguments: [id.rawValue])
         let options = try Self.chosenOptions(db, documentID: id.rawValue)
@@ -485,7 +486,9 @@ extension InventorySQLiteRepository {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT r.documentId, d.effectiveAt, d.note,
                    (SELECT COALESCE(SUM(f.amount), 0) FROM paymentRefund f WHERE f.returnId = r.documentId),
-                   r.sourceMovementId, r.productId, p.name, r.quantity
+                   r.sourceMovementId, r.productId, p.name, r.quantity,
+                   NOT EXISTS (SELECT 1 FROM movement w WHERE w.documentId = r.documentId AND w.sourceMovementId = r.sourceMovementId
+                                                          AND w.effect = 'writeOffReturned')
             FROM movement s JOIN movement r ON r.sourceMovementId = s.id
             JOIN document d ON d.id = r.documentId JOIN product p ON p.id = r.productId
             WHERE s.documentId = ? AND s.kind = 'sale' AND r.kind = 'customerReturn'
@@ -495,7 +498,7 @@ extension InventorySQLiteRepository {
         for row in rows {
             let returnID = CustomerReturnID(row[0])
             let line = SaleRecord.Return.Line(saleLineID: MovementID(row[4]), productID: ProductID(row[5]), productName: row[6],
-                                              quantity: Quantity(thousandths: row[7]).magnitude)
+                                              quantity: Quantity(thousandths: row[7]).magnitude, restocked: row[8])
             if returns.last?.id == returnID {
                 returns[returns.count - 1].lines.append(line)
             } else {
@@ -570,6 +573,16 @@ extension InventorySQLiteRepository {
                 effect: .returnToStock(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
                 unitAmount: line.saleLine.unitPrice, taxRate: line.saleLine.taxRate, revenue: -line.revenue, tax: -line.tax,
                 sourceMovementID: line.saleLine.movementID, field: "lines[\(index)].quantity"))
+        }
+        // A line that goes back on no shelf (damaged) is written off as it came in, after every returned line: the
+        // stock's quantity and value are what they were, and the loss is the cost the sale was booked at.
+        for (index, line) in lines.enumerated() where !draft.lines[index].restock {
+            let booked = try writer.bookedCost(of: line.saleLine.movementID)
+            pending.append(PendingMovement(
+                documentID: documentID, kind: .adjustment, lineNo: lines.count + index, productID: line.saleLine.productID,
+                effectiveAt: effectiveAt, day: day, recordedAt: Self.now,
+                effect: .writeOffReturned(quantity: line.quantity, bookedCost: booked.cost, bookedQuantity: booked.quantity),
+                sourceMovementID: line.saleLine.movementID, field: "lines[\(index)].restock"))
         }
         try writer.write(pending)
         try writer.flush()

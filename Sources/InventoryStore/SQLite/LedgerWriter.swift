@@ -175,6 +175,11 @@ final class LedgerWriter {
                 let sourceID: Int64 = row[4]
                 let source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
                 effect = .returnToStock(quantity: quantity, bookedCost: source.cost, bookedQuantity: source.quantity)
+            case "writeOffReturned":
+                // Written off at the cost its sale line is booked at now, as its return came in.
+                let sourceID: Int64 = row[4]
+                let source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
+                effect = .writeOffReturned(quantity: quantity.magnitude, bookedCost: source.cost, bookedQuantity: source.quantity)
             default: effect = .issue(quantity: quantity.magnitude)
             }
             let effectiveAt: Int64 = row[10]
@@ -282,6 +287,7 @@ final class LedgerWriter {
         case .receiptAtAverage: effectName = "receiptAtAverage"
         case .returnToStock: effectName = "returnToStock"
         case .issue: effectName = "issue"
+        case .writeOffReturned: effectName = "writeOffReturned"
         }
         let statement = try self.db.cachedStatement(sql: """
             INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,

@@ -45,3 +45,42 @@ extension LedgerConformance {
         }
     }
 }
+
+extension LedgerConformance.SaleReturns {
+    /// A return that skips restocking (damaged): the customer is refunded, the goods are written off at the cost their
+    /// sale was booked at, so the stock's quantity and value are what they were — and stay so when a back-dated
+    /// purchase re-costs the sale.
+    @Test(arguments: Backend.allCases)
+    func aDamagedReturnIsRefundedAndWrittenOffAtTheBookedCost(backend: Backend) async throws {
+        let store = try backend.make()
+        let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("8.00")))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: mug.id, quantity: qty(4), unitCost: eur("2.00"))]))
+        let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: mug.id, quantity: qty(2))]))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260103), lines: [.init(productID: mug.id, quantity: qty(2), unitCost: eur("5.00"))]))
+        let before = try await store.product(mug.id).stock        // 4 on hand, worth 4.00 + 10.00
+        #expect(before.quantity == qty(4) && before.value == eur("14.00"))
+        let line = sale.lines[0].movementID
+        let damaged = try await store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260104), saleID: sale.id, lines: [
+            .init(saleLineID: line, quantity: qty(1), restock: false),
+        ]))
+        let after = try await store.product(mug.id).stock
+        #expect(after.quantity == before.quantity && after.value == before.value, "\(after)")
+        let booked = try await store.sale(sale.id)
+        #expect(booked.lines[0].returnedQuantity == qty(1) && booked.lines[0].returnableQuantity == qty(1))
+        #expect(booked.refunded == eur("8.00"))
+        #expect(booked.returns.map(\.id) == [damaged] && booked.returns[0].lines.map(\.restocked) == [false])
+        // A restocked return of the other mug comes back at the booked 2.00.
+        _ = try await store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260105), saleID: sale.id, lines: [.init(saleLineID: line, quantity: qty(1))]))
+        #expect(try await store.product(mug.id).stock.value == eur("16.00"))
+        #expect(try await store.sale(sale.id).returns.map { $0.lines.map(\.restocked) } == [[false], [true]])
+        // A purchase back-dated before the sale re-costs it (average 1.50): the write-off follows the booked cost.
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20251231), lines: [.init(productID: mug.id, quantity: qty(4), unitCost: eur("1.00"))]))
+        let recosted = try await store.product(mug.id).stock
+        // 8 bought at 1.50 average, 2 sold (3.00), 1 back at 1.50; 2 bought at 5.00: 9 on hand worth 9.00 + 1.50 + 10.00.
+        #expect(recosted.quantity == qty(9) && recosted.value == eur("20.50"), "\(recosted)")
+        // Deleting the damaged return takes back its refund and its write-off together.
+        try await store.deleteCustomerReturn(damaged)
+        #expect(try await store.product(mug.id).stock.value == eur("20.50"))
+        #expect(try await store.sale(sale.id).returns.count == 1)
+    }
+}

@@ -14,7 +14,9 @@ struct CustomerReturnRequest: Decodable, Sendable, KnownFields {
     struct Line: Decodable, Sendable, KnownFields {
         var saleLineId: Int64
         var quantity: String
-        static var fields: [String] { ["saleLineId", "quantity"] }
+        /// false: damaged, written off at the sale's booked cost instead of going back into stock (default true).
+        var restock: Bool?
+        static var fields: [String] { ["saleLineId", "quantity", "restock"] }
     }
 
     struct Refund: Decodable, Sendable, KnownFields {
@@ -27,7 +29,8 @@ struct CustomerReturnRequest: Decodable, Sendable, KnownFields {
     func draft(_ formats: Formats) throws -> CustomerReturnDraft {
         try requireLineLimit(self.lines.count)
         let lines = try self.lines.enumerated().map { index, line in
-            CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"))
+            CustomerReturnDraft.Line(saleLineID: MovementID(line.saleLineId), quantity: try formats.quantity(line.quantity, field: "lines[\(index)].quantity"),
+                                     restock: line.restock ?? true)
         }
         if let refunds = self.refunds, refunds.count > maximumSalePayments {
             throw InventoryError(.invalidValue, field: "refunds", "a return may have at most \(maximumSalePayments) refunds")

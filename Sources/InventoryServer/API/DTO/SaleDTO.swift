@@ -190,6 +190,8 @@ struct SaleResponse: Encodable, Sendable {
             var productId: Int64
             var productName: String
             var quantity: String
+            /// false: written off (damaged), not back in stock.
+            var restocked: Bool
         }
     }
 
@@ -260,7 +262,7 @@ struct SaleResponse: Encodable, Sendable {
         self.returns = s.returns.map { r in
             ReturnResponse(id: r.id.rawValue, effectiveAt: f.string(r.effectiveAt), note: r.note, refunded: f.string(r.refunded),
                            lines: r.lines.map { .init(saleLineId: $0.saleLineID.rawValue, productId: $0.productID.rawValue, productName: $0.productName,
-                                                      quantity: $0.quantity.decimalString) })
+                                                      quantity: $0.quantity.decimalString, restocked: $0.restocked) })
         }
         self.customerVisit = s.customerVisit
         self.customerMilestone = s.customerMilestone

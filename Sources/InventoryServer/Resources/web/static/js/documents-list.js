@@ -174,7 +174,7 @@ export async function openDetail(kind, id, push) {
     s.body.append(el("h3", { id: "doc-returns-heading" }, "Returns"),
       el("ul", { class: "doc-returns", id: "doc-returns", "aria-labelledby": "doc-returns-heading" }, ...doc.returns.map((r) => el("li", {},
         el("strong", {}, `Return #${r.id}`), ` · ${dateTime(r.effectiveAt)} · `,
-        r.lines.map((l) => `${quantity(l.quantity)} × ${l.productName}`).join(", "),
+        r.lines.map((l) => `${quantity(l.quantity)} × ${l.productName}${l.restocked ? "" : " (damaged, written off)"}`).join(", "),
         ` · refunded ${money(r.refunded)}`, r.note ? ` · ${r.note}` : ""))));
   }
   if (isSale) s.foot.append(el("a", { class: "btn", href: `/app/receipt/${doc.id}` }, icon("print"), "Receipt"));
@@ -211,8 +211,17 @@ function openReturn(kind, doc) {
     form.append(el("div", { class: "field return-line" },
       el("label", { for: id }, `${line.productName}`, el("span", { class: "muted" }, note)),
       el("input", { id, name: `lines[${index}].quantity`, inputmode: "decimal", placeholder: "0", autocomplete: "off", "data-max": quantityValue(left),
-                    "data-line": line.id, "data-product": line.productId, disabled: isSale && left <= 0n })));
+                    "data-line": line.id, "data-product": line.productId, disabled: isSale && left <= 0n }),
+      // Damaged goods go back on no shelf: the server writes them off at the cost the sale was booked at.
+      isSale && left > 0n ? el("label", { class: "check return-damaged" },
+        el("input", { type: "checkbox", id: `${id}-damaged`, name: `lines[${index}].restock`, "data-damaged": line.id }),
+        " Damaged — write off, don't restock") : null));
   });
+  /** A line of the request for an input: its sale line, quantity, and restock false when it is marked damaged. */
+  const requestLine = (input, text) => {
+    const damaged = form.querySelector(`[data-damaged="${input.dataset.line}"]`)?.checked;
+    return { saleLineId: Number(input.dataset.line), quantity: text, ...(damaged ? { restock: false } : {}) };
+  };
   const when = el("input", { type: "datetime-local", id: "return-date", name: "effectiveAt", value: localInput() });
   form.append(el("div", { class: "field" }, el("label", { for: "return-date" }, "Date and time"), when),
     el("div", { class: "field" }, el("label", { for: "return-note" }, "Note"), el("input", { id: "return-note", name: "note", autocomplete: "off" })));
@@ -225,7 +234,7 @@ function openReturn(kind, doc) {
   const METHOD_NAMES = { cash: "Cash", card: "Card", other: "Other" };
   const returnLines = () => [...form.querySelectorAll("[data-line]")].flatMap((input) => {
     const q = parseQuantity(input.value.trim());
-    return q !== null && q > 0n ? [{ saleLineId: Number(input.dataset.line), quantity: input.value.trim() }] : [];
+    return q !== null && q > 0n ? [requestLine(input, input.value.trim())] : [];
   });
   async function previewRefund() {
     const sequence = ++previewSequence;
@@ -267,7 +276,7 @@ function openReturn(kind, doc) {
       const q = parseQuantity(text);
       if (q === null || q <= 0n) { fieldError(form, input.name, "Enter a quantity above zero."); ok = false; return; }
       if (q > parseQuantity(input.dataset.max)) { fieldError(form, input.name, `At most ${input.dataset.max}.`); ok = false; return; }
-      lines.push(isSale ? { saleLineId: Number(input.dataset.line), quantity: text } : { productId: Number(input.dataset.product), quantity: text });
+      lines.push(isSale ? requestLine(input, text) : { productId: Number(input.dataset.product), quantity: text });
     });
     if (ok && !lines.length) { fieldError(form, "lines[0].quantity", "Enter how many come back."); ok = false; }
     if (!ok) { form.querySelector('[aria-invalid="true"]')?.focus(); return; }
@@ -290,7 +299,8 @@ function openReturn(kind, doc) {
     try {
       await api("POST", `/api/v1/returns/${isSale ? "customer" : "supplier"}`, body);
       s.close();
-      toast(isSale ? "Return recorded; the stock is back" : "Supplier return recorded");
+      const writtenOff = lines.some((line) => line.restock === false);
+      toast(!isSale ? "Supplier return recorded" : writtenOff ? "Return recorded; damaged items written off" : "Return recorded; the stock is back");
     } catch (error) {
       // The API names lines[i] of the request; map it back to the visible line.
       const match = /^lines\[(\d+)\]/.exec(error.field ?? "");
