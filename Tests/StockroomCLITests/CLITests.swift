@@ -85,6 +85,10 @@ func temporaryFolder() -> String {
             try await stockroom(["report"] + report + ["--data", data])
         }
         try await stockroom(["product", "list", "--data", data, "--search", "espresso"])
+        // Finding sales: the CSV of what GET /api/v1/sales finds.
+        let found = try ExactCLITests.run(["sale", "list", "--data", data, "--search", "espresso", "--format", "csv"])
+        #expect(found.hasPrefix("receipt,id,date,customer,lines,total,note") && found.split(whereSeparator: \.isNewline).count == 2, "\(found)")
+        #expect(try ExactCLITests.run(["sale", "list", "--data", data, "--search", "#99", "--format", "csv"]).split(whereSeparator: \.isNewline).count == 1)
         try await stockroom(["product", "show", "--data", data, "BEAN"])
         try await stockroom(["product", "edit", "--data", data, "BEAN", "--price", "4.50"])
         #expect(try await store.product(product.id).details.salePrice == Money(minorUnits: 450))
@@ -119,6 +123,9 @@ func temporaryFolder() -> String {
             (["adjust", "Milk", "--counted", "0"], "countedQuantity"),
             (["report", "daily", "--date", "2026-02-30"], "date"),
             (["report", "top", "--by", "profit"], "by"),
+            (["report", "top", "--from", "2026-03-02", "--to", "2026-03-01"], "to"),
+            (["sale", "list", "--from", "2026-03-02", "--to", "2026-03-01"], "to"),
+            (["sale", "list", "--customer", "Nobody"], "customer"),
             (["export", "everything"], "kind"),
         ]
         try await expectRefusals(cases, data: data, store: store)

@@ -74,6 +74,12 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
         return try Self.encode(SaleResponse(try await self.repository.sale(id), formats))
     }
 
+    /// `GET /api/v1/sales?search=&customerId=&productId=&from=&to=`: the sales `query` finds, newest first.
+    public func sales(_ query: SaleQuery) async throws -> Data {
+        let formats = try await self.repository.formats().0
+        return try Self.encode(try await self.repository.sales(query).map { SummaryResponse($0, formats: formats) })
+    }
+
     /// The answer of `POST /api/v1/adjustments` (and of the returns): the new document's id.
     public func created(_ id: Int64) throws -> Data {
         try Self.encode(CreatedResponse(id: id))

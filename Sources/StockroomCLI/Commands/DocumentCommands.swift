@@ -50,7 +50,40 @@ struct PurchaseCommand: AsyncParsableCommand {
 
 /// `stockroom sale add`: goods sold.
 struct SaleCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sale", abstract: "Record sales.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(commandName: "sale", abstract: "Record and find sales.", subcommands: [Add.self, List.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find sales, newest first: every word of --search must match the receipt number (#12: receipt 12 only), the customer, a line's product or the note.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Words to find.") var search: String?
+        @Option(help: "Customer name or id.") var customer: String?
+        @Option(help: "Product id, SKU, barcode or name.") var product: String?
+        @Option(help: "First day or date-time (shop time).") var from: String?
+        @Option(help: "Last day (to its end) or date-time.") var to: String?
+        @Option(help: "At most this many.") var limit: Int = 50
+        @Option(help: "table, csv, or json (what GET /api/v1/sales answers).") var format: OutputFormat = .table
+
+        func run() async throws {
+            let store = try self.database.open()
+            let settings = try await store.settings()
+            let lookup = Lookup(store: store)
+            let range = try settings.calendar.range(from: self.from, to: self.to)
+            let query = SaleQuery(search: self.search, customerID: try await self.customer.asyncMap { try await lookup.customer($0) },
+                                  productID: try await self.product.asyncMap { try await lookup.product($0, field: "product").id },
+                                  from: range.from, to: range.to, limit: self.limit)
+            if self.format == .json { return printJSON(try await store.api.sales(query)) }
+            let currency = settings.currency
+            let table = Table(
+                columns: ["receipt", "id", "date", "customer", "lines", "total", "note"],
+                rows: try await store.sales(query).map {
+                    [$0.receiptNumber.map(String.init) ?? "", String($0.id), settings.calendar.display($0.effectiveAt), $0.partyName ?? "",
+                     String($0.lineCount), $0.total.decimalString(currency), $0.note]
+                },
+                numeric: [0, 1, 4, 5])
+            print(table.render(self.format), terminator: "")
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
