@@ -10,6 +10,7 @@ import Foundation
 /// - ``DataTransferRepository``: CSV import and export.
 /// - ``TabRepository``: open tabs, sales parked at a till (they book nothing).
 /// - ``DrawerRepository``: the cash drawer's sessions, cash in and out, X and Z reports.
+/// - ``StocktakeRepository``: count sheets, posted as one adjustment; expired lots written off.
 /// - ``ActivitySource``: every committed write's ``ShopActivity`` (also written to the audit log in the write's own
 ///   transaction, attributed to ``Agent/current``).
 /// - ``StaffRepository`` (accounts, sessions, audit log) and ``BackupRepository`` (whole-shop copies) stand apart:
@@ -18,4 +19,4 @@ import Foundation
 /// Implementations: `InventorySQLiteRepository` (embedded default). Each protocol has one conformance suite in
 /// `Tests/InventoryStoreTests` that every implementation runs. Code asks for the narrowest protocol it uses.
 public protocol InventoryRepository: SettingsRepository, CatalogueRepository, LedgerRepository, ReportRepository, DataTransferRepository,
-    TabRepository, DrawerRepository, CustomerCardRepository, ActivitySource {}
+    TabRepository, DrawerRepository, CustomerCardRepository, StocktakeRepository, ActivitySource {}

@@ -328,7 +328,7 @@ extension InventorySQLiteRepository {
     public func testOnly_dump() async throws -> String {
         try await self.read { db in
             var lines: [String] = []
-            for table in ["setting", "category", "supplier", "customer", "product", "productPicture", "document", "movement", "productSalesYear", "user", "parkedSale", "parkedSaleLine", "salePayment", "paymentRefund", "drawerSession", "cashMovement", "customerCard", "optionGroup", "productOption", "saleLineOption", "recipeComponent", "shopLogo"] {
+            for table in ["setting", "category", "supplier", "customer", "product", "productPicture", "document", "movement", "productSalesYear", "user", "parkedSale", "parkedSaleLine", "salePayment", "paymentRefund", "drawerSession", "cashMovement", "customerCard", "optionGroup", "productOption", "saleLineOption", "recipeComponent", "shopLogo", "stocktake", "stocktakeLine"] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1") {
                     lines.append("\(table): \(row.description)")
                 }

@@ -88,6 +88,17 @@ final class LedgerWriter {
         return Quantity(thousandths: try Int64.fetchOne(statement, arguments: [productID.rawValue, effectiveAt]) ?? 0)
     }
 
+    /// The product's quantity and average cost on record at `effectiveAt`: after every stored movement dated at or
+    /// before it (nothing, at no cost, before its first movement).
+    func balance(of productID: ProductID, at effectiveAt: Int64) throws -> (quantity: Quantity, averageCost: UnitCost) {
+        let statement = try self.db.cachedStatement(sql: """
+            SELECT quantityAfter, averageCostAfter FROM movement WHERE productId = ? AND effectiveAt <= ?
+            ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [productID.rawValue, effectiveAt]) else { return (.zero, UnitCost(scaled: 0)) }
+        return (Quantity(thousandths: row[0]), UnitCost(scaled: row[1]))
+    }
+
     /// Writes new movements (of any products) and costs them.
     func write(_ movements: [PendingMovement]) throws {
         self.register(movements)

@@ -9,7 +9,7 @@ enum SQLiteMigrations {
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
-                         "v18-staff-job-titles"]
+                         "v18-staff-job-titles", "v19-stocktakes"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -436,6 +436,35 @@ enum SQLiteMigrations {
         // A member of staff's job title (barista, kitchen …), shown with their initials on the till.
         migrator.registerMigration("v18-staff-job-titles") { db in
             try db.execute(sql: "ALTER TABLE user ADD COLUMN jobTitle TEXT NOT NULL DEFAULT ''")
+        }
+        // Count sheets: a scope, a status, and per counted product the count, its instant and what the books held then
+        // (a posted or cancelled sheet also keeps its uncounted products, with no count, so it reads back as it closed).
+        migrator.registerMigration("v19-stocktakes") { db in
+            try db.execute(sql: """
+                CREATE TABLE stocktake (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    scope TEXT NOT NULL,
+                    categoryId INTEGER REFERENCES category(id) ON DELETE SET NULL,
+                    status TEXT NOT NULL DEFAULT 'open',
+                    note TEXT NOT NULL DEFAULT '',
+                    createdAt INTEGER NOT NULL,
+                    createdBy TEXT NOT NULL DEFAULT '',
+                    closedAt INTEGER,
+                    closedBy TEXT NOT NULL DEFAULT '',
+                    adjustmentId INTEGER REFERENCES document(id) ON DELETE SET NULL
+                );
+                CREATE TABLE stocktakeLine (
+                    stocktakeId INTEGER NOT NULL REFERENCES stocktake(id) ON DELETE CASCADE,
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    counted INTEGER,
+                    countedAt INTEGER,
+                    stockAtCount INTEGER,
+                    averageCostAtCount INTEGER,
+                    countedBy TEXT NOT NULL DEFAULT '',
+                    PRIMARY KEY (stocktakeId, productId)
+                ) WITHOUT ROWID;
+                CREATE INDEX stocktakeLine_product ON stocktakeLine(productId);
+                """)
         }
         return migrator
     }
