@@ -63,6 +63,10 @@ import Testing
         "GET /api/v1/reports/valuation": manager, "GET /api/v1/export/{kind}": manager,
         "GET /api/v1/reports/snapshot.csv": manager, "GET /api/v1/reports/daily.csv": manager, "GET /api/v1/reports/top.csv": manager,
         "GET /api/v1/reports/valuation.csv": manager,
+        // Stocktakes: staff read count sheets and count; managers open, post and cancel them and write off expired lots.
+        "GET /api/v1/stocktakes": staff, "GET /api/v1/stocktakes/{id}": staff, "POST /api/v1/stocktakes/{id}/counts": staff,
+        "POST /api/v1/stocktakes": manager, "POST /api/v1/stocktakes/{id}/post": manager, "POST /api/v1/stocktakes/{id}/cancel": manager,
+        "POST /api/v1/adjustments/expired-lot": manager,
         // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
         "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,
