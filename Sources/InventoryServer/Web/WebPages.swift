@@ -32,6 +32,7 @@ struct WebPage: Sendable {
         WebPage(name: "drawer", title: "Cash-up", permission: .sell, place: .menu, icon: "till"),
         WebPage(name: "scan", title: "Scan", permission: .scan, place: .menu, icon: "scan"),
         WebPage(name: "stock", title: "Stock count", permission: .adjustStock, place: .menu, icon: "clipboard"),
+        WebPage(name: "stocktake", title: "Stocktake", permission: .scan, place: .menu, icon: "clipboard"),
         WebPage(name: "categories", title: "Categories", permission: .editCatalogue, place: .menu, icon: "tag"),
         WebPage(name: "suppliers", title: "Suppliers", permission: .purchase, place: .menu, icon: "factory"),
         WebPage(name: "customers", title: "Customers", permission: .sell, place: .menu, icon: "people"),

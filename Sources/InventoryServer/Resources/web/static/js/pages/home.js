@@ -1,5 +1,5 @@
 // Home: money shown in the shop's currency; the alerts reload live when stock changes (Server-Sent Events).
-import { api, el, onLiveEvents, announce } from "/static/js/app.js";
+import { api, el, onLiveEvents, announce, confirmDialog, toast } from "/static/js/app.js";
 import { shopDay } from "/static/js/shared/dates.js";
 import { money, quantity } from "/static/js/shared/format.js";
 
@@ -24,11 +24,37 @@ async function refreshAlerts() {
     expiringList.replaceChildren(...(expiring.length ? expiring.slice(0, 20).map((lot) => el("li", {},
       el("div", { class: "main" }, el("a", { href: `/app/products/${lot.productId}`, class: "title" }, lot.name),
         el("div", { class: "sub" }, `${lot.lotCode ? "lot " + lot.lotCode + " · " : ""}${quantity(lot.stockQuantity)} in stock`)),
-      el("span", { class: `badge badge-${lot.expiryDate < today ? "out" : "warn"}` }, (lot.expiryDate < today ? "Expired " : "") + lot.expiryDate)))
+      el("span", { class: `badge badge-${lot.expiryDate < today ? "out" : "warn"}` }, (lot.expiryDate < today ? "Expired " : "") + lot.expiryDate),
+      lot.expiryDate < today && canWriteOff ? el("button", { type: "button", class: "btn-small danger", "data-write-off": String(lot.productId),
+        "data-lot": lot.lotCode ?? "", "data-expiry": lot.expiryDate, "data-name": lot.name, "data-quantity": lot.stockQuantity }, "Write off") : null))
       : [el("li", { class: "empty" }, "No lots expire this week.")]));
   } catch { /* the banner says when the server is gone */ }
   await refreshBeyondStock();
 }
+
+// One tap (and a confirmation) writes off what is left of an expired lot: an adjustment with reason expired, for the
+// quantity the server says is left (managers only: the button is absent else).
+const expiringList = document.getElementById("expiring-list");
+const canWriteOff = expiringList?.dataset.canWriteOff === "1";
+
+expiringList?.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-write-off]");
+  if (!button) return;
+  const { writeOff, lot, expiry, name } = button.dataset;
+  const what = `${name}${lot ? ", lot " + lot : ""} (expired ${expiry})`;
+  if (!(await confirmDialog(`Write off what is left of ${what}: ${quantity(button.dataset.quantity)}?`, { confirm: "Write off" }))) return;
+  button.disabled = true;
+  try {
+    const body = { productId: Number(writeOff), expiryDate: expiry };
+    if (lot) body.lotCode = lot;
+    await api("POST", "/api/v1/adjustments/expired-lot", body);
+    toast(`Written off: ${what}`);
+  } catch (error) {
+    toast(error.message);
+    announce(error.message, { assertive: true });
+  }
+  await refreshAlerts();
+});
 
 // Sales a manager approved beyond the stock on record, waiting for review (managers only: the section is absent else).
 const beyondStock = document.getElementById("beyond-stock");
