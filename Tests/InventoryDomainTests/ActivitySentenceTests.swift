@@ -64,6 +64,11 @@ import Testing
         let counted = ShopActivity.document(.deleted, .adjustment, id: 17, lines: [self.line(1, "Mug", Quantity(thousandths: 1500))],
                                             reason: .count, by: self.ada, currency: .eur)
         #expect(counted.sentence == "ada deleted adjustment #17 (Mug +1.5 after a count)")
+        let stocktake = [self.line(1, "Mug", Quantity(-2)), self.line(2, "Cup", Quantity(3))]
+        #expect(ShopActivity.document(.recorded, .adjustment, id: 18, lines: stocktake, reason: .count, by: self.ada, currency: .eur).sentence
+                == "ada adjusted the stock of 2 products after a count (adjustment #18)")
+        #expect(ShopActivity.document(.deleted, .adjustment, id: 18, lines: stocktake, reason: .count, by: self.ada, currency: .eur).sentence
+                == "ada deleted adjustment #18 (2 products after a count)")
     }
 
     @Test func aPriceChangeIsSpelledOut() {

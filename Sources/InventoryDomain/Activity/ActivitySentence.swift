@@ -37,8 +37,13 @@ struct ActivitySentence {
             let count = self.figures.count ?? 0
             let noun = self.kind == .salesImported ? "sale" : "purchase"
             return "\(who) imported \(self.counted(count, noun)) for \(total)"
+        case .adjustmentRecorded where (self.figures.lines ?? 1) > 1:
+            // A stocktake's adjustment: one line per product whose count differed.
+            return "\(who) adjusted the stock of \(self.figures.lines ?? 0) products\(self.because)\(ref)"
         case .adjustmentRecorded:
             return "\(who) adjusted the stock of \(name) by \(self.signed(self.figures.quantityChange))\(self.because)\(ref)"
+        case .adjustmentDeleted where (self.figures.lines ?? 1) > 1:
+            return "\(who) deleted \(number) (\(self.figures.lines ?? 0) products\(self.because))"
         case .adjustmentDeleted:
             return "\(who) deleted \(number) (\(name) \(self.signed(self.figures.quantityChange))\(self.because))"
         case .customerReturnRecorded:
