@@ -147,4 +147,18 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
     public func valuationSheet() async throws -> ReportSheet {
         try await Self.withCosts { try await self.reports.valuationSheet() }
     }
+
+    // MARK: Stocktakes
+
+    /// `GET /api/v1/stocktakes?limit=&offset=`.
+    public func stocktakes(limit: Int, offset: Int) async throws -> Data {
+        let formats = try await self.repository.formats().0
+        return try Self.encode(try await self.repository.stocktakes(limit: limit, offset: offset).map { StocktakeSummaryResponse($0, formats) })
+    }
+
+    /// `GET /api/v1/stocktakes/{id}`.
+    public func stocktake(_ id: StocktakeID) async throws -> Data {
+        let formats = try await self.repository.formats().0
+        return try Self.encode(StocktakeResponse(try await self.repository.stocktake(id), formats))
+    }
 }
