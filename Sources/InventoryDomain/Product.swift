@@ -63,13 +63,20 @@ public struct ProductDetails: Sendable, Hashable {
     /// Emoji shown when there is no picture; derived from the name when empty.
     public var iconEmoji: String
     public var isArchived: Bool
+    /// The supplier it is usually bought from (``ReorderRule`` groups its suggestions by it); nil when none.
+    public var preferredSupplierID: SupplierID?
+    /// The supplier's own code for it (their catalogue number), printed on a reorder.
+    public var supplierCode: String?
+    /// How many units the supplier sells it in (a case of 12): reorders are rounded up to whole packs. Positive.
+    public var packSize: Quantity
 
     /// Creates product details; call ``validated()`` before storing.
     public init(
         name: String, sku: String? = nil, barcode: String? = nil, categoryID: CategoryID? = nil, unit: String = "pcs",
         salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
         lowStockThreshold: Quantity? = nil, tracksStock: Bool = true, allowsNegativeStock: Bool = false,
-        iconEmoji: String = "", isArchived: Bool = false
+        iconEmoji: String = "", isArchived: Bool = false,
+        preferredSupplierID: SupplierID? = nil, supplierCode: String? = nil, packSize: Quantity = Quantity(1)
     ) {
         self.name = name
         self.sku = sku
@@ -84,6 +91,9 @@ public struct ProductDetails: Sendable, Hashable {
         self.allowsNegativeStock = allowsNegativeStock
         self.iconEmoji = iconEmoji
         self.isArchived = isArchived
+        self.preferredSupplierID = preferredSupplierID
+        self.supplierCode = supplierCode
+        self.packSize = packSize
     }
 
     /// Trims text, normalises the barcode, derives the icon, and checks every rule.
@@ -122,7 +132,16 @@ public struct ProductDetails: Sendable, Hashable {
         copy.iconEmoji = self.iconEmoji.trimmingCharacters(in: .whitespacesAndNewlines)
         if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }
         try ProductIcon.validate(copy.iconEmoji, field: "iconEmoji")
+        try copy.validateSupply()
         return copy
+    }
+
+    /// Trims the supplier's code and checks the pack size (the reorder fields; the supplier's existence is the
+    /// store's to check).
+    mutating func validateSupply() throws {
+        self.supplierCode = self.supplierCode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        if let code = self.supplierCode { try TextLimit.sku.check(code, field: "supplierCode") }
+        try self.packSize.requirePositive(field: "packSize")
     }
 }
 
@@ -190,15 +209,22 @@ public struct Contact<Kind>: Sendable, Hashable, Identifiable {
     public var phone: String
     public var email: String
     public var note: String
+    /// Days from ordering to delivery (suppliers only; customers keep 0): ``ReorderRule`` buys stock to last through it.
+    public var leadTimeDays: Int
+
+    /// The lead times a supplier may have, in days.
+    public static var leadTimeRange: ClosedRange<Int> { 0...365 }
 
     /// Creates a contact.
-    public init(id: ID<Kind>, name: String, location: String = "", phone: String = "", email: String = "", note: String = "") {
+    public init(id: ID<Kind>, name: String, location: String = "", phone: String = "", email: String = "", note: String = "",
+                leadTimeDays: Int = 0) {
         self.id = id
         self.name = name
         self.location = location
         self.phone = phone
         self.email = email
         self.note = note
+        self.leadTimeDays = leadTimeDays
     }
 
     /// Trims and checks the fields.
@@ -215,6 +241,9 @@ public struct Contact<Kind>: Sendable, Hashable, Identifiable {
         try TextLimit.phone.check(copy.phone, field: "phone")
         try TextLimit.email.check(copy.email, field: "email")
         try TextLimit.note.check(copy.note, field: "note")
+        guard Self.leadTimeRange.contains(copy.leadTimeDays) else {
+            throw InventoryError(.invalidValue, field: "leadTimeDays", "must be a whole number of days from 0 to 365")
+        }
         if !copy.phone.isEmpty, !copy.phone.allSatisfy({ $0.isNumber || " +-()./".contains($0) }) {
             throw InventoryError(.invalidValue, field: "phone", "may contain only digits, spaces and + - ( ) . /")
         }

@@ -16,6 +16,9 @@ public struct ProductPatch: Sendable, Hashable {
     public var tracksStock: Bool?
     public var allowsNegativeStock: Bool?
     public var isArchived: Bool?
+    public var preferredSupplierID: SupplierID??
+    public var supplierCode: String??
+    public var packSize: Quantity?
 
     /// A patch that changes nothing.
     public init() {}
@@ -36,6 +39,9 @@ public struct ProductPatch: Sendable, Hashable {
         if let tracksStock { result.tracksStock = tracksStock }
         if let allowsNegativeStock { result.allowsNegativeStock = allowsNegativeStock }
         if let isArchived { result.isArchived = isArchived }
+        if let preferredSupplierID { result.preferredSupplierID = preferredSupplierID }
+        if let supplierCode { result.supplierCode = supplierCode }
+        if let packSize { result.packSize = packSize }
         return result
     }
 }

@@ -1,7 +1,8 @@
 /// Plans a CSV product import: every row is validated before anything is written.
 ///
 /// Columns (header names, any order; only `name` is required): `name, sku, barcode, category, unit, sale_price,
-/// minimum_sale_price, tax_rate, low_stock_threshold, track_stock, allow_negative_stock, icon, archived`.
+/// minimum_sale_price, tax_rate, low_stock_threshold, track_stock, allow_negative_stock, icon, archived, supplier_code,
+/// pack_size` (an empty pack size is 1).
 /// A row updates the product with the same SKU, else the same barcode, else creates one. Export columns that
 /// come from the books (`cost_price`, `quantity`, `stock_value`, `id`) are ignored, so an export imports back.
 public struct ProductImport: Sendable {
@@ -36,7 +37,7 @@ public struct ProductImport: Sendable {
 
     static let knownColumns: Set<String> = [
         "name", "sku", "barcode", "category", "unit", "sale_price", "minimum_sale_price", "tax_rate", "low_stock_threshold",
-        "track_stock", "allow_negative_stock", "icon", "archived", "id", "cost_price", "quantity", "stock_value", "status",
+        "track_stock", "allow_negative_stock", "icon", "archived", "supplier_code", "pack_size", "id", "cost_price", "quantity", "stock_value", "status",
     ]
 
     /// Validates the whole file against the existing products and categories.
@@ -104,6 +105,8 @@ public struct ProductImport: Sendable {
                 if let text = values["allow_negative_stock"] { details.allowsNegativeStock = try self.bool(text, field: "allow_negative_stock", default: false) }
                 if let text = values["archived"] { details.isArchived = try self.bool(text, field: "archived", default: false) }
                 if let icon = values["icon"] { details.iconEmoji = icon }
+                if let code = values["supplier_code"] { details.supplierCode = code.nilIfEmpty }
+                if let text = values["pack_size"] { details.packSize = try text.isEmpty ? Quantity(1) : Quantity.parse(text, field: "pack_size") }
                 var categoryName: String?
                 if let name = values["category"] {
                     if name.isEmpty {
@@ -179,6 +182,8 @@ public struct ProductImport: Sendable {
         check("allow_negative_stock", \.allowsNegativeStock)
         check("icon", \.iconEmoji)
         check("archived", \.isArchived)
+        check("supplier_code", \.supplierCode)
+        check("pack_size", \.packSize)
         return fields
     }
 }

@@ -13,6 +13,10 @@ public protocol ReportRepository: Sendable {
     func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct]
     /// Products at or below their threshold (and out of stock).
     func lowStock() async throws -> [LowStockItem]
+    /// What a reorder starts from (``ReorderRule``): every product that tracks stock and is not archived, with its
+    /// effective low-stock threshold and its units sold within `window` (sale lines and recipe consumption, less
+    /// customer returns), and every supplier with its lead time.
+    func reorderFacts(soldWithin window: ClosedRange<Instant>) async throws -> ReorderFacts
     /// Stock value by category.
     func valuation() async throws -> [CategoryValuation]
     /// Lots expiring on or before a day that, first in, first out, may still be in stock.

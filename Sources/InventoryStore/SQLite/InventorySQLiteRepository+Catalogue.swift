@@ -112,6 +112,9 @@ extension InventorySQLiteRepository {
                 sql: "INSERT INTO \(table) (name, location, phone, email, note, searchKey) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
                             Self.searchKey(contact.name, contact.location, contact.phone, contact.email)])
+            if table == "supplier" {
+                try db.execute(sql: "UPDATE supplier SET leadTimeDays = ? WHERE id = ?", arguments: [contact.leadTimeDays, db.lastInsertedRowID])
+            }
             var created = contact
             created.id = ID<Kind>(db.lastInsertedRowID)
             let supplier = table == "supplier"
@@ -124,15 +127,16 @@ extension InventorySQLiteRepository {
     private func updateContact<Kind>(_ contact: Contact<Kind>, table: String) async throws -> Contact<Kind> {
         let contact = try contact.validated()
         return try await self.write { db, _, log in
-            let old = try Row.fetchOne(db, sql: "SELECT id, name, location, phone, email, note FROM \(table) WHERE id = ?",
-                                       arguments: [contact.id.rawValue]).map {
-                Contact<Kind>(id: ID<Kind>($0[0]), name: $0[1], location: $0[2], phone: $0[3], email: $0[4], note: $0[5])
-            }
+            let old = try Row.fetchOne(db, sql: "SELECT \(Self.contactColumns(table)) FROM \(table) WHERE id = ?",
+                                       arguments: [contact.id.rawValue]).map(Self.contact(Kind.self))
             try db.execute(
                 sql: "UPDATE \(table) SET name = ?, location = ?, phone = ?, email = ?, note = ?, searchKey = ? WHERE id = ?",
                 arguments: [contact.name, contact.location, contact.phone, contact.email, contact.note,
                             Self.searchKey(contact.name, contact.location, contact.phone, contact.email), contact.id.rawValue])
             guard let old, db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "\(table) \(contact.id) does not exist") }
+            if table == "supplier" {
+                try db.execute(sql: "UPDATE supplier SET leadTimeDays = ? WHERE id = ?", arguments: [contact.leadTimeDays, contact.id.rawValue])
+            }
             let supplier = table == "supplier"
             try log.record(supplier ? .supplierChanged : .customerChanged, record: .init(supplier ? .supplier : .customer, contact.id.rawValue),
                            subject: contact.name, changes: ShopActivity.Change.between(old, contact))
@@ -157,16 +161,27 @@ extension InventorySQLiteRepository {
     private func contacts<Kind>(table: String, search: String?) async throws -> [Contact<Kind>] {
         _ = try SearchText.words(search)
         return try await self.read { db in
-            var sql = "SELECT id, name, location, phone, email, note FROM \(table)"
+            var sql = "SELECT \(Self.contactColumns(table)) FROM \(table)"
             var arguments: StatementArguments = []
             if let search = search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
                 sql += " WHERE searchKey LIKE ? ESCAPE '\\'"
                 arguments = [Self.likePattern(search)]
             }
             sql += " ORDER BY name COLLATE NOCASE, id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-                Contact<Kind>(id: ID<Kind>($0[0]), name: $0[1], location: $0[2], phone: $0[3], email: $0[4], note: $0[5])
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.contact(Kind.self))
+        }
+    }
+
+    /// A contact table's columns: customers have no lead time (read as 0).
+    static func contactColumns(_ table: String) -> String {
+        "id, name, location, phone, email, note, \(table == "supplier" ? "leadTimeDays" : "0 AS leadTimeDays")"
+    }
+
+    /// Reads a row of ``contactColumns(_:)``.
+    static func contact<Kind>(_ kind: Kind.Type) -> @Sendable (Row) -> Contact<Kind> {
+        { row in
+            Contact<Kind>(id: ID<Kind>(row["id"]), name: row["name"], location: row["location"], phone: row["phone"], email: row["email"],
+                          note: row["note"], leadTimeDays: row["leadTimeDays"])
         }
     }
 
@@ -175,7 +190,7 @@ extension InventorySQLiteRepository {
     static let productColumns = """
         p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, \(Self.pictureListColumn), p.salePrice, p.minimumSalePrice, p.taxRate,
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
-        p.quantity, p.value, p.averageCost
+        p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize
         """
 
     static func product(_ row: Row) -> Product {
@@ -184,7 +199,9 @@ extension InventorySQLiteRepository {
             unit: row[5], salePrice: Money(minorUnits: row[7]),
             minimumSalePrice: (row[8] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[9]),
             lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
-            allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14])
+            allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14],
+            preferredSupplierID: (row["preferredSupplierId"] as Int64?).map(SupplierID.init(rawValue:)), supplierCode: row["supplierCode"],
+            packSize: Quantity(thousandths: row["packSize"]))
         return Product(
             id: ProductID(row[0]), details: details,
             stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
@@ -216,6 +233,11 @@ extension InventorySQLiteRepository {
         {
             throw InventoryError(.notFound, field: "categoryId", "category \(category) does not exist")
         }
+        if let supplier = details.preferredSupplierID,
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM supplier WHERE id = ?", arguments: [supplier.rawValue]) == 0
+        {
+            throw InventoryError(.notFound, field: "preferredSupplierId", "supplier \(supplier) does not exist")
+        }
     }
 
     /// Inserts a validated product inside a transaction.
@@ -224,8 +246,9 @@ extension InventorySQLiteRepository {
         let now = Self.now
         try db.execute(sql: """
             INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
-                lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived,
+                preferredSupplierId, supplierCode, packSize, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: self.productArguments(details) + [now, now])
         return ProductID(db.lastInsertedRowID)
     }
@@ -236,6 +259,7 @@ extension InventorySQLiteRepository {
             details.categoryID?.rawValue, details.unit, details.salePrice.minorUnits,
             details.minimumSalePrice?.minorUnits, details.taxRate.hundredths, details.lowStockThreshold?.thousandths,
             details.tracksStock, details.allowsNegativeStock, details.iconEmoji, details.isArchived,
+            details.preferredSupplierID?.rawValue, details.supplierCode, details.packSize.thousandths,
         ]
     }
 
@@ -276,7 +300,8 @@ extension InventorySQLiteRepository {
         try db.execute(sql: """
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
-                allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?, updatedAt = ?
+                allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?,
+                preferredSupplierId = ?, supplierCode = ?, packSize = ?, updatedAt = ?
             WHERE id = ?
             """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
         if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,

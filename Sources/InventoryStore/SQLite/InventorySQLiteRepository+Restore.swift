@@ -283,9 +283,9 @@ extension InventorySQLiteRepository {
             try check("category", row[0]) { _ = try self.category(row).validated() }
         }
         for table in ["supplier", "customer"] {
-            for row in try sample(table, "id, name, location, phone, email, note") {
+            for row in try sample(table, self.contactColumns(table)) {
                 try check(table, row[0]) {
-                    _ = try Contact<Supplier>(id: SupplierID(row[0]), name: row[1], location: row[2], phone: row[3], email: row[4], note: row[5]).validated()
+                    _ = try self.contact(Supplier.self)(row).validated()
                 }
             }
         }

@@ -9,7 +9,7 @@ enum SQLiteMigrations {
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
-                         "v18-staff-job-titles", "v19-stocktakes"]
+                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -464,6 +464,17 @@ enum SQLiteMigrations {
                     PRIMARY KEY (stocktakeId, productId)
                 ) WITHOUT ROWID;
                 CREATE INDEX stocktakeLine_product ON stocktakeLine(productId);
+                """)
+        }
+        // Reordering: a product's preferred supplier (cleared when the supplier is deleted), the supplier's code for it
+        // and the pack it is bought in (thousandths, a unit by default); a supplier's lead time in days.
+        migrator.registerMigration("v20-reorder") { db in
+            try db.execute(sql: """
+                ALTER TABLE product ADD COLUMN preferredSupplierId INTEGER REFERENCES supplier(id) ON DELETE SET NULL;
+                ALTER TABLE product ADD COLUMN supplierCode TEXT;
+                ALTER TABLE product ADD COLUMN packSize INTEGER NOT NULL DEFAULT 1000;
+                CREATE INDEX product_preferredSupplier ON product(preferredSupplierId);
+                ALTER TABLE supplier ADD COLUMN leadTimeDays INTEGER NOT NULL DEFAULT 0;
                 """)
         }
         return migrator
