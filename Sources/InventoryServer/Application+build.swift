@@ -131,6 +131,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     stocktakes.addRoutes(to: api.group("stocktakes"))
     stocktakes.addWriteOff(to: adjustments)
     ReportController(store: repository).addRoutes(to: api.group("reports"))
+    ReorderController(store: repository).addRoutes(to: api.group("reorder"))
     SettingsController(store: repository).addRoutes(to: api.group("settings"))
     LogoController(store: repository, images: configuration.images).addRoutes(to: api.group("settings"))
     DataTransferController(store: repository).addRoutes(to: api)

@@ -56,6 +56,7 @@ import Testing
         "POST /api/v1/customers": manager, "PUT /api/v1/customers/{id}": manager, "DELETE /api/v1/customers/{id}": manager,
         "GET /api/v1/suppliers": manager, "POST /api/v1/suppliers": manager, "PUT /api/v1/suppliers/{id}": manager,
         "DELETE /api/v1/suppliers/{id}": manager,
+        "GET /api/v1/reorder": manager,
         "GET /api/v1/purchases": manager, "POST /api/v1/purchases": manager, "GET /api/v1/purchases/{id}": manager,
         "PUT /api/v1/purchases/{id}": manager, "PUT /api/v1/sales/{id}": manager,
         "POST /api/v1/returns/customer": manager, "POST /api/v1/returns/supplier": manager, "POST /api/v1/adjustments": manager,

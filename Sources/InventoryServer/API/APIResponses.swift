@@ -40,6 +40,11 @@ public struct APIResponses<Repository: InventoryRepository>: Sendable {
         try Self.encode(try await self.products.movements(id))
     }
 
+    /// `GET /api/v1/reorder?window=&cover=&supplierId=`: what to buy per supplier.
+    public func reorder(window: String?, cover: String?, supplier: SupplierID?) async throws -> Data {
+        try Self.encode(try await ReorderController(store: self.repository).suggestions(window: window, cover: cover, supplier: supplier))
+    }
+
     /// `GET /api/v1/suppliers?search=`.
     public func suppliers(_ list: [Contact<Supplier>]) throws -> Data {
         try Self.encode(list.map(ContactResponse.init))

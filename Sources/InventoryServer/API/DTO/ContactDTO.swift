@@ -8,6 +8,8 @@ struct ContactResponse: Encodable, Sendable {
     var phone: String
     var email: String
     var note: String
+    /// Days from ordering to delivery: suppliers only (left out for customers).
+    var leadTimeDays: Int?
 
     init<Kind>(_ contact: Contact<Kind>) {
         self.id = contact.id.rawValue
@@ -16,6 +18,7 @@ struct ContactResponse: Encodable, Sendable {
         self.phone = contact.phone
         self.email = contact.email
         self.note = contact.note
+        self.leadTimeDays = Kind.self == Supplier.self ? contact.leadTimeDays : nil
     }
 }
 
@@ -26,11 +29,14 @@ struct ContactRequest: Decodable, Sendable, KnownFields {
     var phone: String?
     var email: String?
     var note: String?
+    /// A supplier's lead time in days (0 when left out); customers have none, and it is ignored for them.
+    var leadTimeDays: Int?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case name, location, phone, email, note }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, location, phone, email, note, leadTimeDays }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
     func contact<Kind>(id: ID<Kind>) -> Contact<Kind> {
-        Contact(id: id, name: self.name, location: self.location ?? "", phone: self.phone ?? "", email: self.email ?? "", note: self.note ?? "")
+        Contact(id: id, name: self.name, location: self.location ?? "", phone: self.phone ?? "", email: self.email ?? "", note: self.note ?? "",
+                leadTimeDays: Kind.self == Supplier.self ? self.leadTimeDays ?? 0 : 0)
     }
 }

@@ -22,6 +22,12 @@ struct ProductResponse: Codable, Sendable, Equatable {
     var tracksStock: Bool
     var allowsNegativeStock: Bool
     var archived: Bool
+    /// The supplier it is usually bought from (reorders group by it); nil when none.
+    var preferredSupplierId: Int64?
+    /// The supplier's own code for it.
+    var supplierCode: String?
+    /// The pack it is bought in: reorders are rounded up to whole packs.
+    var packSize: String
     /// The average cost: stock value ÷ quantity rounded once to the minor unit (what one unit issued now books).
     /// Like every ``Cost`` member, only in answers to callers who may see costs (``Permission/viewCosts``).
     @Cost var averageCost: String
@@ -56,6 +62,9 @@ struct ProductResponse: Codable, Sendable, Equatable {
         self.tracksStock = d.tracksStock
         self.allowsNegativeStock = d.allowsNegativeStock
         self.archived = d.isArchived
+        self.preferredSupplierId = d.preferredSupplierID?.rawValue
+        self.supplierCode = d.supplierCode
+        self.packSize = d.packSize.decimalString
         let averageCost = formats.string(product.stock.roundedAverageCost)
         self.averageCost = averageCost
         self.averageCostExact = formats.exactString(product.stock.averageCost)
@@ -85,10 +94,15 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     var tracksStock: Bool?
     var allowsNegativeStock: Bool?
     var archived: Bool?
+    /// Left out (or null): no preferred supplier.
+    var preferredSupplierId: Int64?
+    var supplierCode: String?
+    /// Left out: 1.
+    var packSize: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, sku, barcode, categoryId, unit, iconEmoji, salePrice, minimumSalePrice, taxRate, lowStockThreshold,
-            tracksStock, allowsNegativeStock, archived
+            tracksStock, allowsNegativeStock, archived, preferredSupplierId, supplierCode, packSize
     }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
@@ -108,6 +122,9 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
         if let tracksStock { details.tracksStock = tracksStock }
         if let allowsNegativeStock { details.allowsNegativeStock = allowsNegativeStock }
         if let archived { details.isArchived = archived }
+        details.preferredSupplierID = self.preferredSupplierId.map(SupplierID.init(rawValue:))
+        details.supplierCode = self.supplierCode
+        details.packSize = try self.packSize.map { try Quantity.parse($0, field: "packSize") } ?? Quantity(1)
         return details
     }
 }
@@ -133,7 +150,7 @@ struct ProductPatchRequest: Decodable, Sendable, KnownFields {
                 self.patch[key] = .null
             } else {
                 switch key {
-                case .categoryId: self.patch[key] = .integer(try c.decode(Int64.self, forKey: key))
+                case .categoryId, .preferredSupplierId: self.patch[key] = .integer(try c.decode(Int64.self, forKey: key))
                 case .tracksStock, .allowsNegativeStock, .archived: self.patch[key] = .boolean(try c.decode(Bool.self, forKey: key))
                 default: self.patch[key] = .string(try c.decode(String.self, forKey: key))
                 }
@@ -181,6 +198,10 @@ struct ProductPatchRequest: Decodable, Sendable, KnownFields {
             case .tracksStock: patch.tracksStock = try flag()
             case .allowsNegativeStock: patch.allowsNegativeStock = try flag()
             case .archived: patch.isArchived = try flag()
+            case .preferredSupplierId:
+                if case .integer(let id) = value { patch.preferredSupplierID = SupplierID(rawValue: id) } else { patch.preferredSupplierID = .some(nil) }
+            case .supplierCode: patch.supplierCode = .some(text)
+            case .packSize: patch.packSize = try Quantity.parse(try required(), field: field)
             }
         }
         return patch
