@@ -139,6 +139,18 @@ import Testing
         #expect(interval.lowerBound.iso8601.hasPrefix("2026-10-30T23:00:00"))
     }
 
+    @Test func productImportReadsSupplierCodeAndPackSize() throws {
+        let csv = "name,supplier_code,pack_size\r\nOat milk,OAT-6,6\r\nTea,,\r\n"
+        let plan = try ProductImport.plan(csv: csv, currency: .eur, existing: [], categories: []).get()
+        #expect(plan.rows.map(\.details.supplierCode) == ["OAT-6", nil])
+        #expect(plan.rows.map(\.details.packSize) == [Quantity(6), Quantity(1)])
+        guard case .failure(let failure) = ProductImport.plan(csv: "name,pack_size\r\nOat milk,0\r\n", currency: .eur, existing: [], categories: []) else {
+            Issue.record("a pack of 0 was accepted")
+            return
+        }
+        #expect(failure.problems.map(\.field) == ["packSize"])
+    }
+
     @Test func productReorderFieldsAreChecked() throws {
         var details = ProductDetails(name: "Oat milk", supplierCode: "  OAT-1  ", packSize: Quantity(6))
         #expect(try details.validated().supplierCode == "OAT-1")

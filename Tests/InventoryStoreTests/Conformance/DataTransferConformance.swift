@@ -129,7 +129,10 @@ import Testing
         let products = try CSV.parse(try await store.exportCSV(.products))
         #expect(products.first?.cells.first == "id")
         let beansRow = try #require(products.first { $0.cells[1] == "Beans" })
-        #expect(beansRow.cells.suffix(3) == ["2.50", "3", "7.50"])
+        let header = try #require(products.first?.cells)
+        func cell(_ name: String) -> String? { header.firstIndex(of: name).map { beansRow.cells[$0] } }
+        #expect([cell("cost_price"), cell("quantity"), cell("stock_value")] == ["2.50", "3", "7.50"])
+        #expect(cell("supplier_code") == "" && cell("pack_size") == "1")
         let sales = try CSV.parse(try await store.exportCSV(.sales))
         #expect(sales.count == 2)
         #expect(sales[1].cells[12] == "9.50" && sales[1].cells[15] == "2.50" && sales[1].cells[16] == "7.00")
