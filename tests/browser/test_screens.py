@@ -7,7 +7,8 @@ from selenium.webdriver.common.by import By
 from conftest import ADMIN, Shop, contrast_failures, no_horizontal_scroll, screenshot, sign_in, wait_idle
 
 SIZES = [("phone", 375, 812, False), ("phone-dark", 375, 812, True), ("tablet", 1024, 768, False), ("desktop", 1440, 900, False)]
-SCREENS = [("dashboard", "/app/home"), ("products", "/app/products"), ("purchase-form", "/app/purchases/new"), ("pos", "/app/pos")]
+SCREENS = [("dashboard", "/app/home"), ("products", "/app/products"), ("purchase-form", "/app/purchases/new"), ("pos", "/app/pos"),
+           ("reorder", "/app/reorder")]
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,7 @@ struct WebPage: Sendable {
         WebPage(name: "stocktake", title: "Stocktake", permission: .scan, place: .menu, icon: "clipboard"),
         WebPage(name: "categories", title: "Categories", permission: .editCatalogue, place: .menu, icon: "tag"),
         WebPage(name: "suppliers", title: "Suppliers", permission: .purchase, place: .menu, icon: "factory"),
+        WebPage(name: "reorder", title: "Reorder", permission: .purchase, place: .menu, icon: "truck"),
         WebPage(name: "customers", title: "Customers", permission: .sell, place: .menu, icon: "people"),
         WebPage(name: "reports", title: "Reports & export", permission: .viewReports, place: .menu, icon: "chart"),
         WebPage(name: "import", title: "Import", permission: .importData, place: .menu, icon: "upload"),

@@ -15,6 +15,7 @@ export function contactsPage(root) {
   const Singular = singular[0].toUpperCase() + singular.slice(1);
   const canEdit = root.dataset.canEdit === "true";
   const endpoint = `/api/v1/${kind}`;
+  const suppliers = kind === "suppliers";   // a supplier has a lead time (days from ordering to delivery)
   let editing = null;
   let generation = 0;
 
@@ -44,6 +45,8 @@ export function contactsPage(root) {
         field("location", "Location", { maxlength: 200 }),
         field("phone", "Phone", { type: "tel", inputmode: "tel", maxlength: 40 }),
         field("email", "E-mail", { type: "email", inputmode: "email", maxlength: 200, wide: true }),
+        suppliers ? field("leadTimeDays", "Lead time (days)", { inputmode: "numeric", placeholder: "0" },
+          "Days from ordering to delivery; the reorder screen buys enough to last through them.") : null,
         field("note", "Note", { multiline: true, wide: true, maxlength: 2000 }))),
     el("div", { class: "sheet-foot" },
       el("button", { type: "button", onclick: () => dialog.close() }, "Cancel"),
@@ -86,6 +89,7 @@ export function contactsPage(root) {
       contact.location ? el("div", { class: "line muted" }, contact.location) : null,
       contact.phone ? el("div", { class: "line" }, el("a", { href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`, "aria-label": `Call ${contact.name}: ${contact.phone}` }, contact.phone)) : null,
       contact.email ? el("div", { class: "line" }, el("a", { href: `mailto:${contact.email}` }, contact.email)) : null,
+      suppliers && contact.leadTimeDays ? el("div", { class: "line muted lead-time" }, `Delivers in ${contact.leadTimeDays} day${contact.leadTimeDays === 1 ? "" : "s"}`) : null,
       contact.note ? el("div", { class: "note" }, contact.note) : null,
       canEdit ? el("div", { class: "actions" },
         el("button", { type: "button", class: "btn-small", "aria-label": `Edit ${contact.name}`, onclick: () => open(contact) }, icon("edit"), "Edit"),
@@ -97,6 +101,7 @@ export function contactsPage(root) {
     clearErrors(form);
     heading.textContent = contact ? `Edit ${contact.name}` : `New ${singular}`;
     for (const name of ["name", "location", "phone", "email", "note"]) form.elements[name].value = contact?.[name] ?? "";
+    if (suppliers) form.elements.leadTimeDays.value = contact?.leadTimeDays ? String(contact.leadTimeDays) : "";
     dialog.showModal();
     form.elements.name.focus();
   }
@@ -122,6 +127,11 @@ export function contactsPage(root) {
       phone: PHONE.test(values.phone) ? null : "A phone number has digits, spaces and + ( ) . / - only.",
       email: EMAIL.test(values.email) ? null : "Write an e-mail address like name@example.com.",
     };
+    if (suppliers) {
+      const lead = form.elements.leadTimeDays.value.trim();
+      if (/^\d{1,3}$/.test(lead) || lead === "") values.leadTimeDays = lead === "" ? 0 : Number(lead);
+      else problems.leadTimeDays = "Give the lead time as whole days, 0 to 365.";
+    }
     let first = null;
     for (const [name, message] of Object.entries(problems)) {
       if (message) { fieldError(form, name, message); first ??= form.elements[name]; }

@@ -489,6 +489,27 @@ export async function documentForm(kind, container, id) {
     return true;
   }
 
+  // ---------- a draft from the reorder screen: the server's suggestion for one supplier, to review and save ----------
+  async function fillFromReorder() {
+    const wanted = query("reorder");
+    const terms = new URLSearchParams({ window: query("window") ?? "", cover: query("cover") ?? "" });
+    if (/^\d+$/.test(wanted)) terms.set("supplierId", wanted);
+    let suggestion;
+    try { suggestion = await api("GET", `/api/v1/reorder?${terms}`); }
+    catch (error) { toast(error.message); return; }
+    const group = suggestion.groups.find((g) => String(g.supplierId ?? "none") === wanted);
+    if (!group) { toast("Nothing to reorder from this supplier now."); return; }
+    if (group.supplierId) setContact({ id: group.supplierId, name: group.supplierName });
+    noteInput.value = `Reorder: ${suggestion.window} days of sales, ${suggestion.cover} days of cover`;
+    const products = await Promise.all(group.lines.map((line) => api("GET", `/api/v1/products/${line.productId}`).catch(() => null)));
+    group.lines.forEach((line, index) => {
+      if (!products[index]) return;
+      // The average cost is only there for those who may see costs; otherwise the cost is left for them to type.
+      addLine(products[index], { values: { quantity: line.quantity, unitCost: line.averageCost && !isZero(line.averageCost) ? line.averageCost : "" } });
+    });
+    announce(`Draft purchase with ${group.lines.length} line${group.lines.length === 1 ? "" : "s"}: check it and save.`);
+  }
+
   // ---------- load ----------
   if (editing) {
     try {
@@ -519,6 +540,8 @@ export async function documentForm(kind, container, id) {
         ? { quantity: old.quantity, unitCost: old.unitCost, lotCode: old.lotCode, expiryDate: old.expiryDate }
         : { quantity: old.quantity, unitPrice: old.unitPrice, discount: old.discount } });
     }
+  } else if (isPurchase && query("reorder")) {
+    await fillFromReorder();
   } else if (query("product")) {
     try { addLine(await api("GET", `/api/v1/products/${encodeURIComponent(query("product"))}`)); }
     catch (error) { toast(error.message); }

@@ -212,6 +212,7 @@ async function showForm(productId) {
   const removed = new Set();
 
   const categoriesReady = fillCategorySelect(form.categoryId).catch(() => []);
+  const suppliersReady = fillSupplierSelect(form.preferredSupplierId);
   if (productId) {
     title.textContent = "Edit product";
     setTitle("Edit product");
@@ -229,6 +230,13 @@ async function showForm(productId) {
       form.elements[name].value = product[name] ?? "";
     }
     form.categoryId.value = product.categoryId ?? "";
+    await suppliersReady;
+    if (product.preferredSupplierId && !form.preferredSupplierId.querySelector(`option[value="${product.preferredSupplierId}"]`)) {
+      form.preferredSupplierId.append(el("option", { value: product.preferredSupplierId }, `Supplier #${product.preferredSupplierId}`));
+    }
+    form.preferredSupplierId.value = product.preferredSupplierId ?? "";
+    form.supplierCode.value = product.supplierCode ?? "";
+    form.packSize.value = product.packSize ?? "1";
     form.tracksStock.checked = product.tracksStock;
     form.allowsNegativeStock.checked = product.allowsNegativeStock;
     pictures = (product.pictures ?? []).map((p) => ({ name: p.imageRef }));
@@ -479,6 +487,9 @@ async function showForm(productId) {
       if (value !== "") body[name] = value;
     }
     if (form.categoryId.value) body.categoryId = Number(form.categoryId.value);
+    if (form.preferredSupplierId.value) body.preferredSupplierId = Number(form.preferredSupplierId.value);
+    if (form.supplierCode.value.trim()) body.supplierCode = form.supplierCode.value.trim();
+    if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim().replace(",", ".");
     body.tracksStock = form.tracksStock.checked;
     body.allowsNegativeStock = form.allowsNegativeStock.checked;
     const save = document.getElementById("pf-save");
@@ -583,6 +594,7 @@ function renderProduct(product) {
     ["Low-stock threshold", !product.tracksStock ? "—"
       : `${quantity(product.effectiveLowStockThreshold)} ${unit}${product.lowStockThreshold ? "" : " (category or shop default)"}`],
     ["Below zero", product.allowsNegativeStock ? "Allowed" : "Not allowed"],
+    ["Pack size", `${quantity(product.packSize ?? "1")} ${unit}${product.supplierCode ? ` · supplier's code ${product.supplierCode}` : ""}`],
   ];
   document.getElementById("pd-figures").replaceChildren(...figures.filter(Boolean).map(([label, value]) =>
     el("div", { class: "figure" }, el("dt", {}, label), el("dd", { class: "num" }, value))));
@@ -689,3 +701,11 @@ async function loadHistory(product) {
 }
 
 export { STATUS };
+
+/** Fills the preferred-supplier select with the suppliers (left with "No supplier" when they cannot be listed). */
+async function fillSupplierSelect(select) {
+  try {
+    const suppliers = await api("GET", "/api/v1/suppliers", undefined, { quiet: true });
+    for (const supplier of suppliers) select.append(el("option", { value: supplier.id }, supplier.name));
+  } catch { /* a role that may not list suppliers keeps the product's own, added by id */ }
+}
