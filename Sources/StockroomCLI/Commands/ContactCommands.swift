@@ -89,6 +89,8 @@ struct ContactFields: ParsableArguments {
     @Option(help: "Phone: digits, spaces and + - ( ) . /") var phone: String?
     @Option(help: "E-mail address.") var email: String?
     @Option(help: "A note.") var note: String?
+    @Option(name: .customLong("lead-time"), help: "Suppliers: days from ordering to delivery (0–365; the reorder suggestion uses it).")
+    var leadTimeDays: Int?
 
     func apply<Kind>(to contact: inout Contact<Kind>) {
         if let name { contact.name = name }
@@ -96,6 +98,7 @@ struct ContactFields: ParsableArguments {
         if let phone { contact.phone = phone }
         if let email { contact.email = email }
         if let note { contact.note = note }
+        if let leadTimeDays, Kind.self == Supplier.self { contact.leadTimeDays = leadTimeDays }
     }
 }
 
@@ -132,6 +135,7 @@ struct ContactBook<Kind> {
         for (label, value) in [("location", contact.location), ("phone", contact.phone), ("e-mail", contact.email), ("note", contact.note)] where !value.isEmpty {
             print("\(label): \(value)")
         }
+        if Kind.self == Supplier.self { print("lead time: \(contact.leadTimeDays) day\(contact.leadTimeDays == 1 ? "" : "s")") }
     }
 
     func list(search: String?, format: OutputFormat) async throws {

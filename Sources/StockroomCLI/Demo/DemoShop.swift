@@ -93,10 +93,13 @@ public struct DemoShop: Sendable {
                 id: CategoryID(0), name: name, color: color, lowStockThreshold: Quantity(index == 5 ? 3 : 15), markup: Percent(hundredths: index == 5 ? 10_000 : 25_000)))
             categoryIDs.append(category.id)
         }
-        let suppliers = try await ["Roastery Nord", "Bakehouse Weber", "FreshDrinks GmbH", "Wholesale Market"].asyncMap {
-            try await store.createSupplier(Contact(id: SupplierID(0), name: $0, location: ["Hamburg", "Berlin", "Leipzig", "Potsdam"].randomElement(using: &random) ?? "",
-                                                   phone: "+49 30 \(Int.random(in: 100_000...999_999, using: &random))"))
+        let suppliers = try await Array(["Roastery Nord", "Bakehouse Weber", "FreshDrinks GmbH", "Wholesale Market"].enumerated()).asyncMap { index, name in
+            try await store.createSupplier(Contact(id: SupplierID(0), name: name, location: ["Hamburg", "Berlin", "Leipzig", "Potsdam"].randomElement(using: &random) ?? "",
+                                                   phone: "+49 30 \(Int.random(in: 100_000...999_999, using: &random))",
+                                                   leadTimeDays: [3, 1, 2, 5][index]))
         }
+        // Who each category is reordered from (coffee and tea: the roastery; bakery; drinks; snacks and retail: the market).
+        let supplierOfCategory = [0, 0, 1, 2, 3, 3]
         for name in ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Linus Pauling", "Marie Curie", "Office Park Ltd", "Hotel Kranich"] {
             _ = try await store.createCustomer(Contact(id: CustomerID(0), name: name, location: "Berlin",
                                                        email: name.lowercased().replacingOccurrences(of: " ", with: ".") + "@example.com"))
@@ -108,7 +111,8 @@ public struct DemoShop: Sendable {
             let product = try await store.createProduct(ProductDetails(
                 name: item.name, sku: "CAFE-\(String(format: "%03d", index + 1))", barcode: barcode, categoryID: categoryIDs[item.category],
                 unit: item.unit, salePrice: Money(minorUnits: item.price), minimumSalePrice: Money(minorUnits: item.price * 8 / 10),
-                taxRate: Percent(hundredths: item.tax), tracksStock: item.name != "Gift card"))
+                taxRate: Percent(hundredths: item.tax), tracksStock: item.name != "Gift card",
+                preferredSupplierID: suppliers[supplierOfCategory[item.category]].id))
             products.append((product.id, item))
         }
         // The coffees are chosen with a size and extras at the till, the milk drinks also with a milk (issue 12, point 6).
