@@ -44,7 +44,7 @@ def test_the_reorder_screen_shows_the_servers_suggestion_per_supplier(shop, sign
     # Reached from the navigation: the sidebar on wider screens, the More screen on a phone.
     if size == "phone":
         driver.get(shop.url("/app/more"))
-    link = wait_for(driver, 'a[href="/app/reorder"]')
+    link = wait_for(driver, ('ul[aria-label="More screens"] ' if size == "phone" else ".sidebar ") + 'a[href="/app/reorder"]')
     assert seen(driver, link)
     link.click()
     wait_path(driver, "/app/reorder")
