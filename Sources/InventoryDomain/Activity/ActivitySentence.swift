@@ -89,6 +89,26 @@ struct ActivitySentence {
         case .sessionsEnded:
             let count = self.figures.count ?? 0
             return "\(who) ended \(self.counted(count, "session or token", plural: "sessions and tokens")) of \(name) after a new password or PIN"
+        case .clockedIn:
+            return "\(who) clocked in"
+        case .clockedOut:
+            return "\(who) clocked out"
+        case .stockWentLow:
+            let stock = (self.figures.stock ?? .zero)
+            let threshold = (self.figures.threshold ?? .zero).decimalString
+            if stock.thousandths <= 0 { return "\(name) ran out: \(stock.decimalString) left, threshold \(threshold)" }
+            return "\(name) went low: \(stock.decimalString) left, threshold \(threshold)"
+        case .drawerClosed:
+            let difference = self.figures.difference ?? .zero
+            let verdict = difference == .zero ? "no difference"
+                : difference < .zero ? "\(self.money(-difference)) short" : "\(self.money(difference)) over"
+            return "\(who) closed the drawer\(ref): counted \(total), expected \(self.money(self.figures.expected)), \(verdict)"
+        case .lotsExpiring:
+            let count = self.figures.count ?? 0
+            let days = ShopAlert.expiryWindowDays
+            return "\(self.counted(count, "lot")) \(count == 1 ? "expires" : "expire") within \(days) days\(self.subject.map { ": \($0)" } ?? "")"
+        case .restoreRefused:
+            return "\(who)'s restore was refused: \(self.subject ?? "not a backup")"
         }
     }
 

@@ -21,6 +21,16 @@ public struct ShopActivity: Sendable, Hashable {
         case customerCreated, customerChanged, customerDeleted
         case settingsChanged, backupRestored
         case firstAdminCreated, userCreated, userChanged, tokenCreated, tokenRevoked, tillUnlocked, sessionsEnded
+        /// A staff member opened or closed a shift.
+        case clockedIn, clockedOut
+        /// A write left a tracked product at or below its threshold when it had been above it (``LowStockCrossing``).
+        case stockWentLow
+        /// The cash drawer was closed with its counted cash (a difference from the expected cash is an alert).
+        case drawerClosed
+        /// The daily check found lots expiring within ``ShopAlert/expiryWindowDays`` days (``ExpiryCheck``).
+        case lotsExpiring
+        /// An admin's restore was refused (the file was not a backup this server accepts); nothing was restored.
+        case restoreRefused
 
         /// What a command did to a document of the books.
         public enum Verb: Sendable { case recorded, changed, deleted }
@@ -60,7 +70,7 @@ public struct ShopActivity: Sendable, Hashable {
                 true
             case .categoryCreated, .supplierCreated, .supplierChanged, .supplierDeleted, .customerCreated, .customerChanged,
                 .customerDeleted, .firstAdminCreated, .userCreated, .userChanged, .tokenCreated, .tokenRevoked, .tillUnlocked,
-                .sessionsEnded:
+                .sessionsEnded, .clockedIn, .clockedOut, .stockWentLow, .drawerClosed, .lotsExpiring, .restoreRefused:
                 false
             }
         }
@@ -69,7 +79,7 @@ public struct ShopActivity: Sendable, Hashable {
     /// The record an activity is about: a document of the books, or a catalogue or staff record.
     public struct Record: Sendable, Hashable, Codable {
         public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-            case purchase, sale, adjustment, customerReturn, supplierReturn, product, category, supplier, customer, user, token
+            case purchase, sale, adjustment, customerReturn, supplierReturn, product, category, supplier, customer, user, token, shift, drawerSession
 
             /// The record kind of a document of the books.
             public init(_ kind: MovementKind) {
@@ -88,6 +98,7 @@ public struct ShopActivity: Sendable, Hashable {
                 case .customerReturn: "customer return"
                 case .supplierReturn: "supplier return"
                 case .token: "API token"
+                case .drawerSession: "drawer session"
                 default: self.rawValue
                 }
             }
@@ -128,10 +139,21 @@ public struct ShopActivity: Sendable, Hashable {
         /// Products an import created and updated.
         public var created: Int?
         public var updated: Int?
+        /// A product's stock on hand and the threshold that applies to it (a product gone low).
+        public var stock: Quantity?
+        public var threshold: Quantity?
+        /// A closed drawer's expected cash and the counted cash's difference from it (`total` is the counted cash).
+        public var expected: Money?
+        public var difference: Money?
 
         /// Creates figures.
         public init(lines: Int? = nil, items: Quantity? = nil, total: Money? = nil, costOfGoodsSold: Money? = nil, tax: Money? = nil,
-                    quantityChange: Quantity? = nil, price: Money? = nil, count: Int? = nil, created: Int? = nil, updated: Int? = nil) {
+                    quantityChange: Quantity? = nil, price: Money? = nil, count: Int? = nil, created: Int? = nil, updated: Int? = nil,
+                    stock: Quantity? = nil, threshold: Quantity? = nil, expected: Money? = nil, difference: Money? = nil) {
+            self.expected = expected
+            self.difference = difference
+            self.stock = stock
+            self.threshold = threshold
             self.lines = lines
             self.items = items
             self.total = total
@@ -157,6 +179,10 @@ public struct ShopActivity: Sendable, Hashable {
             values["count"] = self.count.map(Int64.init)
             values["created"] = self.created.map(Int64.init)
             values["updated"] = self.updated.map(Int64.init)
+            values["stock"] = self.stock?.thousandths
+            values["threshold"] = self.threshold?.thousandths
+            values["expected"] = self.expected?.minorUnits
+            values["difference"] = self.difference?.minorUnits
             return values
         }
 
@@ -167,7 +193,9 @@ public struct ShopActivity: Sendable, Hashable {
                 total: values["total"].map(Money.init(minorUnits:)), costOfGoodsSold: values["costOfGoodsSold"].map(Money.init(minorUnits:)),
                 tax: values["tax"].map(Money.init(minorUnits:)), quantityChange: values["quantityChange"].map(Quantity.init(thousandths:)),
                 price: values["price"].map(Money.init(minorUnits:)), count: values["count"].map { Int(clamping: $0) },
-                created: values["created"].map { Int(clamping: $0) }, updated: values["updated"].map { Int(clamping: $0) })
+                created: values["created"].map { Int(clamping: $0) }, updated: values["updated"].map { Int(clamping: $0) },
+                stock: values["stock"].map(Quantity.init(thousandths:)), threshold: values["threshold"].map(Quantity.init(thousandths:)),
+                expected: values["expected"].map(Money.init(minorUnits:)), difference: values["difference"].map(Money.init(minorUnits:)))
         }
     }
 
@@ -177,7 +205,7 @@ public struct ShopActivity: Sendable, Hashable {
             case name, sku, barcode, category, unit, picture, pictures, salePrice, minimumSalePrice, taxRate, lowStockThreshold, tracksStock
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax, logo
-            case username, displayName, role, active, password, pin, jobTitle
+            case username, displayName, role, active, password, pin, jobTitle, alerts
 
             /// How a sentence names it.
             public var label: String {

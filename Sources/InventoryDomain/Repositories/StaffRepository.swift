@@ -164,4 +164,11 @@ public protocol StaffRepository: Sendable {
     func recordAudit(_ activity: ShopActivity) async throws
     /// The audit log, newest first.
     func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry]
+    /// Whether an account receives alerts (``ShopAlert``) on its open pages.
+    func receivesAlerts(_ userID: UserID) async throws -> Bool
+    /// Opts an account in or out of alerts (audited as a change of the account's `alerts`). - Throws: `notFound`.
+    func setReceivesAlerts(_ userID: UserID, _ on: Bool) async throws
+    /// A page of the activity feed: the audit entries ``ActivityFeedQuery/includes(_:)`` accepts, newest first, at
+    /// most `limit` of them.
+    func activityFeed(_ query: ActivityFeedQuery) async throws -> [AuditEntry]
 }

@@ -35,6 +35,8 @@ public enum Permission: String, Sendable, CaseIterable {
     /// `sellBelowMinimum` is a manager's approval at the till: a price or discount below a product's minimum, and a
     /// sale beyond the stock on record (and marking such a sale reviewed).
     case purchase, editCatalogue, adjustStock, viewReports, sellBelowMinimum, refund
+    /// Reading the activity feed (sales, refunds, shifts, price changes, products gone low).
+    case viewActivity
     /// Seeing what stock cost the shop: cost prices and average costs, stock values, the cost of goods sold, margins and
     /// profit. Without it every answer leaves those figures out (the server decides, once per request).
     case viewCosts
@@ -46,7 +48,7 @@ public enum Permission: String, Sendable, CaseIterable {
     public var minimumRole: Role {
         switch self {
         case .sell, .scan, .viewCatalogue, .clockInOut: .staff
-        case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund, .viewCosts: .manager
+        case .purchase, .editCatalogue, .adjustStock, .viewReports, .sellBelowMinimum, .refund, .viewCosts, .viewActivity: .manager
         case .manageUsers, .manageSettings, .deleteTransactions, .importData, .backup, .manageTokens, .viewAudit, .viewMetrics: .admin
         }
     }

@@ -39,6 +39,39 @@ final class ActivityLog {
                         figures: .init(price: details.salePrice))
     }
 
+    /// After a write: for every product whose stock its activities moved, whether it has just gone low (recorded as
+    /// ``ShopActivity/Kind/stockWentLow`` and noted) or is back above its threshold (the note forgotten), as
+    /// ``LowStockCrossing`` decides. Runs inside the write's savepoint, so a refused write records nothing.
+    func noteLowStock(_ settings: ShopSettings) throws {
+        var seen = Set<ProductID>()
+        let touched = self.activities.filter { $0.kind.movesStock }.flatMap(\.productIDs).filter { seen.insert($0).inserted }
+        guard !touched.isEmpty else { return }
+        let fetch = try self.db.cachedStatement(sql: """
+            SELECT p.name, p.quantity, p.tracksStock, p.lowStockThreshold, c.lowStockThreshold, p.isArchived, p.lowNoted
+            FROM product p LEFT JOIN category c ON c.id = p.categoryId WHERE p.id = ?
+            """)
+        let note = try self.db.cachedStatement(sql: "UPDATE product SET lowNoted = ? WHERE id = ?")
+        for id in touched {
+            guard let row = try Row.fetchOne(fetch, arguments: [id.rawValue]) else { continue }
+            let quantity = Quantity(thousandths: row[1])
+            let own = (row[3] as Int64?).map(Quantity.init(thousandths:)), category = (row[4] as Int64?).map(Quantity.init(thousandths:))
+            let status = StockStatus.of(quantity: quantity, tracksStock: row[2], productThreshold: own, categoryThreshold: category,
+                                        shopDefault: settings.lowStockDefault)
+            switch LowStockCrossing.decide(status: status, isArchived: row[5], noted: row[6]) {
+            case .unchanged:
+                continue
+            case .wentLow:
+                try note.execute(arguments: [true, id.rawValue])
+                let threshold = StockStatus.effectiveThreshold(productThreshold: own, categoryThreshold: category,
+                                                               shopDefault: settings.lowStockDefault)
+                try self.record(ShopActivity.wentLow(id, name: row[0], stock: quantity, threshold: threshold, by: self.agent,
+                                                     at: Instant(milliseconds: InventorySQLiteRepository.now)))
+            case .recovered:
+                try note.execute(arguments: [false, id.rawValue])
+            }
+        }
+    }
+
     /// Records an edit of a product's fields (categories named as they are now).
     func recordProductChanged(old: Product, new: Product) throws {
         let lookup = try self.db.cachedStatement(sql: "SELECT name FROM category WHERE id = ?")
@@ -134,13 +167,14 @@ extension InventorySQLiteRepository {
             },
             related: activity.related)
         try db.cachedStatement(sql: """
-            INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts)
-            VALUES (?, (SELECT id FROM user WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts, feedGroup)
+            VALUES (?, (SELECT id FROM user WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 activity.at.milliseconds, activity.agent.userID?.rawValue, activity.agent.username, activity.kind.rawValue, activity.sentence,
                 activity.record?.kind.rawValue, activity.record?.id,
                 activity.productIDs.isEmpty ? nil : try self.json(activity.productIDs.map(\.rawValue)),
                 facts.figures == nil && facts.changes == nil && facts.related == nil ? nil : try self.json(facts),
+                activity.feedGroup?.rawValue,
             ])
     }
 
@@ -164,6 +198,34 @@ extension InventorySQLiteRepository {
 
     public func recordAudit(_ activity: ShopActivity) async throws {
         try await self.write { _, _, log in try log.record(activity) }
+    }
+
+    public func activityFeed(_ query: ActivityFeedQuery) async throws -> [AuditEntry] {
+        try await self.read { db in
+            var sql = """
+                SELECT id, at, userId, username, action, detail, recordKind, recordId, productIds, facts FROM auditLog
+                WHERE feedGroup IN (\(query.groups.map { _ in "?" }.joined(separator: ", ")))
+                """
+            var arguments = StatementArguments(query.groups.map(\.rawValue))
+            if let userID = query.userID {
+                sql += " AND userId = ?"
+                arguments += [userID.rawValue]
+            }
+            if let from = query.range.from {
+                sql += " AND at >= ?"
+                arguments += [from.milliseconds]
+            }
+            if let to = query.range.to {
+                sql += " AND at <= ?"
+                arguments += [to.milliseconds]
+            }
+            if let before = query.before {
+                sql += " AND id < ?"
+                arguments += [before]
+            }
+            arguments += [query.limit]
+            return try Row.fetchAll(db, sql: sql + " ORDER BY id DESC LIMIT ?", arguments: arguments).map(Self.auditEntry)
+        }
     }
 
     public func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry] {

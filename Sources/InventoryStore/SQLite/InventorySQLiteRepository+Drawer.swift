@@ -35,7 +35,7 @@ extension InventorySQLiteRepository {
     }
 
     public func closeDrawer(counted: Money, by: String, at: Int64) async throws -> DrawerSession {
-        try await self.write { db, settings in
+        try await self.write { db, settings, log in
             let session = try Self.requireOpenSession(db)
             try DrawerSession.checkCounted(counted, currency: settings.currency)
             var report = try Self.report(db, session, to: max(at, session.openedAt))
@@ -43,6 +43,8 @@ extension InventorySQLiteRepository {
             let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
             try db.execute(sql: "UPDATE drawerSession SET closedAt = ?, closedBy = ?, closingReport = ? WHERE id = ?",
                            arguments: [report.to, by, json, session.id.rawValue])
+            try log.record(ShopActivity.drawerClosed(session.id.rawValue, counted: counted, expected: report.expectedCash, by: log.agent,
+                                                     at: Instant(milliseconds: Self.now), currency: settings.currency))
             return try Self.fetchDrawerSession(db, session.id)
         }
     }

@@ -82,6 +82,28 @@ extension InventorySQLiteRepository: StaffRepository {
         }
     }
 
+    public func receivesAlerts(_ userID: UserID) async throws -> Bool {
+        try await self.read { db in
+            guard let on = try Bool.fetchOne(db, sql: "SELECT receivesAlerts FROM user WHERE id = ?", arguments: [userID.rawValue]) else {
+                throw InventoryError(.notFound, field: "id", "user \(userID) does not exist")
+            }
+            return on
+        }
+    }
+
+    public func setReceivesAlerts(_ userID: UserID, _ on: Bool) async throws {
+        try await self.write { db, _, log in
+            guard let row = try Row.fetchOne(db, sql: "SELECT username, receivesAlerts FROM user WHERE id = ?", arguments: [userID.rawValue]) else {
+                throw InventoryError(.notFound, field: "id", "user \(userID) does not exist")
+            }
+            let was: Bool = row[1]
+            guard was != on else { return }
+            try db.execute(sql: "UPDATE user SET receivesAlerts = ? WHERE id = ?", arguments: [on, userID.rawValue])
+            try log.record(.userChanged, record: .init(.user, userID.rawValue), subject: row[0],
+                           changes: [ShopActivity.Change(.alerts, from: .flag(was), to: .flag(on))])
+        }
+    }
+
     static func fetchUser(_ db: Database, _ id: UserID) throws -> StaffAccount {
         let statement = try db.cachedStatement(sql: "SELECT \(Self.accountColumns) FROM user WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
@@ -229,23 +251,27 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     public func clockIn(_ userID: UserID, at: Int64) async throws -> Shift {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             _ = try Self.fetchUser(db, userID)
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) ?? 0 > 0 {
                 throw InventoryError(.conflict, field: "shift", "you are already clocked in")
             }
             try db.execute(sql: "INSERT INTO shift (userId, startedAt) VALUES (?, ?)", arguments: [userID.rawValue, at])
-            return try Self.fetchShift(db, db.lastInsertedRowID)
+            let shift = try Self.fetchShift(db, db.lastInsertedRowID)
+            try log.record(.clockedIn, record: .init(.shift, shift.id), subject: shift.username)
+            return shift
         }
     }
 
     public func clockOut(_ userID: UserID, at: Int64) async throws -> Shift {
-        try await self.write { db, _ in
+        try await self.write { db, _, log in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) else {
                 throw InventoryError(.conflict, field: "shift", "you are not clocked in")
             }
             try db.execute(sql: "UPDATE shift SET endedAt = MAX(startedAt, ?) WHERE id = ?", arguments: [at, id])
-            return try Self.fetchShift(db, id)
+            let shift = try Self.fetchShift(db, id)
+            try log.record(.clockedOut, record: .init(.shift, shift.id), subject: shift.username)
+            return shift
         }
     }
 

@@ -114,6 +114,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
                 let settings = try Self.loadSettings(db)
                 let log = ActivityLog(db, agent: agent, currency: settings.currency)
                 let value = try body(db, settings, log)
+                try log.noteLowStock(settings)
                 return (value, log.activities)
             }
             self.activityFeed.publish(activities)

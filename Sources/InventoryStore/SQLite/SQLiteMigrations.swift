@@ -1,4 +1,5 @@
 import GRDB
+import InventoryDomain
 
 /// The schema as ordered, named, frozen steps. Never edit a shipped step: add a new one.
 enum SQLiteMigrations {
@@ -9,7 +10,7 @@ enum SQLiteMigrations {
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
-                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder"]
+                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -476,6 +477,33 @@ enum SQLiteMigrations {
                 CREATE INDEX product_preferredSupplier ON product(preferredSupplierId);
                 ALTER TABLE supplier ADD COLUMN leadTimeDays INTEGER NOT NULL DEFAULT 0;
                 """)
+        }
+        // The activity feed: each audit row's feed group (ActivityGroup, decided by the domain when the row is written;
+        // older rows are given theirs here), and per product whether its going low has been recorded
+        // (LowStockCrossing), set for the products low now so an upgrade records no burst of old news; and per account
+        // whether it opted in to alerts (ShopAlert).
+        migrator.registerMigration("v21-activity-feed") { db in
+            try db.execute(sql: """
+                ALTER TABLE auditLog ADD COLUMN feedGroup TEXT;
+                CREATE INDEX auditLogFeed ON auditLog(feedGroup, id);
+                ALTER TABLE product ADD COLUMN lowNoted INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE user ADD COLUMN receivesAlerts INTEGER NOT NULL DEFAULT 0;
+                """)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, at, userId, username, action, detail, recordKind, recordId, productIds, facts FROM auditLog
+                WHERE action IN ('saleRecorded', 'customerReturnRecorded', 'productChanged')
+                """)
+            for row in rows {
+                let entry = InventorySQLiteRepository.auditEntry(row)
+                guard let group = entry.feedGroup else { continue }
+                try db.execute(sql: "UPDATE auditLog SET feedGroup = ? WHERE id = ?", arguments: [group.rawValue, entry.id])
+            }
+            let shopDefault = (try? InventorySQLiteRepository.loadSettings(db))?.lowStockDefault ?? ShopSettings().lowStockDefault
+            try db.execute(sql: """
+                UPDATE product SET lowNoted = 1 WHERE id IN (
+                    SELECT p.id FROM product p LEFT JOIN category c ON c.id = p.categoryId
+                    WHERE p.isArchived = 0 AND \(InventorySQLiteRepository.stockStatusSQL(shopDefault: shopDefault)) IN (?, ?))
+                """, arguments: [StockStatus.low.rawValue, StockStatus.out.rawValue])
         }
         return migrator
     }

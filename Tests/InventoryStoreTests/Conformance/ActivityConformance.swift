@@ -142,6 +142,8 @@ import Testing
             "ada deleted customer return #\(r) (1 × Mug from sale #\(s), €8.00 refunded)",
             "ada deleted sale #\(s) (1 × Mug to Bob for €8.00)",
             "ada deleted purchase #\(p) (12 × Mug for €36.00)",
+            // With its purchase deleted the mug has nothing left: it went out (LowStockCrossing), by the same write.
+            "Mug ran out: 0 left, threshold 5",
             "ada added the product Spare at €0.00",
             "ada deleted the product Spare",
         ])
