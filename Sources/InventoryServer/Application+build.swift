@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import InventoryDomain
 import Logging
+import ServiceLifecycle
 
 /// How to run the server.
 public struct ServerConfiguration: Sendable {
@@ -37,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     /// Take the daily backup into `<data>/backups` while serving (`serve`; off with `--no-backups`). Off by default,
     /// so an application built in a test takes none unless asked.
     public var automaticBackups = false
+    /// Look once a day for lots about to expire and alert the managers who opted in (`serve`). Off by default, so an
+    /// application built in a test records none unless asked.
+    public var expiryAlerts = false
     /// What the backups folder keeps and when the daily backup is due (`serve --backup-keep-daily …`).
     public var backupPolicy = BackupPolicy.standard
     /// The clock the backups folder names and schedules backups by (a test runs a week of backups on its own).
@@ -140,7 +144,10 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
                    sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
     AuditController(store: repository).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
-    EventsController(hub: configuration.events).addRoutes(to: api)
+    EventsController(hub: configuration.events) { identity in
+        guard ShopAlert.mayReceive(identity.account.role) else { return false }
+        return (try? await repository.receivesAlerts(identity.account.id)) ?? false
+    }.addRoutes(to: api)
     BackupController(store: repository, images: configuration.images, folder: backups ?? backupFolder(repository, configuration),
                      automatic: configuration.automaticBackups).addRoutes(to: api)
     if configuration.publicAPI {
@@ -163,9 +170,12 @@ public func buildApplication<Repository: InventoryRepository & StaffRepository &
     let counter = ConnectionCounter()
     let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, counter: counter)]))
     let server: HTTPServerBuilder = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.tlsConfiguration()) } ?? http1
+    var services: [any Service] = []
+    if configuration.automaticBackups { services.append(AutomaticBackupService(folder: backups)) }
+    if configuration.expiryAlerts { services.append(ExpiryAlertService(store: repository)) }
     return Application(
         router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stockroom"),
-        services: configuration.automaticBackups ? [AutomaticBackupService(folder: backups)] : [],
+        services: services,
         logger: logger)
 }

@@ -11,11 +11,12 @@ import Testing
 /// import) publishes without the server matching URLs, and the audit screen reads as sentences.
 @Suite struct ActivityAPITests {
     /// The events published until now (a marker is published last and ends the read; low-stock lists, which are
-    /// computed off the writer's path, are left out).
-    static func drain(_ hub: EventHub, _ stream: AsyncStream<LiveEvent>) async -> [LiveEvent] {
+    /// computed off the writer's path, are left out, and so are the activity feed's `activity` events unless asked for:
+    /// `ActivityFeedAPITests` follows those).
+    static func drain(_ hub: EventHub, _ stream: AsyncStream<LiveEvent>, feed: Bool = false) async -> [LiveEvent] {
         hub.publish(LiveEvent(type: "marker", data: "{}"))
         var events: [LiveEvent] = []
-        for await event in stream where event.type != "low-stock" {
+        for await event in stream where event.type != "low-stock" && (feed || event.type != "activity") {
             if event.type == "marker" { break }
             events.append(event)
         }

@@ -234,11 +234,14 @@ func sessionCookie(_ reply: Reply) -> String? {
             let refused = try await client.call(.post, "/api/v1/sales", #"{"lines":[{"productId":\#(product.id),"quantity":"30"}]}"#, token: staff)
             #expect(refused.status == 422)
         }
-        var received: [LiveEvent] = []
+        var received: [LiveEvent] = [], feed: [LiveEvent] = []
         for await event in stream {
+            // The activity feed's refresh hints (only the group) come first: the sale, and Bun gone low with it.
+            if event.type == "activity" { feed.append(event); continue }
             received.append(event)
             if received.count == 3 { break }
         }
+        #expect(feed.map(\.data) == [#"{"group":"lowStock"}"#, #"{"group":"sales"}"#])
         #expect(received.map(\.type) == ["sale", "product", "low-stock"])
         #expect(received.last?.data.contains("\"name\":\"Bun\"") == true)
         #expect(received.last?.frame.hasPrefix("event: low-stock\ndata: {") == true)

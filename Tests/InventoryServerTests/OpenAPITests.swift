@@ -39,7 +39,7 @@ import Testing
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
         // The web app's HTML screens and static files are not part of the JSON API.
-        let webApp = ["/", "/login", "/setup", "/lock", "/favicon.ico", "/manifest.webmanifest"]
+        let webApp = ["/", "/login", "/setup", "/lock", "/favicon.ico", "/manifest.webmanifest", "/sw.js"]
         let routes = Set(try Self.router().routes.map { "\($0.method.rawValue) \($0.path.description)" }.filter { route in
             let path = String(route.drop { $0 != " " }.dropFirst())
             return !webApp.contains(path) && !path.hasPrefix("/app") && !path.hasPrefix("/static/")
@@ -69,7 +69,9 @@ import Testing
         let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
         let entry = try #require(schemas["AuditEntry"] as? [String: Any])
         let changes = try #require((entry["properties"] as? [String: Any])?["changes"] as? [String: Any])
-        let field = try #require(((changes["items"] as? [String: Any])?["properties"] as? [String: Any])?["field"] as? [String: Any])
+        #expect((changes["items"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/ActivityChange")
+        let change = try #require(schemas["ActivityChange"] as? [String: Any])
+        let field = try #require((change["properties"] as? [String: Any])?["field"] as? [String: Any])
         #expect(field["enum"] as? [String] == ShopActivity.Change.Field.allCases.map(\.rawValue))
     }
 

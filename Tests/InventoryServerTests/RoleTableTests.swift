@@ -68,6 +68,7 @@ import Testing
         "GET /api/v1/stocktakes": staff, "GET /api/v1/stocktakes/{id}": staff, "POST /api/v1/stocktakes/{id}/counts": staff,
         "POST /api/v1/stocktakes": manager, "POST /api/v1/stocktakes/{id}/post": manager, "POST /api/v1/stocktakes/{id}/cancel": manager,
         "POST /api/v1/adjustments/expired-lot": manager,
+        "GET /api/v1/activity": manager, "GET /api/v1/auth/me/alerts": manager, "PUT /api/v1/auth/me/alerts": manager,
         // Admin: users, tokens, settings, deleting transactions, import, audit, backup and restore.
         "DELETE /api/v1/purchases/{id}": admin, "DELETE /api/v1/sales/{id}": admin, "DELETE /api/v1/adjustments/{id}": admin,
         "DELETE /api/v1/returns/customer/{id}": admin, "DELETE /api/v1/returns/supplier/{id}": admin,

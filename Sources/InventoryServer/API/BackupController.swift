@@ -82,9 +82,20 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
     }
 
     /// Restores a checked backup file while no picture changes, and says what the shop now holds.
+    /// A refused restore (not a backup this server accepts, too large, failing its checks) changes nothing, but is
+    /// recorded as ``ShopActivity/Kind/restoreRefused`` with its reason — an alert for the managers who opted in.
     func restore(from path: String, limit: Int64) async throws -> RestoreResponse {
         let archive = self.archive
-        let pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
+        let pictures: Int?
+        do {
+            pictures = try await self.images.exclusively { try await archive.restore(from: path, limit: limit) }
+        } catch let error as InventoryError {
+            try? await self.store.recordAudit(.restoreRefused(error.userMessage, by: Agent.current))
+            throw error
+        } catch let problem as Problem {
+            try? await self.store.recordAudit(.restoreRefused(problem.detail, by: Agent.current))
+            throw problem
+        }
         return RestoreResponse(restored: true, products: try await self.store.products(ProductQuery(includeArchived: true, limit: 1)).total,
                                pictures: pictures)
     }

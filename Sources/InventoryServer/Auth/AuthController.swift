@@ -105,6 +105,19 @@ struct AuthController<Staff: StaffRepository & DrawerRepository & SettingsReposi
             return JSON(UserResponse(try await self.staff.updateUser(account)))
         }
 
+        // Alerts as system notifications (``ShopAlert``): managers and admins opt in for themselves.
+        me.get("alerts", .permission(.viewActivity)) { _, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            return JSON(AlertsResponse(enabled: try await self.staff.receivesAlerts(identity.account.id)))
+        }
+        me.put("alerts", .permission(.viewActivity)) { request, context in
+            guard let identity = context.identity else { throw Self.unauthenticated }
+            let body = try await request.decodeJSON(as: AlertsRequest.self, context: context)
+            guard let enabled = body.enabled else { throw InventoryError(.missingValue, field: "enabled", "is required: true or false") }
+            try await self.staff.setReceivesAlerts(identity.account.id, enabled)
+            return JSON(AlertsResponse(enabled: try await self.staff.receivesAlerts(identity.account.id)))
+        }
+
         auth.post("clock-in", .permission(.clockInOut)) { _, context in
             guard let identity = context.identity else { throw Self.unauthenticated }
             return JSON(try await self.summarised([try await self.staff.clockIn(identity.account.id, at: Instant.now.milliseconds)])[0], status: .created)

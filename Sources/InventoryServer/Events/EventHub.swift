@@ -6,7 +6,7 @@ import Synchronization
 
 /// A live event for signed-in clients (Server-Sent Events on `/api/v1/events`).
 public struct LiveEvent: Sendable, Equatable {
-    /// `sale`, `product` or `low-stock`.
+    /// `sale`, `product`, `low-stock` or `activity`.
     public var type: String
     /// A JSON object.
     public var data: String
@@ -21,10 +21,13 @@ public struct LiveEvent: Sendable, Equatable {
 /// the v1 API, `/api/public/add`, an import, or anything else in this process — publishes what it changed, and a
 /// refused write or a dry run, which commit nothing, publish nothing. An activity that changed sales publishes `sale`;
 /// one that changed products or their stock publishes `product` and refreshes the `low-stock` list. Both carry
-/// `{"kind", "record": {"kind", "id"}, "productIds"}`.
+/// `{"kind", "record": {"kind", "id"}, "productIds"}`. One that belongs in the activity feed publishes
+/// `activity` with only `{"group"}` (the feed screen then fetches the page again through its own permission).
 public final class EventHub: Sendable {
     private struct State {
         var subscribers: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+        /// The streams of managers and admins who opted in to alerts (``ShopAlert``): only they get `alert` events.
+        var alerted: Set<UUID> = []
         var lastLowStock: String?
         var refreshingLowStock = false
         var lowStockChangedAgain = false
@@ -52,22 +55,49 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// A stream of every event published from now on; it ends when the caller stops iterating.
-    public func subscribe() -> AsyncStream<LiveEvent> {
+    /// A stream of every event published from now on; it ends when the caller stops iterating. With `alerts`, it
+    /// also carries the `alert` events (for a manager or admin who opted in, decided by the caller when it subscribes).
+    public func subscribe(alerts: Bool = false) -> AsyncStream<LiveEvent> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             ServerMetrics.recordListeners(self.state.withLock { state in
                 state.subscribers.removeValue(forKey: id)
+                state.alerted.remove(id)
                 return state.subscribers.count
             })
         }
         ServerMetrics.recordListeners(self.state.withLock { state in
             state.subscribers[id] = continuation
+            if alerts { state.alerted.insert(id) }
             return state.subscribers.count
         })
         return stream
+    }
+
+    /// Sends an `alert` event to the streams that receive alerts only.
+    public func publishAlert(_ event: LiveEvent) {
+        let streams = self.state.withLock { state in state.alerted.compactMap { state.subscribers[$0] } }
+        for continuation in streams { continuation.yield(event) }
+    }
+
+    /// What an `alert` event says: the notification's title, text and the screen a click opens; `tag` is the same for
+    /// the same alert, so two open pages show one notification.
+    struct AlertEvent: Encodable {
+        var tag: String
+        var kind: String
+        var title: String
+        var body: String
+        var url: String
+
+        init(_ alert: ShopAlert, of activity: ShopActivity) {
+            self.tag = "\(alert.kind.rawValue)-\(activity.at.milliseconds)-\(activity.record?.id ?? 0)"
+            self.kind = alert.kind.rawValue
+            self.title = alert.title
+            self.body = alert.body
+            self.url = alert.path
+        }
     }
 
     /// How many streams are open.
@@ -98,6 +128,15 @@ public final class EventHub: Sendable {
     /// Turns committed activities into `sale` and `product` events and, after a product change, a fresh low-stock list.
     func receive(_ activities: [ShopActivity]) {
         var productsChanged = false
+        // The activity feed refreshes on `activity`; the event names only the group, since every signed-in stream
+        // receives it and the feed itself is for managers.
+        for group in Set(activities.compactMap(\.feedGroup)).sorted(by: { $0.rawValue < $1.rawValue }) {
+            self.publish(LiveEvent(type: "activity", data: "{\"group\":\"\(group.rawValue)\"}"))
+        }
+        for activity in activities {
+            guard let alert = activity.alert, let data = Self.json(AlertEvent(alert, of: activity)) else { continue }
+            self.publishAlert(LiveEvent(type: "alert", data: data))
+        }
         for activity in activities where activity.kind.changesSales || activity.kind.changesProducts {
             guard let data = Self.json(ActivityEvent(activity)) else { continue }
             if activity.kind.changesSales { self.publish(LiveEvent(type: "sale", data: data)) }
@@ -178,11 +217,14 @@ public final class EventHub: Sendable {
 /// `GET /api/v1/events`: a Server-Sent Events stream, with a comment line every 15 s to keep proxies open.
 struct EventsController {
     let hub: EventHub
+    /// Whether a signed-in caller's stream carries alerts: a manager or admin who opted in.
+    let receivesAlerts: @Sendable (Identity) async -> Bool
 
     func addRoutes(to api: Routes) {
         // Live events (stock changed, low stock, a sale): every signed-in screen listens.
-        api.get("events", .signedIn) { _, _ in
-            let events = self.hub.subscribe()
+        api.get("events", .signedIn) { _, context in
+            let alerts = if let identity = context.identity { await self.receivesAlerts(identity) } else { false }
+            let events = self.hub.subscribe(alerts: alerts)
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
             let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(100))
             let forward = Task {

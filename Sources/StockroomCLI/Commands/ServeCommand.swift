@@ -81,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.connectionLimits.maxConnectionsPerAddress = self.maxConnectionsPerAddress
         configuration.metrics = metrics
         configuration.automaticBackups = !self.noBackups
+        configuration.expiryAlerts = true
         configuration.backupPolicy = try self.retention.policy()
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()

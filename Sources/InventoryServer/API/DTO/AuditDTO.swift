@@ -34,6 +34,10 @@ struct AuditEntryResponse: Encodable, Sendable {
         var count: Int?
         var created: Int?
         var updated: Int?
+        var stock: String?
+        var threshold: String?
+        var expected: String?
+        var difference: String?
     }
 
     struct Change: Encodable, Sendable {
@@ -60,9 +64,48 @@ struct AuditEntryResponse: Encodable, Sendable {
         self.figures = Figures(
             lines: figures.lines, items: figures.items?.decimalString, total: money(figures.total), costOfGoodsSold: money(figures.costOfGoodsSold),
             tax: money(figures.tax), quantityChange: figures.quantityChange?.decimalString, price: money(figures.price), count: figures.count,
-            created: figures.created, updated: figures.updated)
+            created: figures.created, updated: figures.updated, stock: figures.stock?.decimalString,
+            threshold: figures.threshold?.decimalString, expected: money(figures.expected), difference: money(figures.difference))
         self.changes = entry.changes.map {
             Change(field: $0.field.rawValue, from: $0.old.plainText(currency), to: $0.new.plainText(currency))
         }
+    }
+}
+
+/// A page of `GET /api/v1/activity`: the entries, newest first, and the `before` of the next (older) page.
+struct ActivityFeedResponse: Encodable, Sendable {
+    var entries: [ActivityEntryResponse]
+    /// Absent on the last page.
+    var nextBefore: Int64?
+}
+
+/// An entry of the activity feed: its group (``ActivityGroup``), its sentence, who and when, what record, which
+/// products and its figures (amounts and quantities as exact decimal strings).
+struct ActivityEntryResponse: Encodable, Sendable {
+    var id: Int64
+    var at: String
+    var group: String
+    var kind: String
+    var userId: Int64?
+    var username: String
+    var sentence: String
+    var record: AuditEntryResponse.Record?
+    var productIds: [Int64]
+    var figures: AuditEntryResponse.Figures
+    var changes: [AuditEntryResponse.Change]
+
+    init(_ entry: AuditEntry, currency: Currency) {
+        let audit = AuditEntryResponse(entry, currency: currency)
+        self.id = audit.id
+        self.at = audit.at
+        self.group = entry.feedGroup?.rawValue ?? ""
+        self.kind = audit.kind ?? audit.action
+        self.userId = audit.userId
+        self.username = audit.username
+        self.sentence = audit.sentence
+        self.record = audit.record
+        self.productIds = audit.productIds
+        self.figures = audit.figures
+        self.changes = audit.changes
     }
 }

@@ -165,3 +165,16 @@ struct ShiftResponse: Encodable, Sendable {
         self.tips = f.string(summary.tips)
     }
 }
+
+/// `PUT /api/v1/auth/me/alerts`: whether you receive alerts (``ShopAlert``) as system notifications; managers and admins.
+struct AlertsRequest: Decodable, Sendable, KnownFields {
+    var enabled: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case enabled }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+}
+
+/// `GET|PUT /api/v1/auth/me/alerts`: whether you receive alerts.
+struct AlertsResponse: Encodable, Sendable {
+    var enabled: Bool
+}
