@@ -46,6 +46,12 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
             return try self.staticFile(path, request: request)
         }
         router.get("/manifest.webmanifest", .open) { request, _ in try self.staticFile("manifest.webmanifest", request: request) }
+        // The service worker that shows alerts as system notifications: served from the root so its scope is the whole app.
+        router.get("/sw.js", .open) { request, _ in
+            var response = try self.staticFile("js/sw.js", request: request)
+            response.headers[.serviceWorkerAllowed] = "/"
+            return response
+        }
         router.get("/favicon.ico", .open) { request, _ in try self.staticFile("icons/icon-192.png", request: request) }
     }
 
@@ -81,6 +87,12 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
         if name == "home" {
             extra["dashboard"] = try await Dashboard(repository: self.repository, identity: identity).context(request)
         }
+        if name == "activity" {
+            // The feed's "Who" filter: every account, active or not (their past activity stays in the feed).
+            extra["staff"] = try await self.repository.users().map { user -> [String: Any] in
+                ["id": user.id.rawValue, "name": user.displayName.isEmpty ? user.username : "\(user.displayName) (\(user.username))"]
+            }
+        }
         return try await self.render(status: .ok, template: "pages/\(name)", title: page.title, page: page, identity: identity, extra: extra)
     }
 
@@ -96,6 +108,8 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
                                    "name": identity.account.displayName.isEmpty ? identity.account.username : identity.account.displayName,
                                    "role": role.rawValue, "initials": identity.account.initials]
         if !identity.account.jobTitle.isEmpty { user["jobTitle"] = identity.account.jobTitle }
+        // Whether this page shows alerts as system notifications (a manager or admin who opted in).
+        user["alerts"] = ShopAlert.mayReceive(role) ? try await self.repository.receivesAlerts(identity.account.id) : false
         return [
             "shop": ["name": settings.shopName, "currency": settings.currency.code, "minorUnits": settings.currency.minorUnits,
                      "timeZone": settings.timeZoneIdentifier, "lockMinutes": settings.lockMinutes,
@@ -194,6 +208,10 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
 extension HTTPField.Name {
     static var xFrameOptions: Self {
         guard let name = Self("X-Frame-Options") else { preconditionFailure("X-Frame-Options is a valid header name") }
+        return name
+    }
+    static var serviceWorkerAllowed: Self {
+        guard let name = Self("Service-Worker-Allowed") else { preconditionFailure("Service-Worker-Allowed is a valid header name") }
         return name
     }
     static var referrerPolicy: Self {

@@ -38,6 +38,7 @@ struct WebPage: Sendable {
         WebPage(name: "reorder", title: "Reorder", permission: .purchase, place: .menu, icon: "truck"),
         WebPage(name: "customers", title: "Customers", permission: .sell, place: .menu, icon: "people"),
         WebPage(name: "reports", title: "Reports & export", permission: .viewReports, place: .menu, icon: "chart"),
+        WebPage(name: "activity", title: "Activity", permission: .viewActivity, place: .menu, icon: "history"),
         WebPage(name: "import", title: "Import", permission: .importData, place: .menu, icon: "upload"),
         WebPage(name: "users", title: "Users & roles", permission: .manageUsers, place: .menu, icon: "key"),
         WebPage(name: "settings", title: "Settings", permission: .manageSettings, place: .menu, icon: "gear"),

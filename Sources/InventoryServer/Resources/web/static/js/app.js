@@ -274,9 +274,10 @@ function startIdleLock() {
 
 // ---------- live events (Server-Sent Events) ----------
 /** Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"). */
-export function onLiveEvents(handler, types = ["sale", "product", "low-stock"]) {
+export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen } = {}) {
   if (!("EventSource" in window)) return () => {};
   const source = new EventSource("/api/v1/events");
+  if (onOpen) source.addEventListener("open", onOpen);
   for (const type of types) {
     source.addEventListener(type, (event) => {
       let data = null;
@@ -303,9 +304,44 @@ function wireFrame() {
   });
 }
 
+// ---------- alerts: system notifications through the service worker ----------
+/** The service worker's registration (`/sw.js`, scope the whole app), or null where there is none. */
+export async function serviceWorker() {
+  if (!("serviceWorker" in navigator)) return null;
+  try {
+    await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+    return await navigator.serviceWorker.ready;
+  } catch {
+    return null;
+  }
+}
+
+/** Shows one alert the server sent (title, body, the screen to open, a tag that makes two pages show it once). */
+async function showAlert(alert) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  const registration = await serviceWorker();
+  if (!registration) return;
+  await registration.showNotification(alert.title, { body: alert.body, tag: alert.tag, data: { url: alert.url } });
+}
+
+let stopAlerts = null;
+/** Listens for `alert` live events on this page while the signed-in manager has opted in (`data-alerts`). */
+export function followAlerts(on = document.body.dataset.alerts === "true") {
+  stopAlerts?.();
+  stopAlerts = null;
+  delete document.body.dataset.alertsListening;
+  if (on && document.body.dataset.page !== "none") {
+    // `data-alerts-listening` says the stream is open (the server then sends this page every alert).
+    stopAlerts = onLiveEvents((_, alert) => { showAlert(alert); }, ["alert"],
+      { onOpen: () => { document.body.dataset.alertsListening = "true"; } });
+  }
+}
+
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
 else init();
 function init() {
   wireFrame();
   startIdleLock();
+  serviceWorker();
+  followAlerts();
 }

@@ -1,6 +1,6 @@
 // More: clock in and out, the shift summaries (sales, revenue, tips, time) as the server worked them out, and changing
 // your own password and PIN (the server checks the current ones and that a new PIN was typed twice alike).
-import { api, clearErrors, el, page, toast, showProblem } from "/static/js/app.js";
+import { api, clearErrors, el, followAlerts, page, serviceWorker, toast, showProblem } from "/static/js/app.js";
 import { dateTime } from "/static/js/shared/dates.js";
 import { hoursAndMinutes as hours, money } from "/static/js/shared/format.js";
 
@@ -72,3 +72,29 @@ pinForm?.addEventListener("submit", async (event) => {
   } catch (error) { showProblem(pinForm, error); }
 });
 loadAccount();
+
+// Alerts (managers and admins): the browser's permission is asked on this tap, then the choice is stored on the
+// server (PUT /api/v1/auth/me/alerts), which sends this account's pages the alerts from then on.
+const alertsToggle = document.getElementById("alerts-toggle");
+const alertsState = document.getElementById("alerts-state");
+function showAlertsState(enabled) {
+  alertsToggle.setAttribute("aria-pressed", enabled ? "true" : "false");
+  alertsToggle.textContent = enabled ? "Turn alerts off" : "Turn alerts on";
+  const blocked = "Notification" in window && Notification.permission === "denied";
+  alertsState.textContent = !enabled ? "Off." : blocked ? "On, but this browser blocks notifications from this site." : "On.";
+}
+alertsToggle?.addEventListener("click", async () => {
+  const enable = alertsToggle.getAttribute("aria-pressed") !== "true";
+  if (enable && "Notification" in window && Notification.permission === "default") {
+    try { await Notification.requestPermission(); } catch { /* answered below */ }
+  }
+  try {
+    const answer = await api("PUT", "/api/v1/auth/me/alerts", { enabled: enable });
+    document.body.dataset.alerts = answer.enabled ? "true" : "false";
+    showAlertsState(answer.enabled);
+    if (answer.enabled) await serviceWorker();
+    followAlerts(answer.enabled);
+    toast(answer.enabled ? "Alerts on" : "Alerts off");
+  } catch (error) { showProblem(null, error); }
+});
+if (alertsToggle) showAlertsState(alertsToggle.getAttribute("aria-pressed") === "true");
