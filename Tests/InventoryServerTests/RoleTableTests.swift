@@ -46,7 +46,7 @@ import Testing
         "GET /api/v1/sales": staff, "POST /api/v1/sales": staff, "GET /api/v1/sales/{id}": staff,
         "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/low-stock.csv": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
         // Manager: purchases and suppliers; products, categories, customers; adjustments; reports and exports; refunds.
-        "POST /api/v1/products": manager, "PUT /api/v1/products/{id}": manager, "PATCH /api/v1/products/{id}": manager,
+        "POST /api/v1/products": manager, "GET /api/v1/products/price-preview": manager, "PUT /api/v1/products/{id}": manager, "PATCH /api/v1/products/{id}": manager,
         "DELETE /api/v1/products/{id}": manager,
         "POST /api/v1/products/{id}/archive": manager, "POST /api/v1/products/{id}/restore": manager,
         "PUT /api/v1/products/{id}/image": manager, "DELETE /api/v1/products/{id}/image": manager,

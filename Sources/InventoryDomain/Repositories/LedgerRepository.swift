@@ -40,6 +40,10 @@ public protocol LedgerRepository: Sendable {
 
     /// Records a stock adjustment; returns its id (the earlier one for a key already used for the same request).
     func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID>
+    /// Creates a product and books its opening stock (``OpeningStock``: an adjustment with the reason `initial` at its
+    /// unit cost) in one transaction; a refusal of either leaves neither.
+    /// - Throws: as ``CatalogueRepository/createProduct(_:)``, and as ``OpeningStock/validated(for:)``.
+    func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product
     /// Deletes an adjustment, re-costing the product.
     func deleteAdjustment(_ id: AdjustmentID) async throws
     /// Records a customer return against a sale (the earlier one for a key already used for the same request).

@@ -3,7 +3,7 @@ import Hummingbird
 import InventoryDomain
 
 /// `/api/v1/products`: the catalogue with stock from the books.
-struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
+struct ProductController<Repository: CatalogueRepository & LedgerRepository & SettingsRepository> {
     let repository: Repository
     /// The pictures' files, so deleting a product deletes those no other product shows (nil: left in place).
     var images: ImageStore? = nil
@@ -12,6 +12,7 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
         group.get(.permission(.viewCatalogue), use: self.list)
         group.post(.permission(.editCatalogue), use: self.create)
         group.get("barcode/:code", .permission(.viewCatalogue), use: self.byBarcode)
+        group.get("price-preview", .permission(.editCatalogue), use: self.pricePreview)
         group.get(":id", .permission(.viewCatalogue), use: self.get)
         group.put(":id", .permission(.editCatalogue), use: self.update)
         group.patch(":id", .permission(.editCatalogue), use: self.patch)
@@ -73,10 +74,15 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
     }
 
     @Sendable func create(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
-        let body = try await request.decodeJSON(as: ProductRequest.self, context: context)
+        let body = try await request.decodeJSON(as: NewProductRequest.self, context: context)
         let settings = try await self.repository.settings()
-        let details = try body.details(formats: try await self.formats(), defaultTax: settings.defaultTaxRate)
-        return try await self.respond(try await self.repository.createProduct(details), status: .created)
+        let formats = try await self.formats()
+        let details = try body.product.details(formats: formats, defaultTax: settings.defaultTaxRate)
+        guard let opening = body.openingStock else {
+            return try await self.respond(try await self.repository.createProduct(details), status: .created)
+        }
+        let stock = try opening.openingStock(formats: formats)
+        return try await self.respond(try await self.repository.createProduct(details, openingStock: stock), status: .created)
     }
 
     @Sendable func update(_ request: Request, context: some RequestContext) async throws -> JSON<ProductResponse> {
@@ -134,6 +140,33 @@ struct ProductController<Repository: CatalogueRepository & SettingsRepository> {
         let formats = try await self.formats()
         let movements = try await self.repository.movements(productID: id)
         return movements.map { MovementResponse($0, formats: formats) }
+    }
+
+    /// `GET /products/price-preview?salePrice=&taxRate=&cost=&categoryId=`: what the form of a product not yet saved shows
+    /// as it is typed (``ProductPriceFigures``): the price the category's markup suggests for the cost, and one unit at
+    /// the sale price before tax, its tax and what the customer pays. Every parameter is optional; `taxRate` defaults
+    /// to the shop's default rate.
+    @Sendable func pricePreview(_ request: Request, context: some RequestContext) async throws -> JSON<PricePreviewResponse> {
+        let formats = try await self.formats()
+        let settings = try await self.repository.settings()
+        func text(_ name: String) -> String? { request.query(name)?.trimmingCharacters(in: .whitespaces).nilIfEmpty }
+        let salePrice = try formats.money(text("salePrice"), field: "salePrice")
+        let cost = try formats.money(text("cost"), field: "cost")
+        let taxRate = try text("taxRate").map { try Percent.parse($0, field: "taxRate") } ?? settings.defaultTaxRate
+        var category: Category?
+        if let id = text("categoryId") {
+            guard let value = Int64(id) else { throw InventoryError(.invalidValue, field: "categoryId", "'\(id)' is not an id") }
+            guard let found = try await self.repository.categories().first(where: { $0.id.rawValue == value }) else {
+                throw InventoryError(.notFound, field: "categoryId", "category \(value) does not exist")
+            }
+            category = found
+        }
+        let figures = try ProductPriceFigures.of(salePrice: salePrice, taxRate: taxRate, cost: cost, category: category,
+                                                 pricesIncludeTax: settings.pricesIncludeTax)
+        return JSON(PricePreviewResponse(
+            pricesIncludeTax: settings.pricesIncludeTax, markup: category?.markup.decimalString,
+            suggestedSalePrice: figures.suggestedSalePrice.map(formats.string), netPrice: figures.netPrice.map(formats.string),
+            tax: figures.tax.map(formats.string), finalPrice: figures.finalPrice.map(formats.string)))
     }
 
     /// `GET /products/{id}/price-suggestion?categoryId=`: what the category's markup (the product's own category when

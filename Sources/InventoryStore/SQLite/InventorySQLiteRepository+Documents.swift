@@ -514,26 +514,46 @@ extension InventorySQLiteRepository {
     public func postAdjustment(_ draft: AdjustmentDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<AdjustmentID> {
         let asked = try draft.validated()
         return try await self.writeOnce(idempotency, kind: .adjustment, book: { db, settings, log in
-            try Self.requireUsableProduct(db, asked.productID, field: "productId", editing: false)
-            let writer = LedgerWriter(db, calendar: settings.calendar)
-            let asked = asked.dated(bookedAt: .now)
-            // A count becomes a change against the stock on record at its instant, read in this transaction.
-            let onRecord = asked.countedQuantity == nil ? Quantity.zero : try writer.quantity(of: asked.productID, at: asked.effectiveAt.milliseconds)
-            let draft = try asked.resolvingCount(stockOnRecord: onRecord).validated()
-            let documentID = try Self.saveHeader(
-                db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
-                columns: ["reason": draft.reason.rawValue, "note": draft.note])
-            let effectiveAt = draft.effectiveAt.milliseconds
-            try writer.write([
-                PendingMovement(
-                    documentID: documentID, kind: .adjustment, lineNo: 0, productID: draft.productID, effectiveAt: effectiveAt,
-                    day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now, effect: draft.effect,
-                    unitAmount: draft.unitCost ?? .zero, field: "quantityChange")
-            ])
-            try writer.flush()
+            let documentID = try Self.bookAdjustment(db, settings, asked, field: "quantityChange")
             try log.recordDocument(.recorded, .adjustment, id: documentID)
             return (documentID, AdjustmentID(documentID))
         }, replay: { _, id in AdjustmentID(id) })
+    }
+
+    /// Books a validated adjustment inside a transaction; answers its document id. `field` names the quantity in a
+    /// refusal of the ledger (stock would go below zero).
+    static func bookAdjustment(_ db: Database, _ settings: ShopSettings, _ asked: AdjustmentDraft, field: String) throws -> Int64 {
+        try Self.requireUsableProduct(db, asked.productID, field: "productId", editing: false)
+        let writer = LedgerWriter(db, calendar: settings.calendar)
+        let asked = asked.dated(bookedAt: .now)
+        // A count becomes a change against the stock on record at its instant, read in this transaction.
+        let onRecord = asked.countedQuantity == nil ? Quantity.zero : try writer.quantity(of: asked.productID, at: asked.effectiveAt.milliseconds)
+        let draft = try asked.resolvingCount(stockOnRecord: onRecord).validated()
+        let documentID = try Self.saveHeader(
+            db, settings, kind: .adjustment, effectiveAt: draft.effectiveAt, replacing: nil, writer: writer,
+            columns: ["reason": draft.reason.rawValue, "note": draft.note])
+        let effectiveAt = draft.effectiveAt.milliseconds
+        try writer.write([
+            PendingMovement(
+                documentID: documentID, kind: .adjustment, lineNo: 0, productID: draft.productID, effectiveAt: effectiveAt,
+                day: settings.calendar.dayNumber(milliseconds: effectiveAt), recordedAt: Self.now, effect: draft.effect,
+                unitAmount: draft.unitCost ?? .zero, field: field)
+        ])
+        try writer.flush()
+        return documentID
+    }
+
+    public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product {
+        let details = try details.validated()
+        let opening = try openingStock.validated(for: details)
+        let askedAt = Instant.now
+        return try await self.write { db, settings, log in
+            let id = try Self.insertProduct(db, details)
+            try log.recordProductCreated(id, details)
+            let documentID = try Self.bookAdjustment(db, settings, opening.adjustment(of: id, askedAt: askedAt), field: "openingStock.quantity")
+            try log.recordDocument(.recorded, .adjustment, id: documentID)
+            return try Self.fetchProduct(db, id)
+        }
     }
 
     public func deleteAdjustment(_ id: AdjustmentID) async throws {

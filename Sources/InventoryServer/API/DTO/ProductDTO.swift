@@ -129,6 +129,51 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     }
 }
 
+/// `POST /api/v1/products`: the fields of ``ProductRequest`` and, optionally, the stock the product starts with.
+struct NewProductRequest: Decodable, Sendable, KnownFields {
+    var product: ProductRequest
+    var openingStock: OpeningStockRequest?
+
+    private enum Keys: String, CodingKey { case openingStock }
+    static var fields: [String] { ProductRequest.fields + [Keys.openingStock.stringValue] }
+    static var nested: [String: any KnownFields.Type] { [Keys.openingStock.stringValue: OpeningStockRequest.self] }
+
+    init(from decoder: any Decoder) throws {
+        self.product = try ProductRequest(from: decoder)
+        self.openingStock = try decoder.container(keyedBy: Keys.self).decodeIfPresent(OpeningStockRequest.self, forKey: .openingStock)
+    }
+}
+
+/// A new product's `openingStock`: the quantity on hand and what one unit cost (decimal strings), booked as an opening
+/// adjustment (reason `initial`) with the product (``OpeningStock``).
+struct OpeningStockRequest: Decodable, Sendable, KnownFields {
+    var quantity: String?
+    var unitCost: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case quantity, unitCost }
+    static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+    /// The domain's opening stock, amounts read in the shop's currency (checked by ``OpeningStock/validated(for:)``).
+    func openingStock(formats: Formats) throws -> OpeningStock {
+        guard let quantity else { throw InventoryError(.missingValue, field: "openingStock.quantity", "is required with an opening stock") }
+        return OpeningStock(quantity: try formats.quantity(quantity, field: "openingStock.quantity"),
+                            unitCost: try formats.money(self.unitCost, field: "openingStock.unitCost"))
+    }
+}
+
+/// `GET /api/v1/products/price-preview`: a product's price as its form shows it before it is saved
+/// (``ProductPriceFigures``). The suggestion tells the cost (with the markup), so it is a cost.
+struct PricePreviewResponse: Encodable, Sendable {
+    /// Whether the shop's prices include tax (so `salePrice` is what the customer pays).
+    var pricesIncludeTax: Bool
+    /// The category's markup, when a category was named.
+    var markup: String?
+    @Cost var suggestedSalePrice: String?
+    var netPrice: String?
+    var tax: String?
+    var finalPrice: String?
+}
+
 /// A JSON merge patch (RFC 7396) of a product: a member left out keeps its value, `null` clears an optional one
 /// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon).
 /// `PATCH /api/v1/products/{id}`; its members are those of ``ProductRequest``.
