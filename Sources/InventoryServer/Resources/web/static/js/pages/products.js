@@ -243,6 +243,16 @@ async function showForm(productId) {
     title.textContent = `Edit ${product.name}`;
   } else {
     setTitle("New product");
+    // A new product may start with stock (booked as its opening stock), and the next one can follow at once.
+    document.getElementById("pf-opening").hidden = false;
+    document.getElementById("pf-save-another").hidden = false;
+    const message = flash();
+    if (message) {
+      const box = document.getElementById("pf-flash");
+      box.textContent = message;
+      box.hidden = false;
+      announce(message);
+    }
     const params = new URLSearchParams(location.search);
     form.barcode.value = params.get("barcode") ?? "";
     form.name.value = params.get("name") ?? "";
@@ -253,6 +263,7 @@ async function showForm(productId) {
   }
   showPictures();
   updateSuggestion();
+  updatePreview();
   (form.name.value ? form.salePrice : form.name).focus();
 
   // ----- pictures -----
@@ -385,6 +396,43 @@ async function showForm(productId) {
     suggest.hidden = false;
   }
   form.categoryId.addEventListener("change", updateSuggestion);
+
+  // ----- what the customer pays, and (for a new product) the price the markup suggests for the opening cost -----
+  // The server prices the form as typed (GET /api/v1/products/price-preview: the domain's tax and markup rules);
+  // this only shows its answer, and shows nothing while a figure is not a number yet.
+  const finalBox = document.getElementById("pf-final");
+  let previewAsked = 0;
+  async function updatePreview() {
+    const asked = ++previewAsked;
+    const q = new URLSearchParams();
+    const value = (name) => form.elements[name].value.trim().replace(",", ".").replace(/%$/, "");
+    if (value("salePrice")) q.set("salePrice", value("salePrice"));
+    if (value("taxRate")) q.set("taxRate", value("taxRate"));
+    if (form.categoryId.value) q.set("categoryId", form.categoryId.value);
+    if (!product && value("openingStock.unitCost")) q.set("cost", value("openingStock.unitCost"));
+    let figures = null;
+    if (q.has("salePrice") || q.has("cost")) {
+      figures = await api("GET", "/api/v1/products/price-preview?" + q.toString().replace(/\+/g, "%20"), null, { quiet: true }).catch(() => null);
+    }
+    if (asked !== previewAsked) return;  // a newer answer is on its way
+    finalBox.hidden = !figures?.finalPrice;
+    if (figures?.finalPrice) {
+      finalBox.replaceChildren("Customer pays ", el("strong", { id: "pf-final-price", class: "num" }, money(figures.finalPrice)),
+        figures.pricesIncludeTax ? ` (tax ${money(figures.tax)} included)` : ` (${money(figures.netPrice)} + ${money(figures.tax)} tax)`);
+    }
+    if (!product) {
+      suggest.hidden = !figures?.suggestedSalePrice;
+      if (figures?.suggestedSalePrice) {
+        const s = figures.suggestedSalePrice;
+        suggest.replaceChildren(`Unit cost ${money(q.get("cost"))} + ${quantity(figures.markup)} % markup = `, el("span", { id: "pf-suggested-price" }, money(s)), " ",
+          el("button", { type: "button", class: "btn-small link-button", id: "pf-use-suggestion",
+            onclick: () => { form.salePrice.value = s; form.salePrice.focus(); updatePreview(); } }, "Use it"));
+      }
+    }
+  }
+  const previewSoon = debounce(updatePreview, 250);
+  for (const name of ["salePrice", "taxRate", "openingStock.unitCost"]) form.elements[name].addEventListener("input", previewSoon);
+  form.categoryId.addEventListener("change", updatePreview);
   // The threshold hint says what an empty field means (the server's rule: the category's threshold, else the
   // shop default) and what 0 means; the badge itself always shows the status the server computed.
   async function updateThresholdHint() {
@@ -413,6 +461,13 @@ async function showForm(productId) {
     problems.taxRate = decimalProblem(values.taxRate, { scale: 2, max: 100n, what: "tax rate", example: "7.5" });
     problems.lowStockThreshold = decimalProblem(values.lowStockThreshold, { scale: 3, what: "threshold", example: "5" });
     problems.barcode = null;   // the server checks a barcode (check digits) when the field is left and on saving
+    if (!product) {
+      const openingQuantity = form.elements["openingStock.quantity"].value.trim();
+      const openingCost = form.elements["openingStock.unitCost"].value.trim();
+      problems["openingStock.quantity"] = decimalProblem(openingQuantity, { scale: 3, what: "quantity", example: "12" });
+      problems["openingStock.unitCost"] = decimalProblem(openingCost, { scale, what: "unit cost", example: "3.50" })
+        ?? (openingQuantity && !openingCost ? "Give what one unit cost, or leave the quantity empty." : null);
+    }
     let first = null;
     for (const [name, message] of Object.entries(problems)) {
       if (only && name !== only) continue;
@@ -429,7 +484,8 @@ async function showForm(productId) {
     return first;
   }
   // Validate a field when the user leaves it; clear its error as soon as it is fixed.
-  for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode"]) {
+  for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode",
+    ...(product ? [] : ["openingStock.quantity", "openingStock.unitCost"])]) {
     const input = form.elements[name];
     input.addEventListener("blur", () => { if (input.value.trim() || (name === "name" && input.dataset.touched)) validate(name); });
     input.addEventListener("input", () => {
@@ -492,7 +548,13 @@ async function showForm(productId) {
     if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim().replace(",", ".");
     body.tracksStock = form.tracksStock.checked;
     body.allowsNegativeStock = form.allowsNegativeStock.checked;
-    const save = document.getElementById("pf-save");
+    if (!product) {
+      const opening = { quantity: form.elements["openingStock.quantity"].value.trim().replace(",", "."),
+        unitCost: form.elements["openingStock.unitCost"].value.trim().replace(",", ".") };
+      if (opening.quantity || opening.unitCost) body.openingStock = opening;
+    }
+    const another = event.submitter?.id === "pf-save-another";
+    const save = event.submitter?.id === "pf-save-another" ? event.submitter : document.getElementById("pf-save");
     save.disabled = true;
     let saved;
     try {
@@ -519,14 +581,22 @@ async function showForm(productId) {
       // The product is saved; only a picture failed. Stay here, now editing the saved product.
       save.disabled = false;
       history.replaceState(null, "", `/app/products/${saved.id}/edit`);
+      document.getElementById("pf-opening").hidden = true;   // booked with the product: nothing more to send
+      document.getElementById("pf-save-another").hidden = true;
       title.textContent = `Edit ${saved.name}`;
       showPictures();
       pictureError.textContent = `The product was saved, but a picture was refused: ${errorText(error)}`;
       announce(pictureError.textContent, { assertive: true });
       return;
     }
+    if (body.openingStock) messages.push(`Opening stock ${quantity(saved.quantity)} ${saved.unit} booked.`);
     flash(messages.join(" "));
-    location.assign(`/app/products/${saved.id}`);
+    if (another) {
+      // The same form again, empty but for the category, the cursor in the name.
+      location.assign("/app/products/new" + (saved.categoryId ? `?categoryId=${saved.categoryId}` : ""));
+    } else {
+      location.assign(`/app/products/${saved.id}`);
+    }
   });
 }
 
@@ -603,6 +673,7 @@ function renderProduct(product) {
   if (can.purchase) actions.push(el("a", { class: "btn primary", href: `/app/purchases/new?product=${product.id}` }, icon("truck"), "Add stock"));
   if (can.sell) actions.push(el("a", { class: "btn", href: `/app/sales/new?product=${product.id}` }, icon("receipt"), "Sell"));
   if (can.adjust) actions.push(el("a", { class: "btn", href: `/app/stock?product=${product.id}` }, icon("clipboard"), "Count"));
+  actions.push(el("button", { type: "button", id: "pd-share", onclick: () => share(product) }, icon("share"), "Share"));
   if (can.edit) {
     actions.push(el("a", { class: "btn", href: `/app/products/${product.id}/edit`, id: "pd-edit" }, icon("edit"), "Edit"));
     actions.push(el("span", { class: "pd-manage" },
@@ -612,6 +683,37 @@ function renderProduct(product) {
       el("button", { type: "button", class: "danger", id: "pd-delete", onclick: () => remove(product) }, icon("trash"), "Delete")));
   }
   document.getElementById("pd-actions").replaceChildren(...actions);
+}
+
+/** Shares a link to the product: the system's share sheet where there is one (phones), else the link is copied. */
+async function share(product) {
+  const url = new URL(`/app/products/${product.id}`, location.origin).href;
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: product.name, url });
+      return;
+    } catch (error) {
+      if (error?.name === "AbortError") return;  // the person closed the share sheet
+    }
+  }
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    // No clipboard API (plain HTTP from another device): copy through a selected field.
+    const field = el("input", { value: url, readonly: true, class: "sr-only", "aria-hidden": "true" });
+    document.body.append(field);
+    field.select();
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    field.remove();
+  }
+  const status = document.getElementById("pd-share-status");
+  status.replaceChildren(copied ? "Link copied" : "Copy this link: ", copied ? "" : el("a", { href: url }, url));
+  status.hidden = false;
+  toast(copied ? "Link copied" : "Could not copy the link");
+  clearTimeout(share.timer);
+  if (copied) share.timer = setTimeout(() => { status.hidden = true; }, 4000);
 }
 
 async function archive(product, archiving) {

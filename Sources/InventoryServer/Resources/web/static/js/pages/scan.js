@@ -2,7 +2,7 @@
 // /api/v1/barcodes/decode?width=&height=), which reads the code and finds the product — no BarcodeDetector needed,
 // so it works on iPhone Safari too. Manual entry is always there; the server checks the code (check digits) as it
 // looks it up.
-import { api, clearErrors, el, fieldError } from "/static/js/app.js";
+import { announce, api, clearErrors, el, fieldError } from "/static/js/app.js";
 import { productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
 import { money, quantity } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
@@ -186,8 +186,9 @@ function showResult(code, product, format) {
         el("div", { class: "main" },
           el("div", { class: "title", id: "result-name" }, product.name),
           el("div", { class: "scan-code" }, code),
-          el("div", { class: "muted" }, `${money(product.salePrice)} · ${product.tracksStock ? `${quantity(product.quantity)} ${product.unit} in stock` : "stock not tracked"}`))),
+          el("div", { class: "muted", id: "result-stock" }, stockLine(product)))),
       el("p", { class: "sr-only" }, `Found ${product.name}, barcode ${code}.`),
+      quickReceive(product),
       el("div", { class: "scan-actions", id: "result-actions" }, ...actions, again));
   } else {
     const actions = [];
@@ -201,6 +202,73 @@ function showResult(code, product, format) {
           el("div", { class: "muted" }, `No product has this ${format ? format.toUpperCase() + " " : ""}code yet.`))),
       el("div", { class: "scan-actions", id: "result-actions" }, ...actions, again));
   }
+}
+
+function stockLine(product) {
+  return `${money(product.salePrice)} · ${product.tracksStock ? `${quantity(product.quantity)} ${product.unit} in stock` : "stock not tracked"}`;
+}
+
+// ---------- a known barcode: "+1 received" and ±N, as the barcode-scanner app did with duplicates ----------
+// Booked as a stock adjustment without a cost (POST /api/v1/adjustments, reason correction): the books value it at the
+// product's current average cost, and a removal is issued at that cost too. Not a purchase: a scan names no supplier
+// and no price, and a purchase at an invented price would move the average cost and the purchase reports. Only for a
+// role that may both receive stock and adjust it (managers and admins today). The stock shown is the server's answer.
+function quickReceive(product) {
+  if (!product.tracksStock || !can("Purchase") || !can("Adjust")) return null;
+  const status = el("p", { class: "quick-status", id: "quick-status", role: "status" });
+  const step = el("input", { id: "quick-step", type: "number", inputmode: "numeric", step: "1", value: "1",
+    class: "quick-step", "aria-label": "Quantity to book (negative removes)" });
+  const book = el("button", { type: "button", class: "btn", id: "quick-book" });
+  const amount = () => { const n = Number.parseInt(step.value, 10); return Number.isFinite(n) ? n : 0; };
+  const label = () => {
+    const n = amount();
+    book.textContent = n > 0 ? `Receive +${n}` : n < 0 ? `Remove ${-n}` : "Receive";
+    book.disabled = n === 0;
+  };
+  const nudge = (by) => {
+    let n = amount() + by;
+    if (n === 0) n += by;  // skip zero: nothing to book
+    step.value = String(n);
+    label();
+  };
+  let busy = false;
+  async function post(change, button) {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    status.textContent = "";
+    try {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      const key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      await api("POST", "/api/v1/adjustments", { productId: product.id, quantityChange: String(change), reason: "correction",
+        note: change > 0 ? "Received (scan)" : "Removed (scan)" }, { headers: { "Idempotency-Key": key } });
+      const fresh = await api("GET", `/api/v1/products/${product.id}`);
+      Object.assign(product, fresh);
+      $("result-stock").textContent = stockLine(fresh);
+      status.textContent = `${change > 0 ? "+" : ""}${change} booked: ${quantity(fresh.quantity)} ${fresh.unit} in stock.`;
+      status.classList.remove("error");
+      announce(status.textContent);
+    } catch (error) {
+      status.textContent = error?.message ?? String(error);
+      status.classList.add("error");
+    } finally {
+      busy = false;
+      button.disabled = false;
+      label();
+    }
+  }
+  const one = el("button", { type: "button", class: "btn btn-primary", id: "quick-receive-one", onclick: (event) => post(1, event.currentTarget) }, "+1 received");
+  book.addEventListener("click", () => { const n = amount(); if (n) post(n, book); });
+  step.addEventListener("input", label);
+  label();
+  return el("div", { class: "quick-receive", id: "quick-receive", role: "group", "aria-label": "Book stock at the average cost" },
+    one,
+    el("div", { class: "quick-stepper" },
+      el("button", { type: "button", class: "btn btn-icon-text", id: "quick-minus", "aria-label": "One less", onclick: () => nudge(-1) }, "−"),
+      step,
+      el("button", { type: "button", class: "btn btn-icon-text", id: "quick-plus", "aria-label": "One more", onclick: () => nudge(1) }, "+"),
+      book),
+    status);
 }
 
 function resume() {
