@@ -69,6 +69,8 @@ public struct ProductDetails: Sendable, Hashable {
     public var supplierCode: String?
     /// How many units the supplier sells it in (a case of 12): reorders are rounded up to whole packs. Positive.
     public var packSize: Quantity
+    /// What the product is, in the shop's words (as the iOS app's description); empty when none.
+    public var description: String
 
     /// Creates product details; call ``validated()`` before storing.
     public init(
@@ -76,7 +78,7 @@ public struct ProductDetails: Sendable, Hashable {
         salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
         lowStockThreshold: Quantity? = nil, tracksStock: Bool = true, allowsNegativeStock: Bool = false,
         iconEmoji: String = "", isArchived: Bool = false,
-        preferredSupplierID: SupplierID? = nil, supplierCode: String? = nil, packSize: Quantity = Quantity(1)
+        preferredSupplierID: SupplierID? = nil, supplierCode: String? = nil, packSize: Quantity = Quantity(1), description: String = ""
     ) {
         self.name = name
         self.sku = sku
@@ -94,6 +96,7 @@ public struct ProductDetails: Sendable, Hashable {
         self.preferredSupplierID = preferredSupplierID
         self.supplierCode = supplierCode
         self.packSize = packSize
+        self.description = description
     }
 
     /// Trims text, normalises the barcode, derives the icon, and checks every rule.
@@ -133,6 +136,8 @@ public struct ProductDetails: Sendable, Hashable {
         if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }
         try ProductIcon.validate(copy.iconEmoji, field: "iconEmoji")
         try copy.validateSupply()
+        copy.description = self.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TextLimit.note.check(copy.description, field: "description")
         return copy
     }
 

@@ -19,6 +19,8 @@ public struct ProductPatch: Sendable, Hashable {
     public var preferredSupplierID: SupplierID??
     public var supplierCode: String??
     public var packSize: Quantity?
+    /// Cleared (an empty text), the product has no description.
+    public var description: String?
 
     /// A patch that changes nothing.
     public init() {}
@@ -42,6 +44,7 @@ public struct ProductPatch: Sendable, Hashable {
         if let preferredSupplierID { result.preferredSupplierID = preferredSupplierID }
         if let supplierCode { result.supplierCode = supplierCode }
         if let packSize { result.packSize = packSize }
+        if let description { result.description = description }
         return result
     }
 }

@@ -97,4 +97,17 @@ import Testing
             }
         }
     }
+
+    @Test func aDescriptionIsTrimmedLimitedPatchedAndAudited() throws {
+        let details = try ProductDetails(name: "Mug", description: "  Stoneware\n").validated()
+        #expect(details.description == "Stoneware")
+        #expect(throws: InventoryError.self) { try ProductDetails(name: "Mug", description: String(repeating: "x", count: 2001)).validated() }
+        var patch = ProductPatch()
+        #expect(patch.applied(to: details).description == "Stoneware")
+        patch.description = "Porcelain"
+        let patched = patch.applied(to: details)
+        #expect(patched.description == "Porcelain")
+        let changes = ShopActivity.Change.between(details, patched) { _ in nil }
+        #expect(changes.map(\.field) == [.description])
+    }
 }

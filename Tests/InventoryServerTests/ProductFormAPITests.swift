@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import InventoryDomain
 import InventoryServer
@@ -120,6 +121,35 @@ import Testing
             let reply = try await raw.call(.get, "/api/v1/products/price-preview?\(query)", token: manager)
             #expect([404, 422].contains(reply.status), "\(query): \(reply.text)")
             #expect(reply.object["field"] as? String == field, "\(query): \(reply.text)")
+        }
+    }
+
+    @Test func aDescriptionIsSavedReplacedPatchedAndRefusedWhenTooLong() async throws {
+        let (app, store) = try makeApp()
+        let manager = try await token(store, role: .manager)
+        try await app.test(.router) { raw in
+            let client = Caller(client: raw, token: manager)
+            let created = try await client.call(.post, "/api/v1/products", #"{"name":"Mug","description":" Stoneware, 300 ml "}"#)
+            #expect(created.status == 201 && created.object["description"] as? String == "Stoneware, 300 ml", "\(created.text)")
+            let id = try #require(created.object["id"] as? Int)
+            // A replacement that leaves it out keeps it (as older clients send no description).
+            let replaced = try await client.call(.put, "/api/v1/products/\(id)", #"{"name":"Blue mug"}"#)
+            #expect(replaced.object["description"] as? String == "Stoneware, 300 ml", "\(replaced.text)")
+            let patched = try await client.call(.patch, "/api/v1/products/\(id)", #"{"description":null}"#)
+            #expect(patched.status == 200 && patched.object["description"] as? String == "", "\(patched.text)")
+            let listed = try await client.call(.get, "/api/v1/products").object["items"] as? [[String: Any]]
+            #expect(listed?.first?["description"] as? String == "")
+
+            let long = String(repeating: "x", count: 2001)
+            let before = try await store.product(ProductID(Int64(id)))
+            for (method, uri, body) in [(HTTPRequest.Method.post, "/api/v1/products", #"{"name":"Cup","description":"\#(long)"}"#),
+                                        (.put, "/api/v1/products/\(id)", #"{"name":"Mug","description":"\#(long)"}"#),
+                                        (.patch, "/api/v1/products/\(id)", #"{"description":"\#(long)"}"#)] {
+                let refused = try await client.call(method, uri, body)
+                #expect(refused.status == 422 && refused.object["field"] as? String == "description", "\(method) \(refused.text)")
+            }
+            #expect(try await store.products(ProductQuery()).total == 1)
+            #expect(try await store.product(ProductID(Int64(id))) == before)
         }
     }
 }

@@ -1,4 +1,4 @@
-"""Products as the iOS app knew them (issue 14, point 5): an opening stock on the new-product form, the final price with
+"""Products as the iOS app knew them (issue 14, point 5): a description, an opening stock on the new-product form, the final price with
 tax and the markup's suggestion shown live (the server's figures), "save and add another", a share button, and
 "+1 received" / ±N on the scan screen for a known barcode."""
 import os
@@ -49,6 +49,7 @@ def test_opening_stock_live_prices_and_save_and_add_another(shop, signed_in, wid
     assert seen(driver, wait_for(driver, "#pf-opening"))
     type_into(driver, "#pf-opening-quantity", "12")
     type_into(driver, "#pf-opening-cost", "2.50")
+    type_into(driver, "#pf-description", "Stoneware, 300 ml.")
 
     # The category's markup suggests a price for the opening cost: the server's figure, shown as it is typed.
     expected = shop.api("GET", f"/api/v1/products/price-preview?cost=2.50&categoryId={category['id']}&taxRate=19")
@@ -86,6 +87,7 @@ def test_opening_stock_live_prices_and_save_and_add_another(shop, signed_in, wid
     assert product_total(shop) == before + 1
     saved = shop.api("GET", "/api/v1/products?search=" + urllib.parse.quote(name))["items"][0]
     assert (saved["quantity"], saved["averageCost"], saved["salePrice"], saved["taxRate"]) == ("12", "2.50", "10.00", "19")
+    assert saved["description"] == "Stoneware, 300 ml."
     movements = shop.api("GET", f"/api/v1/products/{saved['id']}/movements")
     assert [(m["kind"], m["reason"], m["unitCost"]) for m in movements] == [("adjustment", "initial", "2.50")]
     assert no_horizontal_scroll(driver)
@@ -114,7 +116,8 @@ def test_a_bad_opening_stock_is_refused_on_its_field_and_nothing_is_created(shop
 
 @pytest.mark.parametrize("width,height", SIZES, ids=IDS)
 def test_share_a_product(shop, signed_in, width, height):
-    product = shop.api("POST", "/api/v1/products", {"name": unique("Shared mug"), "salePrice": "4.00"})
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Shared mug"), "salePrice": "4.00",
+                                                    "description": "Stoneware, 300 ml.\nDishwasher safe."})
     link = shop.url(f"/app/products/{product['id']}")
     driver = signed_in(shop, "staff", width=width, height=height)
     phone = width < 768
@@ -127,6 +130,10 @@ def test_share_a_product(shop, signed_in, width, height):
     driver.get(link)
     share = wait_for(driver, "#pd-share")
     wait_idle(driver)
+    # The description, as the server keeps it, under the name.
+    description = driver.find_element(By.ID, "pd-description")
+    assert description.text == "Stoneware, 300 ml.\nDishwasher safe."
+    assert seen(driver, description)
     assert seen(driver, share)
     share.click()
     if phone:
@@ -205,3 +212,27 @@ def test_staff_get_no_quick_receive(shop, signed_in):
     wait_for(driver, "#manual-code").send_keys(code + Keys.ENTER)
     wait_for(driver, "#result-actions")
     assert driver.find_elements(By.ID, "quick-receive") == []
+
+
+def test_a_description_is_edited_and_cleared(shop, signed_in):
+    product = shop.api("POST", "/api/v1/products", {"name": unique("Described mug"), "description": "Old words"})
+    driver = signed_in(shop, "manager", width=1024, height=768)
+    driver.get(shop.url(f"/app/products/{product['id']}/edit"))
+    field = wait_for(driver, "#pf-description")
+    wait(driver, lambda d: field.get_attribute("value") == "Old words")
+    assert not driver.find_element(By.ID, "pf-opening").is_displayed()  # only when creating
+    assert not driver.find_element(By.ID, "pf-save-another").is_displayed()
+    field.clear()
+    driver.find_element(By.ID, "pf-save").click()
+    wait(driver, lambda d: urllib.parse.urlsplit(d.current_url).path == f"/app/products/{product['id']}")
+    wait_idle(driver)
+    assert shop.api("GET", f"/api/v1/products/{product['id']}")["description"] == ""
+    assert not driver.find_element(By.ID, "pd-description").is_displayed()
+    # Too long: the server's refusal on the field.
+    driver.get(shop.url(f"/app/products/{product['id']}/edit"))
+    field = wait_for(driver, "#pf-description")
+    driver.execute_script("arguments[0].removeAttribute('maxlength'); arguments[0].value = 'x'.repeat(2001)", field)
+    driver.find_element(By.ID, "pf-save").click()
+    wait(driver, lambda d: d.find_element(By.ID, "pf-description").get_attribute("aria-invalid") == "true")
+    assert "2000" in driver.find_element(By.ID, "pf-description-error").text or "long" in driver.find_element(By.ID, "pf-description-error").text
+    assert shop.api("GET", f"/api/v1/products/{product['id']}")["description"] == ""

@@ -206,6 +206,7 @@ public struct ShopActivity: Sendable, Hashable {
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax, logo
             case username, displayName, role, active, password, pin, jobTitle, alerts
+            case description
 
             /// How a sentence names it.
             public var label: String {
@@ -301,6 +302,7 @@ public struct ShopActivity: Sendable, Hashable {
                 (.allowsNegativeStock, .flag(old.allowsNegativeStock), .flag(new.allowsNegativeStock)),
                 (.icon, .text(old.iconEmoji), .text(new.iconEmoji)),
                 (.archived, .flag(old.isArchived), .flag(new.isArchived)),
+                (.description, Value(old.description.nilIfEmpty, Value.text), Value(new.description.nilIfEmpty, Value.text)),
             ])
         }
 

@@ -190,7 +190,7 @@ extension InventorySQLiteRepository {
     static let productColumns = """
         p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, \(Self.pictureListColumn), p.salePrice, p.minimumSalePrice, p.taxRate,
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
-        p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize
+        p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize, p.description
         """
 
     static func product(_ row: Row) -> Product {
@@ -201,7 +201,7 @@ extension InventorySQLiteRepository {
             lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
             allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14],
             preferredSupplierID: (row["preferredSupplierId"] as Int64?).map(SupplierID.init(rawValue:)), supplierCode: row["supplierCode"],
-            packSize: Quantity(thousandths: row["packSize"]))
+            packSize: Quantity(thousandths: row["packSize"]), description: row["description"])
         return Product(
             id: ProductID(row[0]), details: details,
             stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
@@ -247,8 +247,8 @@ extension InventorySQLiteRepository {
         try db.execute(sql: """
             INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
                 lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived,
-                preferredSupplierId, supplierCode, packSize, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                preferredSupplierId, supplierCode, packSize, description, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: self.productArguments(details) + [now, now])
         return ProductID(db.lastInsertedRowID)
     }
@@ -259,7 +259,7 @@ extension InventorySQLiteRepository {
             details.categoryID?.rawValue, details.unit, details.salePrice.minorUnits,
             details.minimumSalePrice?.minorUnits, details.taxRate.hundredths, details.lowStockThreshold?.thousandths,
             details.tracksStock, details.allowsNegativeStock, details.iconEmoji, details.isArchived,
-            details.preferredSupplierID?.rawValue, details.supplierCode, details.packSize.thousandths,
+            details.preferredSupplierID?.rawValue, details.supplierCode, details.packSize.thousandths, details.description,
         ]
     }
 
@@ -301,7 +301,7 @@ extension InventorySQLiteRepository {
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
                 allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?,
-                preferredSupplierId = ?, supplierCode = ?, packSize = ?, updatedAt = ?
+                preferredSupplierId = ?, supplierCode = ?, packSize = ?, description = ?, updatedAt = ?
             WHERE id = ?
             """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
         if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,

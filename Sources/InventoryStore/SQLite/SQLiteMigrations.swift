@@ -505,6 +505,10 @@ enum SQLiteMigrations {
                     WHERE p.isArchived = 0 AND \(InventorySQLiteRepository.stockStatusSQL(shopDefault: shopDefault)) IN (?, ?))
                 """, arguments: [StockStatus.low.rawValue, StockStatus.out.rawValue])
         }
+        // A product's description (issue 14, point 5: as the iOS app had it).
+        migrator.registerMigration("v22-product-description") { db in
+            try db.execute(sql: "ALTER TABLE product ADD COLUMN description TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

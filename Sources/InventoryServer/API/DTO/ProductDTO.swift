@@ -13,6 +13,8 @@ struct ProductResponse: Codable, Sendable, Equatable {
     /// Every picture, the main one first.
     var pictures: [PictureResponse]
     var iconEmoji: String
+    /// What the product is, in the shop's words; empty when none.
+    var description: String
     var salePrice: String
     var minimumSalePrice: String?
     var taxRate: String
@@ -54,6 +56,7 @@ struct ProductResponse: Codable, Sendable, Equatable {
         self.imageRef = product.imageRef
         self.pictures = product.pictures.map(PictureResponse.init)
         self.iconEmoji = d.iconEmoji
+        self.description = d.description
         self.salePrice = formats.string(d.salePrice)
         self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
         self.taxRate = d.taxRate.decimalString
@@ -94,6 +97,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     var tracksStock: Bool?
     var allowsNegativeStock: Bool?
     var archived: Bool?
+    var description: String?
     /// Left out (or null): no preferred supplier.
     var preferredSupplierId: Int64?
     var supplierCode: String?
@@ -103,6 +107,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, sku, barcode, categoryId, unit, iconEmoji, salePrice, minimumSalePrice, taxRate, lowStockThreshold,
             tracksStock, allowsNegativeStock, archived, preferredSupplierId, supplierCode, packSize
+        case description
     }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
@@ -125,6 +130,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
         details.preferredSupplierID = self.preferredSupplierId.map(SupplierID.init(rawValue:))
         details.supplierCode = self.supplierCode
         details.packSize = try self.packSize.map { try Quantity.parse($0, field: "packSize") } ?? Quantity(1)
+        if let description { details.description = description }
         return details
     }
 }
@@ -175,7 +181,8 @@ struct PricePreviewResponse: Encodable, Sendable {
 }
 
 /// A JSON merge patch (RFC 7396) of a product: a member left out keeps its value, `null` clears an optional one
-/// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon).
+/// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon; description
+/// becomes empty).
 /// `PATCH /api/v1/products/{id}`; its members are those of ``ProductRequest``.
 struct ProductPatchRequest: Decodable, Sendable, KnownFields {
     var patch: [CodingKeys: Value] = [:]
@@ -247,6 +254,7 @@ struct ProductPatchRequest: Decodable, Sendable, KnownFields {
                 if case .integer(let id) = value { patch.preferredSupplierID = SupplierID(rawValue: id) } else { patch.preferredSupplierID = .some(nil) }
             case .supplierCode: patch.supplierCode = .some(text)
             case .packSize: patch.packSize = try Quantity.parse(try required(), field: field)
+            case .description: patch.description = text ?? ""
             }
         }
         return patch

@@ -226,7 +226,7 @@ async function showForm(productId) {
       return;
     }
     await categoriesReady;
-    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"]) {
+    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "description"]) {
       form.elements[name].value = product[name] ?? "";
     }
     form.categoryId.value = product.categoryId ?? "";
@@ -546,6 +546,7 @@ async function showForm(productId) {
     if (form.preferredSupplierId.value) body.preferredSupplierId = Number(form.preferredSupplierId.value);
     if (form.supplierCode.value.trim()) body.supplierCode = form.supplierCode.value.trim();
     if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim().replace(",", ".");
+    body.description = form.elements.description.value.trim();  // always sent, so emptying the field clears it
     body.tracksStock = form.tracksStock.checked;
     body.allowsNegativeStock = form.allowsNegativeStock.checked;
     if (!product) {
@@ -646,6 +647,9 @@ function renderProduct(product) {
   gallery.hidden = more.length === 0;
   gallery.replaceChildren(...more.map((p) => el("li", {}, productThumb({ imageRef: p.imageRef, iconEmoji: product.iconEmoji }))));
   document.getElementById("pd-name").textContent = product.name;
+  const description = document.getElementById("pd-description");
+  description.textContent = product.description ?? "";
+  description.hidden = !product.description;
   document.getElementById("pd-badges").replaceChildren(statusBadge(product.status),
     product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : "");
   loadCategories().then((categories) => {
