@@ -10,7 +10,7 @@ enum SQLiteMigrations {
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
-                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed"]
+                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed", "v22-product-description"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
