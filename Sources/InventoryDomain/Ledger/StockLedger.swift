@@ -94,8 +94,13 @@ public struct StockLedger: Sendable, Hashable {
     }
 
     /// Whether the value after the movement stays far inside 64 bits (a margin of 2⁶⁰ leaves room for rounding terms).
+    /// The largest magnitude a product's stock or its value may reach (in thousandths or minor units): far beyond any
+    /// shop, and far below what 64 bits hold. One line of a document is held to much less (``Money/maximum``,
+    /// ``Quantity/maximum``); a balance sums many lines, so it is held to this.
+    public static let balanceLimit = Int64(1) << 60
+
     static func fits(_ value: Int64, _ effect: MovementEffect) -> Bool {
-        let limit = Int128(1) << 60
+        let limit = Int128(Self.balanceLimit)
         let bound: Int128
         switch effect {
         case .receipt(let quantity, let unitCost): bound = Int128(quantity.thousandths) * Int128(unitCost.minorUnits.magnitude) / 1000 + 1

@@ -370,7 +370,9 @@ extension InventorySQLiteRepository {
                     // against 3.9 ms for 400 hits in 10,000 names). The same LIKE on the product row confirms each, so
                     // the answer never depends on the index.
                     let folded = Self.searchKey(word)
-                    if folded.count >= 3 && !folded.contains(where: { "%_\\".contains($0) }) {
+                    // (FTS5 reads a query only up to a NUL: a word with control characters is left to LIKE alone.)
+                    if folded.count >= 3 && !folded.contains(where: { "%_\\".contains($0) })
+                        && !folded.unicodeScalars.contains(where: { $0.value < 0x20 }) {
                         conditions.append("p.id IN (SELECT rowid FROM productSearch WHERE productSearch MATCH ?)")
                         arguments += ["\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
                     }

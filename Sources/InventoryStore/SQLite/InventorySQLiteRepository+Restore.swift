@@ -293,8 +293,12 @@ extension InventorySQLiteRepository {
             try check("product", row[0]) {
                 let product = self.product(row)
                 _ = try product.details.validated()
-                try product.stock.quantity.requireWithinLimit(field: "quantity")
-                try product.stock.value.requireWithinLimit(field: "value")
+                // A balance sums many lines, each within a line's limit: it is held to the ledger's (a shop whose stock
+                // is worth more than one line may be must still restore from its own backup).
+                for (field, amount) in [("quantity", product.stock.quantity.thousandths), ("value", product.stock.value.minorUnits)]
+                where amount.magnitude >= UInt64(StockLedger.balanceLimit) {
+                    throw InventoryError(.invalidValue, field: field, "is beyond what the books can hold")
+                }
             }
         }
         for row in try sample("user", "\(self.accountColumns), role AS rawRole") {
@@ -346,10 +350,11 @@ extension InventorySQLiteRepository {
                 for (index, field) in [(2, "quantity"), (3, "quantityAfter"), (4, "valueAfter")] {
                     let value: Int64 = row[index]
                     guard value != .min else { throw InventoryError(.invalidValue, field: field, "is out of range") }
-                    if index == 4 {
-                        try Money(minorUnits: abs(value)).requireWithinLimit(field: field)
-                    } else {
+                    if index == 2 {
                         try Quantity(thousandths: abs(value)).requireWithinLimit(field: field)
+                    } else if value.magnitude >= UInt64(StockLedger.balanceLimit) {
+                        // The balances after a movement sum many lines: held to the ledger's limit, not a line's.
+                        throw InventoryError(.invalidValue, field: field, "is beyond what the books can hold")
                     }
                 }
             }
