@@ -259,7 +259,7 @@ def test_camera_scan_offers_create_then_add_stock(shop, signed_in, tmp_path):
     name = unique("Scanned jam")
     driver.find_element(By.CSS_SELECTOR, "#product-form input[name=name]").send_keys(name)
     driver.find_element(By.CSS_SELECTOR, "#product-form input[name=salePrice]").send_keys("4.50")
-    driver.find_element(By.CSS_SELECTOR, "#product-form button[type=submit]").click()
+    driver.find_element(By.ID, "pf-save").click()
     wait(driver, lambda d: path_of(d).startswith("/app/products/") and path_of(d) != "/app/products/new")
     product = shop.api("GET", f"/api/v1/products/barcode/{code}")
     assert product["name"] == name
