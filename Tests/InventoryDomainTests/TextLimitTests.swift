@@ -62,6 +62,17 @@ import Testing
         #expect(try Category(id: CategoryID(0), name: "Pâtisserie").validated().name == "Pâtisserie")
     }
 
+    /// A NUL would be cut off when the text is read back (schemathesis found a supplier "\u{0}…" whose backup then
+    /// failed its check with an empty name): every limited text refuses it, naming the field.
+    @Test func aNULIsRefused() throws {
+        #expect(TextLimit.name.violation("\u{0}Acme") == "must not contain a NUL character")
+        let error = #expect(throws: InventoryError.self) {
+            _ = try Contact<Supplier>(id: SupplierID(0), name: "Acme\u{0}").validated()
+        }
+        #expect(error?.field == "name")
+        #expect(TextLimit.note.violation("line\u{1}ok") == nil)
+    }
+
     @Test func anIconIsOneSmallCharacter() throws {
         for icon in ["☕", "🛍️", "👩🏽‍🍳", "👨‍👩‍👧‍👦", "🇩🇪"] {
             #expect(try ProductDetails(name: "Thing", iconEmoji: icon).validated().iconEmoji == icon, "\(icon)")

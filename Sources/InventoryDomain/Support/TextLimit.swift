@@ -49,6 +49,8 @@ public struct TextLimit: Sendable, Hashable {
     /// Why `text` is too long, or nil when it fits.
     public func violation(_ text: String) -> String? {
         if text.utf8.count > self.bytes { return "is longer than \(self.bytes) bytes of UTF-8 text" }
+        // SQLite keeps a NUL, but text read back as a C string ends there: "\u{0}Acme" would come back empty.
+        if text.utf8.contains(0) { return "must not contain a NUL character" }
         // Stop counting once past the limit: a long text costs no more than the limit.
         var scalars = 0
         for _ in text.unicodeScalars {
