@@ -8,8 +8,8 @@ public typealias StocktakeID = ID<StocktakeMarker>
 public enum StocktakeScope: Sendable, Hashable {
     /// Every product that keeps stock.
     case all
-    /// The products of one category.
-    case category(CategoryID)
+    /// The products of one category (nil once that category is deleted: the sheet keeps what it counted).
+    case category(CategoryID?)
 
     /// The scope's name on the wire and in the database.
     public var kind: String {

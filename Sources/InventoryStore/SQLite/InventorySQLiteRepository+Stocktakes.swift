@@ -181,7 +181,7 @@ extension InventorySQLiteRepository: StocktakeRepository {
                 averageCostAtCount: (row["averageCostAtCount"] as Int64?).map(UnitCost.init(scaled:)))
         }
         return Stocktake(
-            id: id, scope: categoryID.map(StocktakeScope.category) ?? (scopeKind == "all" ? .all : .category(CategoryID(0))),
+            id: id, scope: scopeKind == "all" ? .all : .category(categoryID),
             scopeName: header["name"] ?? (scopeKind == "all" ? "All products" : "Deleted category"), status: status,
             note: header["note"], createdAt: Instant(milliseconds: header["createdAt"]), createdBy: header["createdBy"],
             closedAt: (header["closedAt"] as Int64?).map(Instant.init(milliseconds:)), closedBy: header["closedBy"],

@@ -72,7 +72,7 @@ struct StocktakeSummaryResponse: Encodable, Sendable {
     init(_ summary: StocktakeSummary, _ f: Formats) {
         self.id = summary.id.rawValue
         self.scope = summary.scope.kind
-        self.categoryId = summary.scope.categoryID.flatMap { $0.rawValue > 0 ? $0.rawValue : nil }  // a deleted category (id 0 in the store): none
+        self.categoryId = summary.scope.categoryID?.rawValue
         self.scopeName = summary.scopeName
         self.status = summary.status.rawValue
         self.note = summary.note
@@ -114,7 +114,7 @@ struct StocktakeResponse: Encodable, Sendable {
     init(_ sheet: Stocktake, _ f: Formats) {
         self.id = sheet.id.rawValue
         self.scope = sheet.scope.kind
-        self.categoryId = sheet.scope.categoryID.flatMap { $0.rawValue > 0 ? $0.rawValue : nil }  // a deleted category (id 0 in the store): none
+        self.categoryId = sheet.scope.categoryID?.rawValue
         self.scopeName = sheet.scopeName
         self.status = sheet.status.rawValue
         self.note = sheet.note
