@@ -71,6 +71,9 @@ public struct ProductDetails: Sendable, Hashable {
     public var packSize: Quantity
     /// What the product is, in the shop's words (as the iOS app's description); empty when none.
     public var description: String
+    /// Where it sits in the shop (an aisle, a shelf, a bin: `A3`, `Back room`); a stocktake can count one shelf. Nil when
+    /// none. Stored as ``shelfName(_:)`` makes it; a shelf is matched ignoring the case of the letters A–Z.
+    public var shelf: String?
 
     /// Creates product details; call ``validated()`` before storing.
     public init(
@@ -78,7 +81,8 @@ public struct ProductDetails: Sendable, Hashable {
         salePrice: Money = .zero, minimumSalePrice: Money? = nil, taxRate: Percent = .zero,
         lowStockThreshold: Quantity? = nil, tracksStock: Bool = true, allowsNegativeStock: Bool = false,
         iconEmoji: String = "", isArchived: Bool = false,
-        preferredSupplierID: SupplierID? = nil, supplierCode: String? = nil, packSize: Quantity = Quantity(1), description: String = ""
+        preferredSupplierID: SupplierID? = nil, supplierCode: String? = nil, packSize: Quantity = Quantity(1), description: String = "",
+        shelf: String? = nil
     ) {
         self.name = name
         self.sku = sku
@@ -97,6 +101,7 @@ public struct ProductDetails: Sendable, Hashable {
         self.supplierCode = supplierCode
         self.packSize = packSize
         self.description = description
+        self.shelf = shelf
     }
 
     /// Trims text, normalises the barcode, derives the icon, and checks every rule.
@@ -138,7 +143,14 @@ public struct ProductDetails: Sendable, Hashable {
         try copy.validateSupply()
         copy.description = self.description.trimmingCharacters(in: .whitespacesAndNewlines)
         try TextLimit.note.check(copy.description, field: "description")
+        copy.shelf = Self.shelfName(self.shelf)
+        if let shelf = copy.shelf { try TextLimit.shelf.check(shelf, field: "shelf") }
         return copy
+    }
+
+    /// A shelf as it is stored and matched: trimmed, inner runs of white space made one space, nil when empty.
+    public static func shelfName(_ text: String?) -> String? {
+        text?.split(whereSeparator: \.isWhitespace).joined(separator: " ").nilIfEmpty
     }
 
     /// Trims the supplier's code and checks the pack size (the reorder fields; the supplier's existence is the
@@ -147,6 +159,19 @@ public struct ProductDetails: Sendable, Hashable {
         self.supplierCode = self.supplierCode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         if let code = self.supplierCode { try TextLimit.sku.check(code, field: "supplierCode") }
         try self.packSize.requirePositive(field: "packSize")
+    }
+}
+
+/// A shelf products sit on, as the stocktake's scope and the product form offer it.
+public struct Shelf: Sendable, Hashable {
+    /// The shelf as stored on its products (one spelling when products differ only in letter case).
+    public var name: String
+    /// How many products not archived sit on it (at least one).
+    public var products: Int
+
+    public init(name: String, products: Int) {
+        self.name = name
+        self.products = products
     }
 }
 

@@ -21,6 +21,8 @@ public struct ProductPatch: Sendable, Hashable {
     public var packSize: Quantity?
     /// Cleared (an empty text), the product has no description.
     public var description: String?
+    /// Cleared (`.some(nil)`), the product is on no shelf.
+    public var shelf: String??
 
     /// A patch that changes nothing.
     public init() {}
@@ -45,6 +47,7 @@ public struct ProductPatch: Sendable, Hashable {
         if let supplierCode { result.supplierCode = supplierCode }
         if let packSize { result.packSize = packSize }
         if let description { result.description = description }
+        if let shelf { result.shelf = shelf }
         return result
     }
 }

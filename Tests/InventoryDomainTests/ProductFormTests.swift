@@ -110,4 +110,20 @@ import Testing
         let changes = ShopActivity.Change.between(details, patched) { _ in nil }
         #expect(changes.map(\.field) == [.description])
     }
+
+    @Test func aShelfIsTrimmedOptionalLimitedPatchedAndAudited() throws {
+        let details = try ProductDetails(name: "Mug", shelf: "  A3 \t top ").validated()
+        #expect(details.shelf == "A3 top")
+        #expect(try ProductDetails(name: "Mug", shelf: "   ").validated().shelf == nil)
+        #expect(throws: InventoryError(.invalidValue, field: "shelf", "")) {
+            try ProductDetails(name: "Mug", shelf: String(repeating: "x", count: 41)).validated()
+        }
+        var patch = ProductPatch()
+        #expect(patch.applied(to: details).shelf == "A3 top")
+        patch.shelf = .some(nil)
+        let cleared = patch.applied(to: details)
+        #expect(cleared.shelf == nil)
+        let changes = ShopActivity.Change.between(details, cleared) { _ in nil }
+        #expect(changes.map(\.field) == [.shelf] && changes.first?.field.label == "shelf")
+    }
 }

@@ -54,13 +54,30 @@ import Testing
         #expect(throws: InventoryError(.conflict, field: "status", "")) { try Self.sheet([], status: .cancelled).requireOpen() }
     }
 
-    @Test func aScopeIsAllOrOneCategory() throws {
+    @Test func aScopeIsAllOneCategoryOrOneShelf() throws {
         #expect(try StocktakeScope.parse(nil, categoryID: nil) == .all)
         #expect(try StocktakeScope.parse("category", categoryID: CategoryID(3)) == .category(CategoryID(3)))
         #expect(StocktakeScope.category(CategoryID(3)).kind == "category" && StocktakeScope.all.categoryID == nil)
         #expect(throws: InventoryError(.missingValue, field: "categoryId", "")) { try StocktakeScope.parse("category", categoryID: nil) }
         #expect(throws: InventoryError(.invalidValue, field: "categoryId", "")) { try StocktakeScope.parse("all", categoryID: CategoryID(3)) }
-        #expect(throws: InventoryError(.invalidValue, field: "scope", "")) { try StocktakeScope.parse("shelf", categoryID: nil) }
+        #expect(throws: InventoryError(.invalidValue, field: "scope", "")) { try StocktakeScope.parse("aisle", categoryID: nil) }
+        #expect(throws: InventoryError(.invalidValue, field: "scope", "")) { try StocktakeScope.parse("aisle", categoryID: CategoryID(3)) }
+        // A shelf is trimmed and its inner spaces made one, as a product's shelf is stored.
+        #expect(try StocktakeScope.parse("shelf", categoryID: nil, shelf: "  Back   room ") == .shelf("Back room"))
+        #expect(StocktakeScope.shelf("A3").kind == "shelf" && StocktakeScope.shelf("A3").shelf == "A3" && StocktakeScope.all.shelf == nil)
+        #expect(throws: InventoryError(.missingValue, field: "shelf", "")) { try StocktakeScope.parse("shelf", categoryID: nil) }
+        #expect(throws: InventoryError(.missingValue, field: "shelf", "")) { try StocktakeScope.parse("shelf", categoryID: nil, shelf: " \t ") }
+        #expect(throws: InventoryError(.invalidValue, field: "shelf", "")) { try StocktakeScope.parse("all", categoryID: nil, shelf: "A3") }
+        #expect(throws: InventoryError(.invalidValue, field: "categoryId", "")) {
+            try StocktakeScope.parse("shelf", categoryID: CategoryID(3), shelf: "A3")
+        }
+        #expect(throws: InventoryError(.invalidValue, field: "shelf", "")) {
+            try StocktakeScope.parse("shelf", categoryID: nil, shelf: String(repeating: "x", count: 41))
+        }
+        #expect(StocktakeScope.all.name(categoryName: nil) == "All products")
+        #expect(StocktakeScope.category(CategoryID(3)).name(categoryName: "Dairy") == "Dairy")
+        #expect(StocktakeScope.category(nil).name(categoryName: nil) == "Deleted category")
+        #expect(StocktakeScope.shelf("A3").name(categoryName: nil) == "Shelf A3")
     }
 
     @Test func anExpiredLotIsWrittenOffForWhatIsLeft() throws {

@@ -42,7 +42,8 @@ import Testing
         "POST /api/v1/auth/clock-in": staff, "POST /api/v1/auth/clock-out": staff,
         "GET /api/v1/shifts": staff, "GET /api/v1/events": staff, "GET /api/v1/settings": staff,
         "GET /api/v1/products": staff, "GET /api/v1/products/{id}": staff, "GET /api/v1/products/barcode/{code}": staff,
-        "GET /api/v1/products/{id}/movements": staff, "GET /api/v1/products/{id}/price-suggestion": staff, "GET /api/v1/categories": staff, "GET /api/v1/customers": staff,
+        "GET /api/v1/products/{id}/movements": staff, "GET /api/v1/products/{id}/price-suggestion": staff, "GET /api/v1/products/shelves": staff,
+        "GET /api/v1/categories": staff, "GET /api/v1/customers": staff,
         "GET /api/v1/sales": staff, "POST /api/v1/sales": staff, "GET /api/v1/sales/{id}": staff,
         "GET /api/v1/reports/low-stock": staff, "GET /api/v1/reports/low-stock.csv": staff, "GET /api/v1/reports/expiring": staff, "POST /api/v1/barcodes/decode": staff,
         // Manager: purchases and suppliers; products, categories, customers; adjustments; reports and exports; refunds.

@@ -61,10 +61,14 @@ import Testing
         try await app.test(.router) { raw in
             let office = Caller(client: raw, token: manager)
             let refusals: [(String, String, Int, String)] = [
-                ("/api/v1/stocktakes", #"{"scope":"shelf"}"#, 422, "scope"),
+                ("/api/v1/stocktakes", #"{"scope":"aisle"}"#, 422, "scope"),
+                ("/api/v1/stocktakes", #"{"scope":"shelf"}"#, 422, "shelf"),
+                ("/api/v1/stocktakes", #"{"scope":"shelf","shelf":"  "}"#, 422, "shelf"),
+                ("/api/v1/stocktakes", #"{"scope":"shelf","shelf":"Z9"}"#, 404, "shelf"),
                 ("/api/v1/stocktakes", #"{"scope":"category"}"#, 422, "categoryId"),
                 ("/api/v1/stocktakes", #"{"scope":"category","categoryId":999}"#, 404, "categoryId"),
-                ("/api/v1/stocktakes", #"{"scope":"all","shelf":"A"}"#, 400, "shelf"),
+                ("/api/v1/stocktakes", #"{"scope":"all","shelf":"A"}"#, 422, "shelf"),
+                ("/api/v1/stocktakes", #"{"scope":"all","aisle":"A"}"#, 400, "aisle"),
                 ("/api/v1/stocktakes/\(sheet.id)/counts", #"{"productId":999}"#, 404, "productId"),
                 ("/api/v1/stocktakes/\(sheet.id)/counts", #"{"productId":\#(beans.id),"quantity":"-1"}"#, 422, "quantity"),
                 ("/api/v1/stocktakes/\(sheet.id)/counts", #"{"productId":\#(beans.id),"quantity":"many"}"#, 422, "quantity"),
@@ -107,6 +111,45 @@ import Testing
             let again = try await office.call(.post, "/api/v1/adjustments/expired-lot", body)
             #expect(again.status == 422 && again.object["field"] as? String == "lotCode", "\(again.text)")
             #expect(try await store.testOnly_dump() == before)
+        }
+    }
+
+    @Test func aShelfIsAProductFieldAndAStocktakeScope() async throws {
+        let (app, store) = try makeApp()
+        let staff = try await token(store, role: .staff)
+        let manager = try await token(store, role: .manager)
+        try await app.test(.router) { raw in
+            let office = Caller(client: raw, token: manager)
+            let counter = Caller(client: raw, token: staff)
+            let cola = try await office.call(.post, "/api/v1/products", #"{"name":"Cola","salePrice":"1.50","shelf":"  A3 "}"#)
+            #expect(cola.status == 201 && cola.object["shelf"] as? String == "A3", "\(cola.text)")
+            let colaID = try #require(cola.object["id"] as? Int)
+            let water = try await office.call(.post, "/api/v1/products", #"{"name":"Water","salePrice":"1.00"}"#)
+            #expect(water.status == 201 && water.object["shelf"] == nil, "absent when none: \(water.text)")
+            let waterID = try #require(water.object["id"] as? Int)
+            let patched = try await office.call(.patch, "/api/v1/products/\(waterID)", #"{"shelf":"a3"}"#)
+            #expect(patched.object["shelf"] as? String == "a3", "\(patched.text)")
+            // A replacement without the member keeps the shelf (an older client knows nothing of it); empty clears it.
+            let kept = try await office.call(.put, "/api/v1/products/\(colaID)", #"{"name":"Cola","salePrice":"1.60"}"#)
+            #expect(kept.object["shelf"] as? String == "A3", "\(kept.text)")
+            let shelves = try await counter.call(.get, "/api/v1/products/shelves")
+            #expect(shelves.status == 200 && shelves.array.count == 1 && shelves.array.first?["products"] as? Int == 2, "\(shelves.text)")
+            // Too long: refused naming the field, nothing changed.
+            let before = try await store.testOnly_dump()
+            let long = try await office.call(.patch, "/api/v1/products/\(colaID)", #"{"shelf":"\#(String(repeating: "x", count: 41))"}"#)
+            #expect(long.status == 422 && long.object["field"] as? String == "shelf", "\(long.text)")
+            #expect(try await store.testOnly_dump() == before)
+
+            let opened = try await office.call(.post, "/api/v1/stocktakes", #"{"scope":"shelf","shelf":"A3","note":"top shelf"}"#)
+            #expect(opened.status == 201 && opened.object["scope"] as? String == "shelf" && opened.object["shelf"] as? String == "A3",
+                    "\(opened.text)")
+            #expect(opened.object["scopeName"] as? String == "Shelf A3")
+            #expect((opened.object["lines"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cola", "Water"])
+            let list = try await counter.call(.get, "/api/v1/stocktakes")
+            #expect(list.array.first?["shelf"] as? String == "A3" && list.array.first?["categoryId"] == nil, "\(list.text)")
+
+            let cleared = try await office.call(.put, "/api/v1/products/\(waterID)", #"{"name":"Water","salePrice":"1.00","shelf":""}"#)
+            #expect(cleared.status == 200 && cleared.object["shelf"] == nil, "\(cleared.text)")
         }
     }
 }

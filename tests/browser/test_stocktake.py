@@ -1,8 +1,9 @@
-"""Stocktake (issue 14, point 1): a manager starts a count sheet for a category, scans (each scan adds one) and types
+"""Stocktake (issue 14, point 1): a manager starts a count sheet for a category (or a shelf, set on the product form), scans (each scan adds one) and types
 counts, sees each variance and its value as the server computed them, and posts the sheet as one adjustment while the
 till keeps selling; staff count but neither see costs nor post; an expired lot is written off from the home screen's
 expiring list in one tap (with a confirmation)."""
 import re
+import urllib.parse
 from decimal import Decimal
 
 import pytest
@@ -51,7 +52,7 @@ def test_count_a_category_and_post_it_while_the_till_sells(shop, signed_in, widt
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     link.click()
     wait_for(driver, "#stocktake-new")
-    driver.find_element(By.CSS_SELECTOR, f"#stocktake-scope option[value='{category['id']}']").click()
+    driver.find_element(By.CSS_SELECTOR, f"#stocktake-scope option[value='category:{category['id']}']").click()
     press(driver, "#stocktake-start")
     wait(driver, lambda d: re.search(r"/app/stocktake/\d+$", d.current_url))
     sheet_id = int(driver.current_url.rsplit("/", 1)[1])
@@ -100,6 +101,45 @@ def test_count_a_category_and_post_it_while_the_till_sells(shop, signed_in, widt
     driver.refresh()
     wait(driver, lambda d: d.find_element(By.ID, "sheet-status").text.startswith("Posted"))
     assert amount_in(wait_for(driver, "[data-total='Variance value']").text) == Decimal(posted["totals"]["varianceValue"])
+
+
+@pytest.mark.parametrize("width,height", [(375, 812), (1440, 900)], ids=["phone", "desktop"])
+def test_a_shelf_is_set_on_the_product_form_and_counted_on_its_own(shop, signed_in, width, height):
+    shop.ensure_user("manager")
+    shelf = unique("Aisle").replace(" ", "-")
+    cola = shop.api("POST", "/api/v1/products", {"name": unique("Shelf cola"), "salePrice": "1.50", "shelf": shelf})
+    water = shop.api("POST", "/api/v1/products", {"name": unique("Shelf water"), "salePrice": "1.00"})
+    elsewhere = shop.api("POST", "/api/v1/products", {"name": unique("Shelf juice"), "salePrice": "2.00", "shelf": shelf + "X"})
+    driver = signed_in(shop, "manager", width=width, height=height)
+
+    # The form offers the shelves in use; typing the shelf (in another case) puts the water on it.
+    driver.get(shop.url(f"/app/products/{water['id']}/edit"))
+    field = wait_for(driver, "#pf-shelf")
+    wait(driver, lambda d: shelf in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#pf-shelves option")])
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+    assert fully_visible(driver, field)
+    field.send_keys(f"  {shelf.lower()} ")
+    driver.find_element(By.ID, "pf-save").click()
+    wait(driver, lambda d: urllib.parse.urlsplit(d.current_url).path == f"/app/products/{water['id']}")
+    wait_idle(driver)
+    assert shop.api("GET", f"/api/v1/products/{water['id']}")["shelf"] == shelf.lower()
+    wait(driver, lambda d: f"Shelf {shelf.lower()}" in d.find_element(By.ID, "pd-meta").text)
+
+    # A count of that shelf holds its two products, and not the one on the next shelf.
+    driver.get(shop.url("/app/stocktake"))
+    option = wait_for(driver, f"#stocktake-scope option[value='shelf:{shelf}']")
+    assert "2 products" in option.text
+    option.click()
+    press(driver, "#stocktake-start")
+    wait(driver, lambda d: re.search(r"/app/stocktake/\d+$", d.current_url))
+    sheet = shop.api("GET", f"/api/v1/stocktakes/{int(driver.current_url.rsplit('/', 1)[1])}")
+    assert sheet["scope"] == "shelf" and sorted(line["productId"] for line in sheet["lines"]) == sorted([cola["id"], water["id"]])
+    wait(driver, lambda d: d.find_element(By.ID, "sheet-title").text.endswith(f"Shelf {shelf}"))
+    for product in (cola, water):
+        assert visible(driver, f"[data-product='{product['id']}']")
+    assert not driver.find_elements(By.CSS_SELECTOR, f"[data-product='{elsewhere['id']}']")
+    assert no_horizontal_scroll(driver)
+    shop.api("POST", f"/api/v1/stocktakes/{sheet['id']}/cancel")
 
 
 def test_staff_count_without_costs_and_cannot_post(shop, signed_in):

@@ -206,7 +206,7 @@ public struct ShopActivity: Sendable, Hashable {
             case allowsNegativeStock, icon, archived, color, markup, location, phone, email, note, options, recipe
             case shopName, currency, timeZone, defaultTaxRate, lowStockDefault, lockMinutes, address, taxID = "taxId", receiptFooter, pricesIncludeTax, logo
             case username, displayName, role, active, password, pin, jobTitle, alerts
-            case description
+            case description, shelf
 
             /// How a sentence names it.
             public var label: String {
@@ -303,6 +303,7 @@ public struct ShopActivity: Sendable, Hashable {
                 (.icon, .text(old.iconEmoji), .text(new.iconEmoji)),
                 (.archived, .flag(old.isArchived), .flag(new.isArchived)),
                 (.description, Value(old.description.nilIfEmpty, Value.text), Value(new.description.nilIfEmpty, Value.text)),
+                (.shelf, Value(old.shelf, Value.text), Value(new.shelf, Value.text)),
             ])
         }
 

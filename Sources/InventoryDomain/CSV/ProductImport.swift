@@ -38,7 +38,7 @@ public struct ProductImport: Sendable {
     static let knownColumns: Set<String> = [
         "name", "sku", "barcode", "category", "unit", "sale_price", "minimum_sale_price", "tax_rate", "low_stock_threshold",
         "track_stock", "allow_negative_stock", "icon", "archived", "supplier_code", "pack_size", "id", "cost_price", "quantity", "stock_value", "status",
-        "description",
+        "description", "shelf",
     ]
 
     /// Validates the whole file against the existing products and categories.
@@ -109,6 +109,7 @@ public struct ProductImport: Sendable {
                 if let code = values["supplier_code"] { details.supplierCode = code.nilIfEmpty }
                 if let text = values["pack_size"] { details.packSize = try text.isEmpty ? Quantity(1) : Quantity.parse(text, field: "pack_size") }
                 if let description = values["description"] { details.description = description }
+                if let shelf = values["shelf"] { details.shelf = shelf.nilIfEmpty }
                 var categoryName: String?
                 if let name = values["category"] {
                     if name.isEmpty {
@@ -187,6 +188,7 @@ public struct ProductImport: Sendable {
         check("supplier_code", \.supplierCode)
         check("pack_size", \.packSize)
         check("description", \.description)
+        check("shelf", \.shelf)
         return fields
     }
 }

@@ -10,12 +10,15 @@ public enum StocktakeScope: Sendable, Hashable {
     case all
     /// The products of one category (nil once that category is deleted: the sheet keeps what it counted).
     case category(CategoryID?)
+    /// The products on one shelf (``ProductDetails/shelf``, matched ignoring the case of A–Z).
+    case shelf(String)
 
     /// The scope's name on the wire and in the database.
     public var kind: String {
         switch self {
         case .all: "all"
         case .category: "category"
+        case .shelf: "shelf"
         }
     }
 
@@ -25,21 +28,50 @@ public enum StocktakeScope: Sendable, Hashable {
         return nil
     }
 
-    /// The scope named `kind` (with `categoryID` for a category).
-    /// - Throws: ``InventoryError`` on `scope` for an unknown kind, on `categoryId` when a category scope has none
-    ///   or another scope has one.
-    public static func parse(_ kind: String?, categoryID: CategoryID?) throws -> StocktakeScope {
-        switch kind ?? "all" {
+    /// The shelf of a shelf scope.
+    public var shelf: String? {
+        if case .shelf(let shelf) = self { return shelf }
+        return nil
+    }
+
+    /// How a person reads the scope: "All products", the category's name (`categoryName`, nil once it is deleted) or
+    /// "Shelf A3".
+    public func name(categoryName: String?) -> String {
+        switch self {
+        case .all: "All products"
+        case .category: categoryName ?? "Deleted category"
+        case .shelf(let shelf): "Shelf \(shelf)"
+        }
+    }
+
+    /// The scope named `kind` (with `categoryID` for a category, `shelf` for a shelf).
+    /// - Throws: ``InventoryError`` on `scope` for an unknown kind, on `categoryId` or `shelf` when the scope needs it
+    ///   and has none, or has one it does not use.
+    public static func parse(_ kind: String?, categoryID: CategoryID?, shelf: String? = nil) throws -> StocktakeScope {
+        let kind = kind ?? "all"
+        guard ["all", "category", "shelf"].contains(kind) else {
+            throw InventoryError(.invalidValue, field: "scope", "must be one of all, category, shelf")
+        }
+        if categoryID != nil, kind != "category" {
+            throw InventoryError(.invalidValue, field: "categoryId", "applies only to the scope category")
+        }
+        if shelf != nil, kind != "shelf" {
+            throw InventoryError(.invalidValue, field: "shelf", "applies only to the scope shelf")
+        }
+        switch kind {
         case "all":
-            guard categoryID == nil else {
-                throw InventoryError(.invalidValue, field: "categoryId", "applies only to the scope category")
-            }
             return .all
         case "category":
             guard let categoryID else { throw InventoryError(.missingValue, field: "categoryId", "a category count needs its category") }
             return .category(categoryID)
+        case "shelf":
+            guard let name = ProductDetails.shelfName(shelf) else {
+                throw InventoryError(.missingValue, field: "shelf", "a shelf count needs its shelf")
+            }
+            try TextLimit.shelf.check(name, field: "shelf")
+            return .shelf(name)
         default:
-            throw InventoryError(.invalidValue, field: "scope", "must be one of all, category")
+            preconditionFailure("checked above")
         }
     }
 }
@@ -117,7 +149,7 @@ public struct StocktakeLine: Sendable, Hashable {
 public struct Stocktake: Sendable, Hashable {
     public var id: StocktakeID
     public var scope: StocktakeScope
-    /// The category's name for a category scope.
+    /// How a person reads the scope (``StocktakeScope/name(categoryName:)``).
     public var scopeName: String
     public var status: StocktakeStatus
     public var note: String

@@ -47,6 +47,8 @@ public protocol CatalogueRepository: Sendable {
     func product(sku: String) async throws -> Product?
     /// Products matching a query, with the total count before paging.
     func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int)
+    /// The shelves products not archived sit on (``ProductDetails/shelf``), by name, each with its number of such products.
+    func shelves() async throws -> [Shelf]
     /// A product's ledger in ledger order.
     func movements(productID: ProductID) async throws -> [StockMovement]
     /// A product's option groups (size, milk, extras), in order.

@@ -31,6 +31,8 @@ public struct TextLimit: Sendable, Hashable {
     public static let username = TextLimit(characters: 40)
     /// Barcodes as text (Code 128, QR …).
     public static let barcode = TextLimit(characters: 128)
+    /// Where a product sits: an aisle, a shelf or a bin.
+    public static let shelf = TextLimit(characters: 40)
     /// SKUs.
     public static let sku = TextLimit(characters: 64)
     /// Units such as `pcs` or `kg`.

@@ -13,6 +13,7 @@ struct ProductController<Repository: CatalogueRepository & LedgerRepository & Se
         group.post(.permission(.editCatalogue), use: self.create)
         group.get("barcode/:code", .permission(.viewCatalogue), use: self.byBarcode)
         group.get("price-preview", .permission(.editCatalogue), use: self.pricePreview)
+        group.get("shelves", .permission(.viewCatalogue), use: self.shelves)
         group.get(":id", .permission(.viewCatalogue), use: self.get)
         group.put(":id", .permission(.editCatalogue), use: self.update)
         group.patch(":id", .permission(.editCatalogue), use: self.patch)
@@ -140,6 +141,12 @@ struct ProductController<Repository: CatalogueRepository & LedgerRepository & Se
         let formats = try await self.formats()
         let movements = try await self.repository.movements(productID: id)
         return movements.map { MovementResponse($0, formats: formats) }
+    }
+
+    /// `GET /products/shelves`: the shelves products (not archived) sit on, by name, with how many each holds — what a
+    /// stocktake of one shelf and the product form's shelf field offer.
+    @Sendable func shelves(_ request: Request, context: some RequestContext) async throws -> JSON<[ShelfResponse]> {
+        JSON(try await self.repository.shelves().map { ShelfResponse(name: $0.name, products: $0.products) })
     }
 
     /// `GET /products/price-preview?salePrice=&taxRate=&cost=&categoryId=`: what the form of a product not yet saved shows

@@ -67,18 +67,18 @@ extension InventorySQLiteRepository {
                 try emit(
                     ["id", "name", "sku", "barcode", "category", "unit", "sale_price", "minimum_sale_price", "tax_rate",
                      "low_stock_threshold", "track_stock", "allow_negative_stock", "icon", "archived", "cost_price", "quantity", "stock_value",
-                     "supplier_code", "pack_size", "description"],
+                     "supplier_code", "pack_size", "description", "shelf"],
                     """
                     SELECT p.id, p.name, p.sku, p.barcode, c.name, p.unit, p.salePrice, p.minimumSalePrice, p.taxRate, p.lowStockThreshold,
                         p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.averageCost, p.quantity, p.value,
-                        p.supplierCode, p.packSize, p.description
+                        p.supplierCode, p.packSize, p.description, p.shelf
                     FROM product p LEFT JOIN category c ON c.id = p.categoryId ORDER BY p.id
                     """
                 ) { r in
                     [String(r[0] as Int64), r[1], r[2] ?? "", r[3] ?? "", r[4] ?? "", r[5], money(r[6]), money(r[7]),
                      Percent(hundredths: r[8]).decimalString, quantity(r[9]), (r[10] as Bool) ? "true" : "false",
                      (r[11] as Bool) ? "true" : "false", r[12], (r[13] as Bool) ? "true" : "false",
-                     average(r[15], r[16], r[14]), quantity(r[15]), money(r[16]), r[17] ?? "", quantity(r[18]), r[19]]
+                     average(r[15], r[16], r[14]), quantity(r[15]), money(r[16]), r[17] ?? "", quantity(r[18]), r[19], r[20] ?? ""]
                 }
             case .suppliers, .customers:
                 try emit(["id", "name", "location", "phone", "email", "note"],

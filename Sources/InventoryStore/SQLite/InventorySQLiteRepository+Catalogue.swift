@@ -46,6 +46,14 @@ extension InventorySQLiteRepository {
         }
     }
 
+    public func shelves() async throws -> [Shelf] {
+        try await self.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT MIN(shelf), COUNT(*) FROM product WHERE shelf IS NOT NULL AND isArchived = 0 GROUP BY shelf ORDER BY shelf
+                """).map { Shelf(name: $0[0], products: $0[1]) }
+        }
+    }
+
     /// Every category, by name. Each product's stock status needs its category's threshold, so the list is kept for up
     /// to a second (``categoryCache``); a committed change to the `category` table drops it at once.
     public func categories() async throws -> [Category] {
@@ -190,7 +198,7 @@ extension InventorySQLiteRepository {
     static let productColumns = """
         p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit, \(Self.pictureListColumn), p.salePrice, p.minimumSalePrice, p.taxRate,
         p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived, p.createdAt, p.updatedAt,
-        p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize, p.description
+        p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize, p.description, p.shelf
         """
 
     static func product(_ row: Row) -> Product {
@@ -201,7 +209,7 @@ extension InventorySQLiteRepository {
             lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
             allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14],
             preferredSupplierID: (row["preferredSupplierId"] as Int64?).map(SupplierID.init(rawValue:)), supplierCode: row["supplierCode"],
-            packSize: Quantity(thousandths: row["packSize"]), description: row["description"])
+            packSize: Quantity(thousandths: row["packSize"]), description: row["description"], shelf: row["shelf"])
         return Product(
             id: ProductID(row[0]), details: details,
             stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
@@ -247,8 +255,8 @@ extension InventorySQLiteRepository {
         try db.execute(sql: """
             INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
                 lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived,
-                preferredSupplierId, supplierCode, packSize, description, createdAt, updatedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                preferredSupplierId, supplierCode, packSize, description, shelf, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: self.productArguments(details) + [now, now])
         return ProductID(db.lastInsertedRowID)
     }
@@ -259,7 +267,7 @@ extension InventorySQLiteRepository {
             details.categoryID?.rawValue, details.unit, details.salePrice.minorUnits,
             details.minimumSalePrice?.minorUnits, details.taxRate.hundredths, details.lowStockThreshold?.thousandths,
             details.tracksStock, details.allowsNegativeStock, details.iconEmoji, details.isArchived,
-            details.preferredSupplierID?.rawValue, details.supplierCode, details.packSize.thousandths, details.description,
+            details.preferredSupplierID?.rawValue, details.supplierCode, details.packSize.thousandths, details.description, details.shelf,
         ]
     }
 
@@ -301,7 +309,7 @@ extension InventorySQLiteRepository {
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
                 allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?,
-                preferredSupplierId = ?, supplierCode = ?, packSize = ?, description = ?, updatedAt = ?
+                preferredSupplierId = ?, supplierCode = ?, packSize = ?, description = ?, shelf = ?, updatedAt = ?
             WHERE id = ?
             """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
         if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,

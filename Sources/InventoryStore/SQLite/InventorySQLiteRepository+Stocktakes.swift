@@ -13,8 +13,17 @@ extension InventorySQLiteRepository: StocktakeRepository {
             if let category = scope.categoryID {
                 try Self.requireRow(db, table: "category", id: category.rawValue, field: "categoryId", label: "category")
             }
-            try db.execute(sql: "INSERT INTO stocktake (scope, categoryId, status, note, createdAt, createdBy) VALUES (?, ?, 'open', ?, ?, ?)",
-                           arguments: [scope.kind, scope.categoryID?.rawValue, note, Self.now, agent])
+            var scope = scope
+            if let shelf = scope.shelf {
+                // The shelf as its products spell it (as the list of shelves shows it), whatever case was typed.
+                guard let spelled = try String.fetchOne(db, sql: "SELECT MIN(shelf) FROM product WHERE shelf = ? AND isArchived = 0",
+                                                        arguments: [shelf]) else {
+                    throw InventoryError(.notFound, field: "shelf", "no product (not archived) is on the shelf \(shelf)")
+                }
+                scope = .shelf(spelled)
+            }
+            try db.execute(sql: "INSERT INTO stocktake (scope, categoryId, shelf, status, note, createdAt, createdBy) VALUES (?, ?, ?, 'open', ?, ?, ?)",
+                           arguments: [scope.kind, scope.categoryID?.rawValue, scope.shelf, note, Self.now, agent])
             return try Self.fetchStocktake(db, StocktakeID(db.lastInsertedRowID))
         }
     }
@@ -38,7 +47,7 @@ extension InventorySQLiteRepository: StocktakeRepository {
             guard let line = sheet.lines.first(where: { $0.productID == productID }) else {
                 try Self.requireRow(db, table: "product", id: productID.rawValue, field: "productId", label: "product")
                 throw InventoryError(.invalidValue, field: "productId",
-                                     "product \(productID) is not in this stocktake's scope (archived, not kept in stock, or in another category)")
+                                     "product \(productID) is not in this stocktake's scope (archived, not kept in stock, or in another category or on another shelf)")
             }
             let counted = try entry.counted(after: line.counted)
             let now = Self.now
@@ -158,21 +167,28 @@ extension InventorySQLiteRepository: StocktakeRepository {
     /// product counted; once closed, the lines it kept.
     static func fetchStocktake(_ db: Database, _ id: StocktakeID) throws -> Stocktake {
         guard let header = try Row.fetchOne(db, sql: """
-            SELECT s.scope, s.categoryId, s.status, s.note, s.createdAt, s.createdBy, s.closedAt, s.closedBy, s.adjustmentId, c.name
+            SELECT s.scope, s.categoryId, s.shelf, s.status, s.note, s.createdAt, s.createdBy, s.closedAt, s.closedBy, s.adjustmentId, c.name
             FROM stocktake s LEFT JOIN category c ON c.id = s.categoryId WHERE s.id = ?
             """, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "stocktake \(id) does not exist")
         }
         let scopeKind: String = header["scope"]
         let categoryID = (header["categoryId"] as Int64?).map(CategoryID.init(rawValue:))
+        let shelf: String? = header["shelf"]
+        let scope: StocktakeScope = switch scopeKind {
+        case "category": .category(categoryID)
+        case "shelf": .shelf(shelf ?? "")
+        default: .all
+        }
         let status = StocktakeStatus(rawValue: header["status"]) ?? .open
         let lines = try Row.fetchAll(db, sql: """
             SELECT p.id, p.name, p.unit, l.counted, l.countedAt, l.stockAtCount, l.averageCostAtCount
             FROM product p LEFT JOIN stocktakeLine l ON l.productId = p.id AND l.stocktakeId = ?1
             WHERE l.productId IS NOT NULL
-               OR (?2 = 'open' AND p.tracksStock = 1 AND p.isArchived = 0 AND (?3 = 'all' OR p.categoryId = ?4))
+               OR (?2 = 'open' AND p.tracksStock = 1 AND p.isArchived = 0
+                   AND (?3 = 'all' OR (?3 = 'category' AND p.categoryId = ?4) OR (?3 = 'shelf' AND p.shelf = ?5)))
             ORDER BY p.name COLLATE NOCASE, p.id
-            """, arguments: [id.rawValue, status.rawValue, scopeKind, categoryID?.rawValue]).map { row in
+            """, arguments: [id.rawValue, status.rawValue, scopeKind, categoryID?.rawValue, shelf]).map { row in
             StocktakeLine(
                 productID: ProductID(row["id"] as Int64), productName: row["name"], unit: row["unit"],
                 counted: (row["counted"] as Int64?).map(Quantity.init(thousandths:)),
@@ -181,8 +197,7 @@ extension InventorySQLiteRepository: StocktakeRepository {
                 averageCostAtCount: (row["averageCostAtCount"] as Int64?).map(UnitCost.init(scaled:)))
         }
         return Stocktake(
-            id: id, scope: scopeKind == "all" ? .all : .category(categoryID),
-            scopeName: header["name"] ?? (scopeKind == "all" ? "All products" : "Deleted category"), status: status,
+            id: id, scope: scope, scopeName: scope.name(categoryName: header["name"]), status: status,
             note: header["note"], createdAt: Instant(milliseconds: header["createdAt"]), createdBy: header["createdBy"],
             closedAt: (header["closedAt"] as Int64?).map(Instant.init(milliseconds:)), closedBy: header["closedBy"],
             adjustmentID: (header["adjustmentId"] as Int64?).map(AdjustmentID.init(rawValue:)), lines: lines)

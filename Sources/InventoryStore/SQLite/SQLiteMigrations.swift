@@ -10,7 +10,8 @@ enum SQLiteMigrations {
                          "v9-sale-approval", "v10-sale-payments", "v11-cash-drawer",
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
-                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed", "v22-product-description"]
+                         "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed", "v22-product-description",
+                         "v23-product-shelf"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -508,6 +509,14 @@ enum SQLiteMigrations {
         // A product's description (issue 14, point 5: as the iOS app had it).
         migrator.registerMigration("v22-product-description") { db in
             try db.execute(sql: "ALTER TABLE product ADD COLUMN description TEXT NOT NULL DEFAULT ''")
+        }
+        // Where a product sits (issue 14, point 1: a stocktake of one shelf), and the shelf a count sheet covers.
+        migrator.registerMigration("v23-product-shelf") { db in
+            try db.execute(sql: """
+                ALTER TABLE product ADD COLUMN shelf TEXT COLLATE NOCASE;
+                CREATE INDEX product_shelf ON product(shelf) WHERE shelf IS NOT NULL;
+                ALTER TABLE stocktake ADD COLUMN shelf TEXT;
+                """)
         }
         return migrator
     }

@@ -21,6 +21,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Tax rate in percent, e.g. 7 or 19.") var tax: String?
         @Option(help: "Low-stock threshold (default: the category's, else the shop's; 0: warn only when out).") var lowStock: String?
         @Option(help: "Emoji used when there is no picture.") var icon: String?
+        @Option(help: "Where it sits in the shop: aisle, shelf or bin (A3); empty: none.") var shelf: String?
         @Flag(inversion: .prefixedNo, help: "Keep stock for this product.") var trackStock: Bool?
         @Flag(inversion: .prefixedEnableDisable, help: "Allow selling below zero stock.") var negativeStock: Bool?
 
@@ -35,6 +36,7 @@ struct ProductCommand: AsyncParsableCommand {
             if let tax { details.taxRate = try Percent.parse(tax, field: "tax") }
             if let lowStock { details.lowStockThreshold = lowStock.isEmpty ? nil : try Quantity.parse(lowStock, field: "low-stock") }
             if let icon { details.iconEmoji = icon }
+            if let shelf { details.shelf = shelf }
             if let trackStock { details.tracksStock = trackStock }
             if let negativeStock { details.allowsNegativeStock = negativeStock }
         }

@@ -12,16 +12,18 @@ struct StocktakeCommand: AsyncParsableCommand {
         subcommands: [Open.self, List.self, Show.self, Count.self, Post.self])
 
     struct Open: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Open a count sheet for all products or one category.")
+        static let configuration = CommandConfiguration(abstract: "Open a count sheet for all products, one category or one shelf.")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Count only this category (its name); default every product.") var category: String?
+        @Option(help: "Count only the products on this shelf (as on the products; letter case ignored).") var shelf: String?
         @Option(help: "A note.") var note: String = ""
         @Option(help: "table, or json (what POST /api/v1/stocktakes answers).") var format: RecordFormat = .table
 
         func run() async throws {
             let store = try self.database.open()
-            var scope = StocktakeScope.all
+            var scope = try StocktakeScope.parse(self.shelf == nil ? "all" : "shelf", categoryID: nil, shelf: self.shelf)
             if let name = self.category {
+                guard self.shelf == nil else { throw InventoryError(.invalidValue, field: "shelf", "count a category or a shelf, not both") }
                 guard let category = try await store.categories().first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
                     throw InventoryError(.notFound, field: "category", "no category is named \(name)")
                 }

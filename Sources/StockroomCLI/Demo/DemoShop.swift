@@ -33,6 +33,9 @@ public struct DemoShop: Sendable {
         ("Coffee", "#92400e"), ("Tea", "#15803d"), ("Bakery", "#b45309"), ("Cold drinks", "#0369a1"), ("Snacks", "#7c3aed"), ("Retail", "#475569"),
     ]
 
+    /// Where each category's products sit (a stocktake can count one shelf).
+    static let shelves = ["Counter", "Counter", "Bakery case", "Fridge", "Shelf A", "Shelf B"]
+
     static let items: [Item] = [
         Item(name: "Espresso", category: 0, price: 220, cost: 45), Item(name: "Double espresso", category: 0, price: 290, cost: 80),
         Item(name: "Americano", category: 0, price: 280, cost: 50), Item(name: "Cappuccino", category: 0, price: 350, cost: 75),
@@ -112,7 +115,7 @@ public struct DemoShop: Sendable {
                 name: item.name, sku: "CAFE-\(String(format: "%03d", index + 1))", barcode: barcode, categoryID: categoryIDs[item.category],
                 unit: item.unit, salePrice: Money(minorUnits: item.price), minimumSalePrice: Money(minorUnits: item.price * 8 / 10),
                 taxRate: Percent(hundredths: item.tax), tracksStock: item.name != "Gift card",
-                preferredSupplierID: suppliers[supplierOfCategory[item.category]].id))
+                preferredSupplierID: suppliers[supplierOfCategory[item.category]].id, shelf: Self.shelves[item.category]))
             products.append((product.id, item))
         }
         // The coffees are chosen with a size and extras at the till, the milk drinks also with a milk (issue 12, point 6).

@@ -15,6 +15,8 @@ struct ProductResponse: Codable, Sendable, Equatable {
     var iconEmoji: String
     /// What the product is, in the shop's words; empty when none.
     var description: String
+    /// Where it sits in the shop (aisle, shelf, bin); absent when none.
+    var shelf: String?
     var salePrice: String
     var minimumSalePrice: String?
     var taxRate: String
@@ -57,6 +59,7 @@ struct ProductResponse: Codable, Sendable, Equatable {
         self.pictures = product.pictures.map(PictureResponse.init)
         self.iconEmoji = d.iconEmoji
         self.description = d.description
+        self.shelf = d.shelf
         self.salePrice = formats.string(d.salePrice)
         self.minimumSalePrice = d.minimumSalePrice.map(formats.string)
         self.taxRate = d.taxRate.decimalString
@@ -98,6 +101,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     var allowsNegativeStock: Bool?
     var archived: Bool?
     var description: String?
+    var shelf: String?
     /// Left out (or null): no preferred supplier.
     var preferredSupplierId: Int64?
     var supplierCode: String?
@@ -107,7 +111,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, sku, barcode, categoryId, unit, iconEmoji, salePrice, minimumSalePrice, taxRate, lowStockThreshold,
             tracksStock, allowsNegativeStock, archived, preferredSupplierId, supplierCode, packSize
-        case description
+        case description, shelf
     }
     static var fields: [String] { CodingKeys.allCases.map(\.stringValue) }
 
@@ -131,6 +135,7 @@ struct ProductRequest: Decodable, Sendable, KnownFields {
         details.supplierCode = self.supplierCode
         details.packSize = try self.packSize.map { try Quantity.parse($0, field: "packSize") } ?? Quantity(1)
         if let description { details.description = description }
+        if let shelf { details.shelf = shelf }
         return details
     }
 }
@@ -167,6 +172,13 @@ struct OpeningStockRequest: Decodable, Sendable, KnownFields {
     }
 }
 
+/// `GET /api/v1/products/shelves`: one shelf products sit on.
+struct ShelfResponse: Encodable, Sendable {
+    var name: String
+    /// Products not archived on it.
+    var products: Int
+}
+
 /// `GET /api/v1/products/price-preview`: a product's price as its form shows it before it is saved
 /// (``ProductPriceFigures``). The suggestion tells the cost (with the markup), so it is a cost.
 struct PricePreviewResponse: Encodable, Sendable {
@@ -181,7 +193,7 @@ struct PricePreviewResponse: Encodable, Sendable {
 }
 
 /// A JSON merge patch (RFC 7396) of a product: a member left out keeps its value, `null` clears an optional one
-/// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold; iconEmoji goes back to the name's icon; description
+/// (sku, barcode, categoryId, minimumSalePrice, lowStockThreshold, shelf; iconEmoji goes back to the name's icon; description
 /// becomes empty).
 /// `PATCH /api/v1/products/{id}`; its members are those of ``ProductRequest``.
 struct ProductPatchRequest: Decodable, Sendable, KnownFields {
@@ -255,6 +267,7 @@ struct ProductPatchRequest: Decodable, Sendable, KnownFields {
             case .supplierCode: patch.supplierCode = .some(text)
             case .packSize: patch.packSize = try Quantity.parse(try required(), field: field)
             case .description: patch.description = text ?? ""
+            case .shelf: patch.shelf = .some(text)
             }
         }
         return patch

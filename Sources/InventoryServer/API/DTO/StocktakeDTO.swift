@@ -1,15 +1,16 @@
 import InventoryDomain
 
-/// `POST /api/v1/stocktakes`: open a count sheet for all products or one category.
+/// `POST /api/v1/stocktakes`: open a count sheet for all products, one category or one shelf.
 struct StocktakeOpenRequest: Decodable, Sendable, KnownFields {
-    /// `all` or `category`.
+    /// `all`, `category` or `shelf`.
     var scope: String
     var categoryId: Int64?
+    var shelf: String?
     var note: String?
-    static var fields: [String] { ["scope", "categoryId", "note"] }
+    static var fields: [String] { ["scope", "categoryId", "shelf", "note"] }
 
     func scopeValue() throws -> StocktakeScope {
-        try StocktakeScope.parse(self.scope, categoryID: self.categoryId.map(CategoryID.init(rawValue:)))
+        try StocktakeScope.parse(self.scope, categoryID: self.categoryId.map(CategoryID.init(rawValue:)), shelf: self.shelf)
     }
 }
 
@@ -61,6 +62,7 @@ struct StocktakeSummaryResponse: Encodable, Sendable {
     var id: Int64
     var scope: String
     var categoryId: Int64?
+    var shelf: String?
     var scopeName: String
     var status: String
     var note: String
@@ -73,6 +75,7 @@ struct StocktakeSummaryResponse: Encodable, Sendable {
         self.id = summary.id.rawValue
         self.scope = summary.scope.kind
         self.categoryId = summary.scope.categoryID?.rawValue
+        self.shelf = summary.scope.shelf
         self.scopeName = summary.scopeName
         self.status = summary.status.rawValue
         self.note = summary.note
@@ -83,20 +86,12 @@ struct StocktakeSummaryResponse: Encodable, Sendable {
     }
 }
 
-/// A count sheet with its lines: each product in scope, counted or not, and its variance as the domain computes it.
+/// A count sheet with its lines: its summary's members (``StocktakeSummaryResponse``), who opened and closed it, and
+/// each product in scope, counted or not, with its variance as the domain computes it.
 struct StocktakeResponse: Encodable, Sendable {
-    var id: Int64
-    var scope: String
-    var categoryId: Int64?
-    var scopeName: String
-    var status: String
-    var note: String
-    var createdAt: String
+    var summary: StocktakeSummaryResponse
     var createdBy: String
-    var closedAt: String?
     var closedBy: String
-    var adjustmentId: Int64?
-    var totals: StocktakeTotalsResponse
     var lines: [Line]
 
     struct Line: Encodable, Sendable {
@@ -111,19 +106,20 @@ struct StocktakeResponse: Encodable, Sendable {
         @Cost var varianceValue: String?
     }
 
+    enum CodingKeys: String, CodingKey { case createdBy, closedBy, lines }
+
+    func encode(to encoder: any Encoder) throws {
+        try self.summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.createdBy, forKey: .createdBy)
+        try container.encode(self.closedBy, forKey: .closedBy)
+        try container.encode(self.lines, forKey: .lines)
+    }
+
     init(_ sheet: Stocktake, _ f: Formats) {
-        self.id = sheet.id.rawValue
-        self.scope = sheet.scope.kind
-        self.categoryId = sheet.scope.categoryID?.rawValue
-        self.scopeName = sheet.scopeName
-        self.status = sheet.status.rawValue
-        self.note = sheet.note
-        self.createdAt = f.string(sheet.createdAt)
+        self.summary = StocktakeSummaryResponse(StocktakeSummary(sheet), f)
         self.createdBy = sheet.createdBy
-        self.closedAt = sheet.closedAt.map(f.string)
         self.closedBy = sheet.closedBy
-        self.adjustmentId = sheet.adjustmentID?.rawValue
-        self.totals = StocktakeTotalsResponse(sheet.totals, f)
         self.lines = sheet.lines.map { line in
             Line(productId: line.productID.rawValue, name: line.productName, unit: line.unit, counted: line.counted?.decimalString,
                  countedAt: line.countedAt.map(f.string), stockAtCount: line.stockAtCount?.decimalString,

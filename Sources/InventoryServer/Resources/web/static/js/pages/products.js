@@ -213,6 +213,10 @@ async function showForm(productId) {
 
   const categoriesReady = fillCategorySelect(form.categoryId).catch(() => []);
   const suppliersReady = fillSupplierSelect(form.preferredSupplierId);
+  // The shelves in use, offered as the shelf is typed (any other name makes a new shelf).
+  api("GET", "/api/v1/products/shelves", null, { quiet: true }).then((shelves) => {
+    document.getElementById("pf-shelves").replaceChildren(...shelves.map((shelf) => el("option", { value: shelf.name })));
+  }).catch(() => {});
   if (productId) {
     title.textContent = "Edit product";
     setTitle("Edit product");
@@ -226,7 +230,7 @@ async function showForm(productId) {
       return;
     }
     await categoriesReady;
-    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "description"]) {
+    for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "description", "shelf"]) {
       form.elements[name].value = product[name] ?? "";
     }
     form.categoryId.value = product.categoryId ?? "";
@@ -547,6 +551,7 @@ async function showForm(productId) {
     if (form.supplierCode.value.trim()) body.supplierCode = form.supplierCode.value.trim();
     if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim().replace(",", ".");
     body.description = form.elements.description.value.trim();  // always sent, so emptying the field clears it
+    body.shelf = form.elements.shelf.value.trim();  // likewise
     body.tracksStock = form.tracksStock.checked;
     body.allowsNegativeStock = form.allowsNegativeStock.checked;
     if (!product) {
@@ -654,7 +659,8 @@ function renderProduct(product) {
     product.archived ? el("span", { class: "badge badge-muted" }, "Archived") : "");
   loadCategories().then((categories) => {
     const category = categories.find((c) => c.id === product.categoryId);
-    const meta = [category ? category.name : "No category", product.sku && `SKU ${product.sku}`, product.barcode && `Barcode ${product.barcode}`].filter(Boolean);
+    const meta = [category ? category.name : "No category", product.sku && `SKU ${product.sku}`, product.barcode && `Barcode ${product.barcode}`,
+      product.shelf && `Shelf ${product.shelf}`].filter(Boolean);
     document.getElementById("pd-meta").textContent = meta.join(" · ");
   }).catch(() => {});
   const unit = product.unit || "pcs";

@@ -1,4 +1,4 @@
-// Stocktake: count sheets for all products or a category. Staff scan (each scan adds one) or type counts; managers
+// Stocktake: count sheets for all products, a category or a shelf. Staff scan (each scan adds one) or type counts; managers
 // start, post and cancel sheets. Every figure shown — stock at the counted instant, variance, its value, the totals —
 // is the server's (GET /api/v1/stocktakes/{id}); this page only displays it.
 import { api, el, announce, toast, clearErrors, showProblem, confirmDialog, onLiveEvents } from "/static/js/app.js";
@@ -21,21 +21,27 @@ async function showIndex() {
   const form = document.getElementById("stocktake-new");
   if (form) {
     try {
-      const categories = await api("GET", "/api/v1/categories", null, { quiet: true });
-      form.elements.scope.append(...categories.map((category) => el("option", { value: String(category.id) }, category.name)));
+      const [categories, shelves] = await Promise.all([api("GET", "/api/v1/categories", null, { quiet: true }),
+        api("GET", "/api/v1/products/shelves", null, { quiet: true })]);
+      const group = (label, options) => options.length ? el("optgroup", { label }, ...options) : "";
+      form.elements.scope.append(
+        group("Category", categories.map((category) => el("option", { value: `category:${category.id}` }, category.name))),
+        group("Shelf", shelves.map((shelf) => el("option", { value: `shelf:${shelf.name}` },
+          `Shelf ${shelf.name} (${shelf.products} ${shelf.products === 1 ? "product" : "products"})`))));
     } catch { /* the banner says when the server is gone */ }
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       clearErrors(form);
-      const choice = form.elements.scope.value;
-      const body = choice === "all" ? { scope: "all" } : { scope: "category", categoryId: Number(choice) };
+      const [scope, ...rest] = form.elements.scope.value.split(":");
+      const value = rest.join(":");
+      const body = scope === "category" ? { scope, categoryId: Number(value) } : scope === "shelf" ? { scope, shelf: value } : { scope: "all" };
       const note = form.elements.note.value.trim();
       if (note) body.note = note;
       try {
         const opened = await api("POST", "/api/v1/stocktakes", body);
         location.assign(`/app/stocktake/${opened.id}`);
       } catch (error) {
-        if (error.field === "categoryId") error.problem.field = "scope";
+        if (error.field === "categoryId" || error.field === "shelf") error.problem.field = "scope";
         showProblem(form, error);
       }
     });
