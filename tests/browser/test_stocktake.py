@@ -103,7 +103,7 @@ def test_count_a_category_and_post_it_while_the_till_sells(shop, signed_in, widt
     assert amount_in(wait_for(driver, "[data-total='Variance value']").text) == Decimal(posted["totals"]["varianceValue"])
 
 
-@pytest.mark.parametrize("width,height", [(375, 812), (1440, 900)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("width,height", SIZES, ids=["phone", "tablet", "desktop"])
 def test_a_shelf_is_set_on_the_product_form_and_counted_on_its_own(shop, signed_in, width, height):
     shop.ensure_user("manager")
     shelf = unique("Aisle").replace(" ", "-")
