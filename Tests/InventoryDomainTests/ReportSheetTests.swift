@@ -30,4 +30,13 @@ import Testing
         let hidden = ReportSheet.valuation(rows, currency: self.eur, showCosts: false)
         #expect(hidden.columns == ["category", "products", "quantity"] && hidden.totals == ["TOTAL", "3", "4"])
     }
+
+    @Test func theValuationTotalSumsEveryCategory() {
+        let rows = [CategoryValuation(categoryID: nil, name: "", productCount: 2, quantity: Quantity(thousandths: 2_500), value: Money(minorUnits: 451)),
+                    CategoryValuation(categoryID: CategoryID(4), name: "Tea", productCount: 1, quantity: Quantity(1), value: Money(minorUnits: -50))]
+        let total = CategoryValuation.total(of: rows)
+        #expect(total == CategoryValuation(categoryID: nil, name: "Total", productCount: 3, quantity: Quantity(thousandths: 3_500),
+                                           value: Money(minorUnits: 401)))
+        #expect(CategoryValuation.total(of: []) == CategoryValuation(categoryID: nil, name: "Total", productCount: 0, quantity: .zero, value: .zero))
+    }
 }

@@ -44,6 +44,11 @@ import Testing
                     "\(top.text)")
             let valuation = try await client.call(.get, "/api/v1/reports/valuation.csv", token: manager)
             #expect(rows(valuation.text) == [["category", "products", "quantity", "value"], ["Drinks", "1", "7", "8.75"]], "\(valuation.text)")
+            // The table's totals row on screen is the server's sum (GET /reports/valuation/total), not the browser's.
+            let total = try await client.call(.get, "/api/v1/reports/valuation/total", token: manager)
+            #expect(total.status == 200 && total.object["categoryId"] == nil && total.object["name"] as? String == "Total", "\(total.text)")
+            #expect(total.object["productCount"] as? Int == 1 && total.object["quantity"] as? String == "7" && total.object["value"] as? String == "8.75")
+            #expect(try await client.call(.get, "/api/v1/reports/valuation/total", token: staff).status == 403)
             let snapshot = try await client.call(.get, "/api/v1/reports/snapshot.csv?at=2026-03-01", token: manager)
             #expect(rows(snapshot.text) == [["product_id", "product", "quantity", "average_cost", "value"], [tea.id.description, "Tea, \"green\"", "9", "1.25", "11.25"]],
                     "\(snapshot.text)")

@@ -62,7 +62,7 @@ import Testing
         "PUT /api/v1/purchases/{id}": manager, "PUT /api/v1/sales/{id}": manager,
         "POST /api/v1/returns/customer": manager, "POST /api/v1/returns/supplier": manager, "POST /api/v1/adjustments": manager,
         "GET /api/v1/reports/snapshot": manager, "GET /api/v1/reports/daily": manager, "GET /api/v1/reports/daily/total": manager, "GET /api/v1/reports/taxes": manager, "GET /api/v1/reports/top": manager,
-        "GET /api/v1/reports/valuation": manager, "GET /api/v1/export/{kind}": manager,
+        "GET /api/v1/reports/valuation": manager, "GET /api/v1/reports/valuation/total": manager, "GET /api/v1/export/{kind}": manager,
         "GET /api/v1/reports/snapshot.csv": manager, "GET /api/v1/reports/daily.csv": manager, "GET /api/v1/reports/top.csv": manager,
         "GET /api/v1/reports/valuation.csv": manager,
         // Stocktakes: staff read count sheets and count; managers open, post and cancel them and write off expired lots.

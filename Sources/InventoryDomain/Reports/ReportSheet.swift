@@ -77,15 +77,13 @@ public struct ReportSheet: Sendable, Hashable {
 
     /// Stock value by category: `GET /api/v1/reports/valuation`.
     public static func valuation(_ categories: [CategoryValuation], currency: Currency, showCosts: Bool) -> ReportSheet {
-        let products = categories.reduce(0) { $0 + $1.productCount }
-        let quantity = categories.reduce(Quantity.zero) { $0 + $1.quantity }
-        let value = categories.reduce(Money.zero) { $0 + $1.value }
+        let total = CategoryValuation.total(of: categories)
         return ReportSheet(
             name: "valuation",
             columns: ["category", "products", "quantity", "value"],
             rows: categories.map { [$0.name, String($0.productCount), $0.quantity.decimalString, $0.value.decimalString(currency)] },
             numericColumns: [1, 2, 3],
-            totals: ["TOTAL", String(products), quantity.decimalString, value.decimalString(currency)]
+            totals: ["TOTAL", String(total.productCount), total.quantity.decimalString, total.value.decimalString(currency)]
         ).disclosing(costs: showCosts)
     }
 

@@ -154,6 +154,13 @@ public struct CategoryValuation: Sendable, Hashable {
         self.quantity = quantity
         self.value = value
     }
+
+    /// Every category taken together (no category id, named "Total"): the products, quantities and values summed.
+    public static func total(of categories: [CategoryValuation]) -> CategoryValuation {
+        CategoryValuation(
+            categoryID: nil, name: "Total", productCount: categories.reduce(0) { $0 + $1.productCount },
+            quantity: categories.reduce(Quantity.zero) { $0 + $1.quantity }, value: categories.reduce(Money.zero) { $0 + $1.value })
+    }
 }
 
 /// A lot that expires by a day and, counting stock first in, first out, may still be on the shelf.

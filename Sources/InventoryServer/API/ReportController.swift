@@ -14,6 +14,7 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
         reports.get("top", .permission(.viewReports), use: self.top)
         reports.get("low-stock", .permission(.viewCatalogue), use: self.lowStock)
         reports.get("valuation", .permission(.viewReports), use: self.valuation)
+        reports.get("valuation/total", .permission(.viewReports)) { _, _ in JSON(try await self.valuationTotal()) }
         reports.get("expiring", .permission(.viewCatalogue), use: self.expiring)
         // The same reports as CSV files (``ReportSheet``: the command line's `--format csv` writes the same).
         reports.get("snapshot.csv", .permission(.viewReports)) { request, _ in
@@ -137,6 +138,13 @@ struct ReportController<Store: ReportRepository & SettingsRepository> {
     func valuation() async throws -> [ValuationResponse] {
         let (f, _) = try await self.store.formats()
         return try await self.store.valuation().map { ValuationResponse($0, formats: f) }
+    }
+
+    /// `GET /reports/valuation/total`: every category taken together (``CategoryValuation/total(of:)``), the figures the
+    /// valuation table's totals row shows.
+    func valuationTotal() async throws -> ValuationResponse {
+        let (f, _) = try await self.store.formats()
+        return ValuationResponse(CategoryValuation.total(of: try await self.store.valuation()), formats: f)
     }
 
     // MARK: The same reports as sheets (the `.csv` routes and the command line's `--format table|csv`)

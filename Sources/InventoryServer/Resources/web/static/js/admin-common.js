@@ -1,19 +1,6 @@
-// Shared helpers for the admin screens (reports, import, users, settings, backup): exact sums, table building,
+// Shared helpers for the admin screens (reports, import, users, settings, backup): table building,
 // uploads with progress and tabs. Only text goes into the DOM (el()). (Dates and money formatting: shared/.)
 import { el, goToLock, ApiError } from "/static/js/app.js";
-import { Decimal } from "/static/js/shared/format.js";
-
-const SUM_SCALE = 8;
-/** The exact sum of decimal strings, formatted at `scale` decimals (BigInt, never floating point). */
-export function sum(texts, scale) {
-  let total = 0n;
-  for (const text of texts) {
-    const value = Decimal.parse(text, SUM_SCALE);
-    if (value !== null) total += value;
-  }
-  return Decimal.format(Decimal.rescale(total, SUM_SCALE, scale), scale);
-}
-
 /**
  * A table: columns are {label, value(row) → string|Node, num?: true, phone?: false (hidden below 768 px),
  * wide?: true (hidden below 1280 px), nowrap?: true, wrap?: true (long text)}. Print shows every column. `foot` is an optional array of

@@ -1,10 +1,10 @@
 // Reports: daily figures (with an exact totals row), stock on a date, top products, low stock, valuation by
 // category, expiring lots; each report's CSV (the server's file of what is shown); CSV export links; print / save as PDF (print CSS shows the tables only).
 import { api, el, showProblem, clearErrors, fieldError, announce } from "/static/js/app.js";
-import { sum, table, loading } from "/static/js/admin-common.js";
+import { table, loading } from "/static/js/admin-common.js";
 import { statusBadge } from "/static/js/catalogue-common.js";
 import { dateTime, localInput, shopDay } from "/static/js/shared/dates.js";
-import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
+import { isZero, money, quantity } from "/static/js/shared/format.js";
 
 const $ = (id) => document.getElementById(id);
 let ready = false;
@@ -163,15 +163,14 @@ async function loadValuation() {
   const box = $("valuation-result");
   loading(box);
   try {
-    const rows = await api("GET", "/api/v1/reports/valuation");
+    const [rows, total] = await Promise.all([api("GET", "/api/v1/reports/valuation"), api("GET", "/api/v1/reports/valuation/total")]);
     const columns = [
       { label: "Category", value: (r) => r.name || "No category" },
       { label: "Items", value: (r) => String(r.productCount), num: true },
       { label: "Qty", value: (r) => quantity(r.quantity), num: true },
       { label: "Value", value: (r) => money(r.value), num: true },
     ];
-    const foot = ["Total", String(rows.reduce((n, r) => n + r.productCount, 0)), quantity(sum(rows.map((r) => r.quantity), 3)),
-      money(sum(rows.map((r) => r.value), minorUnits()))];
+    const foot = ["Total", String(total.productCount), quantity(total.quantity), money(total.value)];  // the server's sums
     box.replaceChildren(table(columns, rows, { caption: "Stock value by category", foot, id: "valuation-table", empty: "No stock yet." }));
   } catch (error) { problemBox(box, error); }
 }
