@@ -66,8 +66,8 @@ import Testing
         let fixed = backups + [self.taken(20261126, hour: 4)]
         #expect(policy.kept(fixed, calendar: self.berlin) == ["20261126-430": [.daily], "20261125-030": [.daily]])
         #expect(policy.kept([self.taken(20261126, good: false), self.taken(20261125, good: false)], calendar: self.berlin) == [
-            "20261126-030-failed": [.newestFailure], "20261125-030-failed": [.newestFailure],
-        ], "with no good backup at all, every failure stays")
+            "20261126-030-failed": [.newestFailure],
+        ], "with no good backup at all, the newest failure stays: backups that keep failing take the room of one")
         #expect(policy.kept([], calendar: self.berlin).isEmpty)
     }
 
@@ -98,6 +98,26 @@ import Testing
         let noon = self.berlin.instant(day: 20261126, hour: 12)
         #expect(policy.nextDue(at: noon, newestGood: yesterday, calendar: self.berlin) == noon, "due now")
         #expect(policy.nextDue(at: noon, newestGood: today3.adding(seconds: 60), calendar: self.berlin) == tomorrow3)
+    }
+
+    /// After a failure the day's backup is tried again an hour later, not at the next check a minute on.
+    @Test func aFailedBackupIsRetriedAnHourLater() throws {
+        let policy = try BackupPolicy(keepDaily: 7, keepWeekly: 4, hour: 3)
+        let yesterday = self.berlin.instant(day: 20261125, hour: 3)
+        let failed = self.berlin.instant(day: 20261126, hour: 3).adding(seconds: 30)
+        let minuteLater = failed.adding(seconds: 60), hourLater = failed.adding(seconds: 3_600)
+        #expect(!policy.isDue(at: minuteLater, newestGood: yesterday, lastFailure: failed, calendar: self.berlin))
+        #expect(policy.nextDue(at: minuteLater, newestGood: yesterday, lastFailure: failed, calendar: self.berlin) == hourLater)
+        #expect(policy.isDue(at: hourLater, newestGood: yesterday, lastFailure: failed, calendar: self.berlin))
+        #expect(policy.isDue(at: hourLater.adding(seconds: 600), newestGood: nil, lastFailure: failed, calendar: self.berlin))
+        // A failure does not make a day's backup due that a good backup already made: tomorrow's hour.
+        let good = failed.adding(seconds: 600)
+        #expect(policy.nextDue(at: hourLater, newestGood: good, lastFailure: failed, calendar: self.berlin)
+                == self.berlin.instant(day: 20261127, hour: 3))
+        // Yesterday's late failure delays today's first try by at most the hour after it.
+        let lateFailure = self.berlin.instant(day: 20261126, hour: 2).adding(seconds: 45 * 60)
+        #expect(policy.nextDue(at: self.berlin.instant(day: 20261126, hour: 3), newestGood: yesterday, lastFailure: lateFailure,
+                               calendar: self.berlin) == lateFailure.adding(seconds: 3_600))
     }
 
     @Test func outOfRangeValuesNameTheirField() {

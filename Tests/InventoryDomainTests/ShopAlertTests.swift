@@ -44,6 +44,10 @@ import Testing
         #expect(refused.sentence == "ada's restore was refused: the file is not a Stockroom backup")
         #expect(refused.alert == ShopAlert(.restoreRefused, title: "Restore refused", body: refused.sentence, path: "/app/backup"))
         #expect(refused.feedGroup == .alerts)
+        let failed = ShopActivity.backupFailed("it could not be written: disk full")
+        #expect(failed.sentence == "A backup failed: it could not be written: disk full" && failed.agent == .system)
+        #expect(failed.alert == ShopAlert(.backupFailed, title: "Backup failed", body: failed.sentence, path: "/app/backup"))
+        #expect(failed.feedGroup == .alerts && !failed.kind.changesProducts)
         // Most activities are not alerts.
         #expect(ShopActivity(.saleRecorded, by: self.ada, currency: .eur).alert == nil)
     }

@@ -134,10 +134,20 @@ import Testing
         #expect(!failed.passed)
         #expect(failed.detail.contains("no active admin"), "\(failed.detail)")
         #expect(failed.bytes > 0 && failed.sha256.count == 64)
+        // The managers hear of it once (an alert in the activity log), not again for the next failure.
+        let again = try await shop.folder.take(automatic: false)
+        #expect(!again.passed)
+        let reported = try await shop.store.activityFeed(ActivityFeedQuery(groups: [.alerts])).filter { $0.action == "backupFailed" }
+        #expect(reported.count == 1 && reported.first?.username == "system", "\(reported)")
+        #expect(reported.first?.detail.contains("no active admin") == true, "\(reported)")
         var listed = try await shop.folder.list()
-        #expect(listed.map(\.kept) == [[.newestFailure]])
+        #expect(listed.map(\.record.name) == [again.name] && listed.map(\.kept) == [[.newestFailure]], "only the newest failure stays")
         let admin = try await token(shop.store, role: .admin, username: "owner")
-        shop.clock.set(berlin.instant(day: 20261126, hour: 9))
+        // The next try waits an hour after the last failure, then takes the day's backup.
+        shop.clock.set(berlin.instant(day: 20261126, hour: 8).adding(seconds: 60))
+        #expect(await shop.folder.takeIfDue() == nil, "a minute after a failure: not yet")
+        #expect(try await shop.folder.nextDue() == again.instant.adding(milliseconds: BackupPolicy.retryAfterFailure))
+        shop.clock.set(berlin.instant(day: 20261126, hour: 9).adding(seconds: 1))
         let good = try #require(await shop.folder.takeIfDue(), "a failed backup is not the day's backup")
         #expect(good.passed, "\(good.detail)")
         listed = try await shop.folder.list()

@@ -13,7 +13,8 @@ public enum ActivityGroup: String, Sendable, Hashable, CaseIterable, Codable {
     case priceChanges
     /// A product going low or running out (``LowStockCrossing``).
     case lowStock
-    /// The other alerts (``ShopAlert``): a cash difference at close, lots expiring soon, a refused restore.
+    /// The other alerts (``ShopAlert``): a cash difference at close, lots expiring soon, a refused restore, a failed
+    /// backup.
     case alerts
 
     /// The group an activity belongs to; nil when the feed leaves it out. A product edit counts as a price change
@@ -22,7 +23,7 @@ public enum ActivityGroup: String, Sendable, Hashable, CaseIterable, Codable {
                           figures: ShopActivity.Figures = ShopActivity.Figures()) -> ActivityGroup? {
         switch kind {
         case .drawerClosed: (figures.difference ?? .zero) == .zero ? nil : .alerts
-        case .lotsExpiring, .restoreRefused: .alerts
+        case .lotsExpiring, .restoreRefused, .backupFailed: .alerts
         case .saleRecorded: .sales
         case .customerReturnRecorded: .refunds
         case .clockedIn, .clockedOut: .shifts

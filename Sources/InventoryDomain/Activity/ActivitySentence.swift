@@ -109,6 +109,8 @@ struct ActivitySentence {
             return "\(self.counted(count, "lot")) \(count == 1 ? "expires" : "expire") within \(days) days\(self.subject.map { ": \($0)" } ?? "")"
         case .restoreRefused:
             return "\(who)'s restore was refused: \(self.subject ?? "not a backup")"
+        case .backupFailed:
+            return "A backup failed: \(self.subject ?? "no reason was given")"
         }
     }
 

@@ -31,6 +31,9 @@ public struct ShopActivity: Sendable, Hashable {
         case lotsExpiring
         /// An admin's restore was refused (the file was not a backup this server accepts); nothing was restored.
         case restoreRefused
+        /// A backup (the daily one or one taken on request) could not be written or failed its check; the shop has no
+        /// new good backup until one succeeds.
+        case backupFailed
 
         /// What a command did to a document of the books.
         public enum Verb: Sendable { case recorded, changed, deleted }
@@ -70,7 +73,7 @@ public struct ShopActivity: Sendable, Hashable {
                 true
             case .categoryCreated, .supplierCreated, .supplierChanged, .supplierDeleted, .customerCreated, .customerChanged,
                 .customerDeleted, .firstAdminCreated, .userCreated, .userChanged, .tokenCreated, .tokenRevoked, .tillUnlocked,
-                .sessionsEnded, .clockedIn, .clockedOut, .stockWentLow, .drawerClosed, .lotsExpiring, .restoreRefused:
+                .sessionsEnded, .clockedIn, .clockedOut, .stockWentLow, .drawerClosed, .lotsExpiring, .restoreRefused, .backupFailed:
                 false
             }
         }

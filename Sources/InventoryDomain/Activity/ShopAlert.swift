@@ -1,12 +1,12 @@
 import Foundation
 
 /// Something a manager should hear about at once, whatever screen is open: a product gone low, lots about to expire,
-/// a cash difference at close, a refused restore. An alert is an activity like any other (in the audit log and the
+/// a cash difference at close, a refused restore, a failed backup. An alert is an activity like any other (in the audit log and the
 /// activity feed); ``ShopActivity/alert`` says which activities are alerts and words them for a system notification.
 /// Managers and admins who opted in (``StaffRepository/setReceivesAlerts(_:_:)``) get them on their open pages.
 public struct ShopAlert: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-        case lowStock, expiringLots, cashDifference, restoreRefused
+        case lowStock, expiringLots, cashDifference, restoreRefused, backupFailed
     }
 
     public var kind: Kind
@@ -50,6 +50,8 @@ extension ShopActivity {
             return ShopAlert(.expiringLots, title: "Lots expiring soon", body: self.sentence, path: "/app/reports#expiring")
         case .restoreRefused:
             return ShopAlert(.restoreRefused, title: "Restore refused", body: self.sentence, path: "/app/backup")
+        case .backupFailed:
+            return ShopAlert(.backupFailed, title: "Backup failed", body: self.sentence, path: "/app/backup")
         default:
             return nil
         }
@@ -69,6 +71,11 @@ extension ShopActivity {
         let names = products.prefix(3).map(\.name).joined(separator: ", ") + (products.count > 3 ? " and \(products.count - 3) more" : "")
         return ShopActivity(.lotsExpiring, by: agent, at: at, productIDs: products.map(\.productID), subject: names,
                             figures: Figures(count: lots.count), currency: .eur)
+    }
+
+    /// A failed backup, with the reason (what could not be written, or what its check refused).
+    public static func backupFailed(_ reason: String, at: Instant = .now) -> ShopActivity {
+        ShopActivity(.backupFailed, by: .system, at: at, subject: String(reason.prefix(200)), currency: .eur)
     }
 
     /// A refused restore, with the refusal's reason.

@@ -4,10 +4,13 @@ import Foundation
 ///
 /// - **When.** One backup per shop day (in the shop's time zone): the first check at or after `hour` o'clock takes it
 ///   unless a good backup was taken since that hour. A machine that was off at that hour takes the day's backup as soon as it runs.
+///   After a failed backup the next try waits ``retryAfterFailure`` (an hour), so a backup that keeps failing does not
+///   write the whole shop out once a minute.
 /// - **What is kept** (the rule backup tools call grandfather-father-son): the newest good backup of each of the last
 ///   `keepDaily` days that have one, and the newest good backup of each of the last `keepWeekly` weeks (Monday to
-///   Sunday) that have one; a backup kept for either reason stays. A backup whose check failed is never counted and is
-///   removed once a newer good backup exists; until then it stays, so it can be looked at.
+///   Sunday) that have one; a backup kept for either reason stays. A backup whose check failed is never counted; the
+///   newest failure stays, so it can be looked at, until a newer good backup exists; older failures go (at most one
+///   failed backup takes room, however long backups keep failing).
 public struct BackupPolicy: Sendable, Hashable, Codable {
     /// Days whose newest good backup is kept (7 by default).
     public var keepDaily: Int
@@ -42,7 +45,7 @@ public struct BackupPolicy: Sendable, Hashable, Codable {
         case daily
         /// The newest good backup of one of the last `keepWeekly` weeks.
         case weekly
-        /// A failed backup newer than every good one, kept to be looked at.
+        /// The newest failed backup, newer than every good one, kept to be looked at.
         case newestFailure
 
         public static func < (lhs: Reason, rhs: Reason) -> Bool {
@@ -67,21 +70,25 @@ public struct BackupPolicy: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether a backup is due at `now`, given when the newest good backup was taken (nil: never): it is past today's
-    /// `hour` and no good backup has been taken since.
-    public func isDue(at now: Instant, newestGood: Instant?, calendar: ShopCalendar) -> Bool {
-        let today = calendar.dayNumber(now)
-        let from = calendar.instant(day: today, hour: self.hour)
-        guard now >= from else { return false }
-        return newestGood.map { $0 < from } ?? true
+    /// How long the automatic backup waits after a failed backup before it tries again: an hour (in milliseconds).
+    public static let retryAfterFailure: Int64 = 3_600_000
+
+    /// Whether a backup is due at `now`, given when the newest good backup was taken (nil: never) and when the newest
+    /// failed one was (nil: none since): it is past today's `hour`, no good backup has been taken since, and the last
+    /// failure is at least ``retryAfterFailure`` ago.
+    public func isDue(at now: Instant, newestGood: Instant?, lastFailure: Instant? = nil, calendar: ShopCalendar) -> Bool {
+        self.nextDue(at: now, newestGood: newestGood, lastFailure: lastFailure, calendar: calendar) == now
     }
 
-    /// When the next backup is due: `now` when one is due already, else the next `hour` o'clock (today's or tomorrow's).
-    public func nextDue(at now: Instant, newestGood: Instant?, calendar: ShopCalendar) -> Instant {
-        if self.isDue(at: now, newestGood: newestGood, calendar: calendar) { return now }
+    /// When the next backup is due: `now` when one is due already; an hour after the last failure when the day's
+    /// backup is missing but a failure is that recent; else the next `hour` o'clock (today's or tomorrow's).
+    public func nextDue(at now: Instant, newestGood: Instant?, lastFailure: Instant? = nil, calendar: ShopCalendar) -> Instant {
         let today = calendar.dayNumber(now)
         let todayAt = calendar.instant(day: today, hour: self.hour)
-        return now < todayAt ? todayAt : calendar.instant(day: calendar.nextDay(today), hour: self.hour)
+        guard now >= todayAt else { return todayAt }
+        guard newestGood.map({ $0 < todayAt }) ?? true else { return calendar.instant(day: calendar.nextDay(today), hour: self.hour) }
+        guard let lastFailure else { return now }
+        return max(now, lastFailure.adding(milliseconds: Self.retryAfterFailure))
     }
 
     /// The backups to keep and why; every backup not in the answer is to be removed.
@@ -99,7 +106,7 @@ public struct BackupPolicy: Sendable, Hashable, Codable {
         keepNewest(of: { calendar.dayNumber($0.at) }, count: self.keepDaily, as: .daily)
         keepNewest(of: { Self.weekStart(of: calendar.dayNumber($0.at), calendar: calendar) }, count: self.keepWeekly, as: .weekly)
         let newestGood = good.first?.at
-        for failed in newestFirst where !failed.good && newestGood.map({ failed.at > $0 }) ?? true {
+        if let failed = newestFirst.first(where: { !$0.good }), newestGood.map({ failed.at > $0 }) ?? true {
             reasons[failed.name, default: []].insert(.newestFailure)
         }
         return reasons

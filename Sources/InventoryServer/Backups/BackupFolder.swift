@@ -55,6 +55,9 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
     public nonisolated let policy: BackupPolicy
     let clock: @Sendable () -> Instant
     let logger: Logger
+    /// Whether the failures since the last good backup have been reported (``ShopActivity/backupFailed(_:at:)``): once
+    /// per run of failures, not once a minute while the daily backup keeps failing.
+    var failureReported = false
 
     /// Creates the folder's keeper for a data folder (`<dataFolder>/backups`, made when the first backup is taken).
     public init(dataFolder: String, store: Store, images: ImageStore, policy: BackupPolicy = .standard,
@@ -135,11 +138,15 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
 
     /// When the next automatic backup is due: now (or at once) when it is due, else today's or tomorrow's `hour`.
     public func nextDue() async throws -> Instant {
-        self.policy.nextDue(at: self.clock(), newestGood: self.newestGood(), calendar: try await self.store.settings().calendar)
+        self.policy.nextDue(at: self.clock(), newestGood: self.newestGood(), lastFailure: self.lastFailure(),
+                            calendar: try await self.store.settings().calendar)
     }
 
     /// When the newest good backup was taken (nil: none).
     func newestGood() -> Instant? { self.records().first(where: \.passed)?.instant }
+
+    /// When the newest failed backup was taken (nil: none).
+    func lastFailure() -> Instant? { self.records().first(where: { !$0.passed })?.instant }
 
     // MARK: - Taking
 
@@ -149,13 +156,15 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
     public func takeIfDue() async -> BackupRecord? {
         do {
             let calendar = try await self.store.settings().calendar
-            guard self.policy.isDue(at: self.clock(), newestGood: self.newestGood(), calendar: calendar) else { return nil }
+            guard self.policy.isDue(at: self.clock(), newestGood: self.newestGood(), lastFailure: self.lastFailure(), calendar: calendar)
+            else { return nil }
             // A shop nobody can sign in to yet is not in use, and its backup could not be restored (a restore needs an
             // active admin): the first backup follows the first account.
             guard try await self.store.userCount() > 0 else { return nil }
             return try await self.take(automatic: true)
         } catch {
             self.logger.error("automatic backup failed: \(error)")
+            await self.reportFailure(Self.reason(error))
             return nil
         }
     }
@@ -201,11 +210,25 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
         try self.write(record)
         if record.passed {
             self.logger.info("backup \(name) taken and checked (\(record.bytes) bytes)")
+            self.failureReported = false
         } else {
             self.logger.error("backup \(name) failed: \(record.detail)")
+            await self.reportFailure(record.detail)
         }
         try await self.prune()
         return record
+    }
+
+    /// Records a failed backup in the activity log, an alert for the managers who opted in (the first failure after a
+    /// good backup, or after the server started).
+    func reportFailure(_ reason: String) async {
+        guard !self.failureReported else { return }
+        self.failureReported = true
+        do {
+            try await self.store.recordAudit(.backupFailed(reason, at: self.clock()))
+        } catch {
+            self.logger.error("the failed backup could not be recorded in the activity log: \(error)")
+        }
     }
 
     /// Removes every backup (and its record) that the policy no longer keeps.
