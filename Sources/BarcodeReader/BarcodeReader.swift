@@ -41,16 +41,18 @@ public struct BarcodeReader: Sendable {
         // The inverted pass reads the lines of `sparse` with the histogram threshold again: the first pass keeps
         // their runs.
         let runCache = LinearScanner.RunCache(sparseRowDivisor: 96)
+        // ITF digits that one pass saw as a part of a longer symbol are refused by every pass.
+        let fragments = LinearScanner.FragmentLog()
         let scanner = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 256,
-            runCache: runCache)
+            runCache: runCache, fragments: fragments)
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
         var linear = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
         let sparse = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
-            runCache: runCache)
+            runCache: runCache, fragments: fragments)
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
             let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })
@@ -74,7 +76,8 @@ public struct BarcodeReader: Sendable {
         // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
         // Gradient edges also find structure in texture: ask for one more agreeing line.
         let sparseStrict = LinearScanner(
-            image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40)
+            image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40,
+            fragments: fragments)
         results = self.firstHit(rotations.map { (sparseStrict, $0, false, .edges) }).map(\.barcode)
         if !results.isEmpty || !self.options.tryInvert { return results }
 

@@ -7,6 +7,9 @@ struct LinearScanner {
         var lineCount: Int
         /// Lines on which every element matched one pattern clearly.
         var clearLines: Int
+        /// Lines on which these digits were seen as a fragment of a longer symbol (``LinearHit/fragment``), counted
+        /// apart from `lineCount`.
+        var fragmentLines = 0
         var firstRow: Int
         var firstSpan: (Double, Double)
         var lastRow: Int
@@ -36,6 +39,12 @@ struct LinearScanner {
         }
     }
 
+    /// ITF digits seen as a fragment of a longer symbol on some line (``LinearHit/fragment``) by any pass over one
+    /// image: a later pass (another threshold, the other direction) may read them on lines that miss the rest.
+    final class FragmentLog {
+        var texts: Set<String> = []
+    }
+
     let image: GrayscaleImage
     let decoders: [Decoder]
     let minLineCount: Int
@@ -43,12 +52,15 @@ struct LinearScanner {
     /// Where the histogram pass leaves the runs of the lines a sparser pass also visits, and where a sparser
     /// pass looks for them first (a line not found there is binarised as usual).
     let runCache: RunCache?
+    /// Shared by the passes over one image.
+    let fragments: FragmentLog
 
     init(
         image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int,
-        runCache: RunCache? = nil
+        runCache: RunCache? = nil, fragments: FragmentLog = FragmentLog()
     ) {
         self.image = image
+        self.fragments = fragments
         self.minLineCount = minLineCount
         self.rowDivisor = rowDivisor
         self.runCache = runCache
@@ -174,6 +186,18 @@ struct LinearScanner {
             let old = c.addOns[add] ?? (0, 0)
             c.addOns[add] = (old.lines + 1, old.clear + (hit.addOnClear ? 1 : 0))
         }
+        if hit.fragment {
+            self.fragments.texts.insert(hit.text)
+            if let k = candidates.firstIndex(where: { $0.format == hit.format && $0.text == hit.text }) {
+                candidates[k].fragmentLines += 1
+            } else {
+                candidates.append(
+                    Candidate(
+                        format: hit.format, text: hit.text, lineCount: 0, clearLines: 0, fragmentLines: 1,
+                        firstRow: row, firstSpan: span, lastRow: row, lastSpan: span))
+            }
+            return
+        }
         for k in candidates.indices where candidates[k].format == hit.format && candidates[k].text == hit.text {
             // The same symbol again: extend its extent.
             vote(&candidates[k])
@@ -246,6 +270,9 @@ struct LinearScanner {
         func digitCount(_ c: Candidate) -> Int { c.text.count }
         var kept = all.filter { c in
             guard c.lineCount >= self.minLineCount else { return false }
+            // Digits that some line saw as a part of a longer symbol (a label or glare across its middle): the lines
+            // that read them as a whole symbol did not see the rest.
+            if c.fragmentLines > 0 || (c.format == .itf && self.fragments.texts.contains(c.text)) { return false }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }
@@ -259,7 +286,7 @@ struct LinearScanner {
             {
                 return false
             }
-            for other in all where other.text != c.text && overlaps(c, other, rowMargin: near) {
+            for other in all where other.lineCount > 0 && other.text != c.text && overlaps(c, other, rowMargin: near) {
                 // Never an EAN-8/UPC-E from inside a longer symbol seen on the same or neighbouring rows, nor
                 // an ITF fragment inside a longer ITF.
                 if Self.shortFormats.contains(c.format) && Self.longFormats.contains(other.format) { return false }

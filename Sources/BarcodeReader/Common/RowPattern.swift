@@ -244,6 +244,9 @@ struct LinearHit {
     var end: Int
     /// Every element matched one pattern clearly (no near tie between two patterns); EAN/UPC only.
     var clear = true
+    /// A part of a longer symbol seen on this line (ITF: more of the same bars beyond one of its quiet zones): never
+    /// reported, and its digits are not reported from other lines either.
+    var fragment = false
     /// The EAN-2/EAN-5 add-on read after the symbol on this line (EAN-13, UPC-A, UPC-E), and whether its digits
     /// were clear.
     var addOn: String? = nil

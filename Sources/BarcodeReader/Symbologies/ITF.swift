@@ -2,7 +2,10 @@
 enum ITF {
     static let startPattern = [1, 1, 1, 1]
     static let stopPatterns = [[2, 1, 1], [3, 1, 1]]
-    static let quietZone = 10.0
+    /// Quiet zone before the start and after the stop pattern, in narrow elements: the specification asks 10, and a
+    /// symbol printed with exactly 10 (zint's ITF-14 inside its bearer box) measures 8-10 once blur and ink spread
+    /// move its edges; zxing-cpp asks 6. A fragment of a longer symbol behind a label is refused by ``barsBeyond``.
+    static let quietZone = 8.0
     static let minLength = 6
     /// Lowest symbol-wide wide-to-narrow ratio (``RowPattern/WidthTally/ratio``): the specification's 2.0 less a
     /// margin for pixel quantisation (the public corpora's symbols measure 2.1–2.7).
@@ -40,6 +43,30 @@ enum ITF {
         let threshold = Double(sorted[2] + sorted[3]) / 2
         guard Double(sorted[4]) < Double(sorted[0]) * 4.5 + 1 else { return nil }
         return w.map { Double($0) > threshold }
+    }
+
+    /// How far beyond a quiet zone ``barsBeyond`` looks, in narrow elements, and how many elements it wants there.
+    static let gapSpan = 12.0
+    static let gapElements = 5
+
+    /// Whether the white run next to run `from` (`step` -1: before it, 1: after it) is a gap inside a longer symbol
+    /// rather than a quiet zone: the `gapSpan` narrow elements from `from` away from the symbol hold at least
+    /// `gapElements` runs, each between half a narrow and a wide element (3.6 narrow) wide; the first of them may be
+    /// narrower (whatever a label's edge left of a bar or space). A bearer bar (5 narrow), the background (one long
+    /// run) or sensor noise on it (slivers of a pixel or two) is no such gap, nor is the image border.
+    static func barsBeyond(_ runs: UnsafeBufferPointer<Int32>, from: Int, step: Int, narrow: Double) -> Bool {
+        var k = from
+        var width = 0.0
+        var count = 0
+        while width < gapSpan * narrow {
+            guard k >= 1, k < runs.count - 1 else { return false }
+            let v = Double(runs[k])
+            guard v <= narrow * 3.6, count == 0 || v >= narrow * 0.5 else { return false }
+            width += v
+            count += 1
+            k += step
+        }
+        return count >= gapElements
     }
 
     /// Finds and decodes the first ITF symbol starting at or after run `from`.
@@ -88,12 +115,11 @@ enum ITF {
             i += 10
         }
         guard digits.count >= minLength, i + 3 <= runs.count else { return (nil, b) }
-        var stopModule = 0.0
-        for p in stopPatterns {
-            stopModule = RowPattern.isPattern(runs, i, p)
-            if stopModule > 0 { break }
-        }
-        guard stopModule > 0 else { return (nil, b) }
+        guard stopPatterns.contains(where: { RowPattern.isPattern(runs, i, $0) > 0 }) else { return (nil, b) }
+        // The quiet zone after the stop pattern in its own narrow elements (its space and last bar), as the start
+        // pattern's: the module of a matched stop pattern is a guess when wide is 3 narrow (2-1-1 matches 3-1-1 at
+        // 1.25 narrow, and asked 12.5 narrow of white after a symbol printed with 10).
+        let stopModule = Double(runs[i + 1] + runs[i + 2]) / 2
         let after = RowPattern.spaceAfter(runs, i, 3)
         guard after == Int.max || Double(after) >= quietZone * stopModule - 1 else { return (nil, b) }
         tally.add(runs[i], bar: true, wide: true)
@@ -107,6 +133,15 @@ enum ITF {
         guard tally.ratio >= minWidthRatio, quietBefore >= visibleQuietZone, quietAfter >= visibleQuietZone else {
             return (nil, b)
         }
-        return (LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i + 3), b)
+        // A white label or a glare across the middle of a longer symbol leaves a white gap as wide as a quiet zone;
+        // beyond a real quiet zone lies the paper, a bearer bar or other print, beyond such a gap more of the same
+        // symbol's bars. Such a part is a fragment (6 or 8 digits of an ITF-14), whichever end the gap is at.
+        // The hit is returned marked, so that the scanner refuses the same digits read on other lines, where the row
+        // beyond the gap missed the rest of the symbol (a tilted symbol, the end of its bars).
+        var hit = LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i + 3)
+        hit.fragment =
+            barsBeyond(runs, from: b - 2, step: -1, narrow: tally.narrow)
+            || barsBeyond(runs, from: i + 4, step: 1, narrow: tally.narrow)
+        return (hit, b)
     }
 }
