@@ -43,6 +43,8 @@ struct LinearScanner {
     /// image: a later pass (another threshold, the other direction) may read them on lines that miss the rest.
     final class FragmentLog {
         var lines: [String: Int] = [:]
+        /// Lines that read the same digits with no stop pattern after them (``LinearHit/unended``).
+        var unended: [String: Int] = [:]
     }
 
     let image: GrayscaleImage
@@ -155,7 +157,9 @@ struct LinearScanner {
                             var from = 1
                             while from < buf.count {
                                 let (hit, g) = decoder(buf, from)
-                                if let hit {
+                                if let hit, hit.unended {
+                                    self.fragments.unended[hit.text, default: 0] += 1
+                                } else if let hit {
                                     var x0 = 0
                                     for k in 0..<hit.start { x0 += Int(buf[k]) }
                                     var x1 = x0
@@ -274,6 +278,9 @@ struct LinearScanner {
             // read them as a whole symbol did not see the rest. One such line in four is enough; fewer are other print
             // beside a real symbol's quiet zone on a few lines (zxing-blackbox itf-2/01: 12 of 300).
             if c.format == .itf, 4 * (self.fragments.lines[c.text] ?? 0) >= c.lineCount { return false }
+            // Digits that many more lines read with no end after them: the few that found a stop pattern and a quiet
+            // zone saw a label's or a cut's edge across a tilted symbol, whose rest the lines beyond it missed.
+            if c.format == .itf, (self.fragments.unended[c.text] ?? 0) >= 4 * c.lineCount { return false }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }

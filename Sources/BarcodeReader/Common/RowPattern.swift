@@ -247,6 +247,9 @@ struct LinearHit {
     /// A part of a longer symbol seen on this line (ITF: more of the same bars beyond one of its quiet zones): never
     /// reported, and its digits are not reported from other lines either.
     var fragment = false
+    /// Not a symbol: digits this line read where the symbol did not end (ITF: no stop pattern after them), kept to
+    /// weigh against lines that saw the same digits end there.
+    var unended = false
     /// The EAN-2/EAN-5 add-on read after the symbol on this line (EAN-13, UPC-A, UPC-E), and whether its digits
     /// were clear.
     var addOn: String? = nil

@@ -46,8 +46,8 @@ enum ITF {
     }
 
     /// How far beyond a quiet zone ``barsBeyond`` looks, in narrow elements, and how many elements it wants there.
-    static let gapSpan = 12.0
-    static let gapElements = 5
+    static let gapSpan = 8.0
+    static let gapElements = 4
 
     /// Whether the white run next to run `from` (`step` -1: before it, 1: after it) is a gap inside a longer symbol
     /// rather than a quiet zone: the `gapSpan` narrow elements from `from` away from the symbol hold at least
@@ -115,7 +115,11 @@ enum ITF {
             i += 10
         }
         guard digits.count >= minLength, i + 3 <= runs.count else { return (nil, b) }
-        guard stopPatterns.contains(where: { RowPattern.isPattern(runs, i, $0) > 0 }) else { return (nil, b) }
+        guard stopPatterns.contains(where: { RowPattern.isPattern(runs, i, $0) > 0 }) else {
+            var unended = LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i)
+            unended.unended = true
+            return (unended, b)
+        }
         // The quiet zone after the stop pattern in its own narrow elements (its space and last bar), as the start
         // pattern's: the module of a matched stop pattern is a guess when wide is 3 narrow (2-1-1 matches 3-1-1 at
         // 1.25 narrow, and asked 12.5 narrow of white after a symbol printed with 10).
