@@ -4,7 +4,7 @@
 #   scripts/barcode-soak.sh [--minutes N] [--seed S] [--asan | --debug] [--corpus DIR] [--out DIR]
 #
 # Builds the barcode-soak executable (release; with --asan, release with AddressSanitizer in .build/asan; with
-# --debug, the debug build `swift build --build-tests` already made, as scripts/test.sh uses it) and runs it for N
+# --debug, the debug build scripts/test.sh already made, as it uses it) and runs it for N
 # minutes (default 1; a fresh random seed unless --seed). Every input is rebuilt from the run seed and its index
 # alone: mutated PNG/JPEG files (drawn here, and from the corpus in ../shared/barcode, read at run time) through
 # ImageLoader and ImageSanitizer, and pictures (degenerate sizes, noise, textures, stripes, module grids, mutated real symbols) through the reader
@@ -55,8 +55,8 @@ if [ "$asan" = 1 ]; then
   # build for a Swift backtrace.
   export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 elif [ "$debug" = 1 ]; then
-  # Not rebuilt when present: `swift test --enable-code-coverage` built it with other flags, and a rebuild here
-  # would only flip them back.
+  # Not rebuilt when present: scripts/test.sh built it with coverage, and a plain `swift build` here would only
+  # flip the flags back.
   binary=.build/debug/barcode-soak
   [ -x "$binary" ] || swift build --product barcode-soak >/dev/null
 else

@@ -5,6 +5,7 @@
 #
 # Needs the Debian packages chromium, chromium-driver and fonts-liberation (scripts/test.sh installs them) and
 # makes its own Python virtual environment (.venv-browser) with pinned packages. Extra arguments go to pytest.
+# STOCKROOM_BIN, when set, names the stockroom executable to test (no build then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,8 +21,12 @@ if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c "import selenium, barc
 fi
 
 scratch=(--scratch-path "${SCRATCH_PATH:-.build}")
-swift build "${scratch[@]}" --product stockroom
-export STOCKROOM_BIN="$(swift build "${scratch[@]}" --show-bin-path)/stockroom"
+if [ -z "${STOCKROOM_BIN:-}" ]; then
+  swift build "${scratch[@]}" --product stockroom
+  STOCKROOM_BIN="$(swift build "${scratch[@]}" --show-bin-path)/stockroom"
+fi
+STOCKROOM_BIN="$(realpath "$STOCKROOM_BIN")"  # the tests run from tests/browser
+export STOCKROOM_BIN
 export STOCKROOM_ARTIFACTS="${STOCKROOM_ARTIFACTS:-$PWD/test-artifacts}"
 unset STOCKROOM_WEB_DIR  # test the files the server ships
 mkdir -p "$STOCKROOM_ARTIFACTS"

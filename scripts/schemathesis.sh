@@ -7,7 +7,8 @@
 # The server is stopped on every exit.
 #
 # Environment: SCRATCH_PATH (swift build --scratch-path, default .build), ST_MAX_EXAMPLES (default 25),
-# ST_MAX_TIME (seconds, default 150), ST_SEED (default 1), ST_REPORT_DIR (default a temporary folder).
+# ST_MAX_TIME (seconds, default 150), ST_SEED (default 1), ST_REPORT_DIR (default a temporary folder),
+# STOCKROOM_BIN (the stockroom executable to test; no build then).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -19,9 +20,13 @@ fi
 python3 -m schemathesis.cli --version
 
 scratch=(--scratch-path "${SCRATCH_PATH:-.build}")
-echo "== building stockroom"
-swift build "${scratch[@]}" --product stockroom
-bin="$(swift build "${scratch[@]}" --show-bin-path)/stockroom"
+if [ -n "${STOCKROOM_BIN:-}" ]; then
+  bin="$(realpath "$STOCKROOM_BIN")"
+else
+  echo "== building stockroom"
+  swift build "${scratch[@]}" --product stockroom
+  bin="$(swift build "${scratch[@]}" --show-bin-path)/stockroom"
+fi
 
 data="$(mktemp -d -t stockroom-schemathesis-XXXXXX)"
 report="$(realpath -m "${ST_REPORT_DIR:-$data/report}")"

@@ -25,11 +25,21 @@ if ! .venv-barcode/bin/python -c 'import PIL, numpy, segno' >/dev/null 2>&1; the
   .venv-barcode/bin/pip install -q pillow numpy segno
 fi
 
-echo "== building"
-swift build --build-tests
+# One build serves every step: the tests, the soak and the servers the scripts below start all run this
+# coverage-instrumented debug build (a build without coverage, then `swift test --enable-code-coverage`, then the
+# scripts' own `swift build` would compile the whole package three times).
+echo "== building (debug, with coverage)"
+swift build --build-tests --enable-code-coverage
+export STOCKROOM_BIN="$(swift build --show-bin-path --enable-code-coverage)/stockroom"
 
 echo "== swift test (with coverage)"
-swift test --enable-code-coverage
+swift test --skip-build --enable-code-coverage
+
+# The instrumented programs started from here on write their counters to LLVM_PROFILE_FILE (default.profraw in
+# their working folder otherwise); one merged file in a temporary folder, removed at the end.
+profiles="$(mktemp -d -t stockroom-profiles-XXXXXX)"
+trap 'rm -rf "$profiles"' EXIT
+export LLVM_PROFILE_FILE="$profiles/%m.profraw"
 
 echo "== barcode soak (30 s of scripts/barcode-soak.sh on the debug build just made, a fresh seed; the one-hour run is in BENCHMARKS.md)"
 ./scripts/barcode-soak.sh --debug --minutes 0.5
