@@ -183,13 +183,19 @@ extension InventorySQLiteRepository {
     /// The facts a document needs about product `id`, read in the document's transaction.
     /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
     static func productFacts(_ db: Database, _ id: ProductID, field: String) throws -> ProductFacts {
-        let statement = try db.cachedStatement(sql: "SELECT isArchived, salePrice, minimumSalePrice, taxRate, name FROM product WHERE id = ?")
+        // Whether the product has options or a recipe comes with its row: most products have neither, and then the two
+        // reads that would find nothing are skipped.
+        let statement = try db.cachedStatement(sql: """
+            SELECT isArchived, salePrice, minimumSalePrice, taxRate, name,
+                   EXISTS (SELECT 1 FROM optionGroup WHERE productId = p.id), EXISTS (SELECT 1 FROM recipeComponent WHERE productId = p.id)
+            FROM product p WHERE id = ?
+            """)
         guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: field, "product \(id) does not exist")
         }
         return ProductFacts(id: id, isArchived: row[0], salePrice: Money(minorUnits: row[1]),
                             minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]),
-                            name: row[4], optionGroups: try Self.optionGroups(db, id), recipe: try Self.recipe(db, id))
+                            name: row[4], optionGroups: row[5] ? try Self.optionGroups(db, id) : [], recipe: row[6] ? try Self.recipe(db, id) : [])
     }
 
     /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
@@ -398,13 +404,13 @@ extension InventorySQLiteRepository {
                 try db.execute(sql: "UPDATE document SET stockApprovedBy = '' WHERE id = ?", arguments: [documentID])
             }
         }
-        try self.writePayments(db, sale.payments, documentID: documentID)
+        try self.writePayments(db, sale.payments, documentID: documentID, replacing: old != nil)
         return documentID
     }
 
     /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable).
-    static func writePayments(_ db: Database, _ payments: [PaymentDraft], documentID: Int64) throws {
-        try db.cachedStatement(sql: "DELETE FROM salePayment WHERE documentId = ?").execute(arguments: [documentID])
+    static func writePayments(_ db: Database, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) throws {
+        if replacing { try db.cachedStatement(sql: "DELETE FROM salePayment WHERE documentId = ?").execute(arguments: [documentID]) }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status, reference) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)

@@ -51,6 +51,14 @@ final class LedgerWriter {
     /// The input field of each line of the document being written (document id → line number → field): a refusal
     /// names the field when the line going short is one of these, and the stored document otherwise.
     private var requestFields: [Int64: [Int: String]] = [:]
+    /// Net sales by product and month (`yyyymm`) written or deleted in this transaction and not yet added to the
+    /// monthly sales summary: ``flush()`` adds each once, rather than one summary write per sale line.
+    private var salesByMonth: [SalesMonth: (quantitySold: Int64, revenue: Int64)] = [:]
+
+    private struct SalesMonth: Hashable {
+        var productID: Int64
+        var month: Int
+    }
 
     init(_ db: Database, calendar: ShopCalendar) {
         self.db = db
@@ -230,7 +238,8 @@ final class LedgerWriter {
         return (Money(minorUnits: -(row[0] as Int64)), Quantity(thousandths: row[1]).magnitude)
     }
 
-    /// Writes every changed product balance back to the product table.
+    /// Writes every changed product balance back to the product table, and the sales counted since the last flush to
+    /// the monthly sales summary. Every writer is flushed before its transaction commits.
     func flush() throws {
         let statement = try self.db.cachedStatement(sql: """
             UPDATE product SET quantity = ?, value = ?, averageCost = ?, lastEffectiveAt = ?, lastSequence = ?, lastLineNo = ?
@@ -243,6 +252,18 @@ final class LedgerWriter {
             ])
         }
         for key in Array(self.states.keys) { self.states[key]?.dirty = false }
+        for (key, sales) in self.salesByMonth {
+            try SalesSummary.add(self.db, productID: key.productID, day: key.month * 100 + 1, quantitySold: sales.quantitySold, revenue: sales.revenue)
+        }
+        self.salesByMonth = [:]
+    }
+
+    /// Counts sold quantity (thousandths; negative for returns) and revenue towards the month of `day` (`yyyymmdd`),
+    /// for ``flush()`` to add to the summary.
+    private func countSales(productID: Int64, day: Int, quantitySold: Int64, revenue: Int64) {
+        let key = SalesMonth(productID: productID, month: day / 100)
+        let sum = self.salesByMonth[key] ?? (0, 0)
+        self.salesByMonth[key] = (sum.quantitySold + quantitySold, sum.revenue + revenue)
     }
 
     /// Applies one line; a line that would go short is refused naming the request's field when the line is the
@@ -282,15 +303,15 @@ final class LedgerWriter {
             SELECT productId, day, quantity, revenue FROM movement WHERE documentId = ? AND kind IN ('sale', 'customerReturn')
             """), arguments: [documentID])
         for row in rows {
-            try SalesSummary.add(self.db, productID: row[0], day: row[1], quantitySold: row[2] as Int64, revenue: -(row[3] as Int64))
+            self.countSales(productID: row[0], day: row[1], quantitySold: row[2] as Int64, revenue: -(row[3] as Int64))
         }
         try self.db.cachedStatement(sql: "DELETE FROM movement WHERE documentId = ?").execute(arguments: [documentID])
     }
 
     private func insert(_ line: PendingMovement, outcome: MovementOutcome) throws {
         if line.kind == .sale || line.kind == .customerReturn {
-            try SalesSummary.add(self.db, productID: line.productID.rawValue, day: line.day,
-                                 quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
+            self.countSales(productID: line.productID.rawValue, day: line.day,
+                            quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
         }
         let effectName: String
         switch line.effect {
