@@ -6,13 +6,15 @@ public enum Barcode {
     /// digits, since EAN-8 numbers are a separate space); any other text is kept as given (Code 128, Code 39, QR …).
     /// - Throws: ``InventoryError`` with field `barcode` for a wrong check digit or unprintable text.
     public static func normalize(_ text: String) throws -> String {
-        let code = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let code = text.trimmingWhitespace()
         guard !code.isEmpty else { throw InventoryError(.missingValue, field: "barcode", "is empty") }
-        guard TextLimit.barcode.violation(code) == nil, code.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            throw InventoryError(.invalidValue, field: "barcode", "must be at most 128 printable characters")
+        // All ASCII digits (what scanners send) are checked on their bytes; anything else is text, within the limits.
+        guard let digits = self.asciiDigits(code), digits.count <= 128 else {
+            guard TextLimit.barcode.violation(code) == nil, code.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw InventoryError(.invalidValue, field: "barcode", "must be at most 128 printable characters")
+            }
+            return code
         }
-        guard code.allSatisfy(\.isASCIIDigit) else { return code }
-        let digits = code.compactMap(\.wholeNumberValue)
         switch digits.count {
         case 8:
             // UPC-E (number system 0 or 1) is expanded to its UPC-A, as GTIN-13; otherwise EAN-8.
@@ -45,20 +47,29 @@ public enum Barcode {
     /// The forms under which a scanned code may be stored: its normal form, plus the plain 8 digits when they
     /// also read as EAN-8. Look a scan up under every candidate.
     public static func lookupCandidates(_ text: String) -> [String] {
-        let code = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let code = text.trimmingWhitespace()
         var result: [String] = []
         if let normal = try? self.normalize(code) { result.append(normal) }
-        if code.count == 8, code.allSatisfy(\.isASCIIDigit), self.hasValidCheckDigit(code.compactMap(\.wholeNumberValue)) {
+        if let digits = self.asciiDigits(code), digits.count == 8, self.hasValidCheckDigit(digits), !result.contains(code) {
             result.append(code)  // an EAN-8 that also reads as UPC-E
         }
-        var seen = Set<String>()
-        return result.filter { seen.insert($0).inserted }
+        return result
+    }
+
+    /// The digits of `code` when it is made of ASCII digits only (and is not empty); nil otherwise.
+    static func asciiDigits(_ code: String) -> [Int]? {
+        var digits: [Int] = []
+        digits.reserveCapacity(code.utf8.count)
+        for byte in code.utf8 {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            digits.append(Int(byte - UInt8(ascii: "0")))
+        }
+        return digits.isEmpty ? nil : digits
     }
 
     /// Expands an 8-digit UPC-E (number system 0 or 1, with check digit) into its 12-digit UPC-A; nil when it is not one.
     public static func expandUPCE(_ code: String) -> String? {
-        let d = code.compactMap(\.wholeNumberValue)
-        guard d.count == 8, d[0] == 0 || d[0] == 1 else { return nil }
+        guard let d = self.asciiDigits(code), d.count == 8, d[0] == 0 || d[0] == 1 else { return nil }
         let m = d[1...6].map(String.init)
         let body: String
         switch d[6] {

@@ -69,21 +69,37 @@ public enum FixedPoint {
 
     /// Formats an integer count of `10^-scale` units as a decimal string with exactly `scale` decimals.
     public static func format(_ units: Int64, scale: Int) -> String {
-        let negative = units < 0
-        let digits = String(units.magnitude)
-        guard scale > 0 else { return (negative ? "-" : "") + digits }
-        let padded = String(repeating: "0", count: max(0, scale + 1 - digits.count)) + digits
-        let split = padded.index(padded.endIndex, offsetBy: -scale)
-        return (negative ? "-" : "") + padded[..<split] + "." + padded[split...]
+        self.format(units, scale: scale, trimmed: false)
     }
 
     /// Formats like ``format(_:scale:)`` but drops trailing zeros in the fraction (`1.500` → `1.5`, `2.000` → `2`).
     public static func formatTrimmed(_ units: Int64, scale: Int) -> String {
-        var text = self.format(units, scale: scale)
-        guard text.contains(".") else { return text }
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        self.format(units, scale: scale, trimmed: true)
+    }
+
+    /// The digits written right to left into one buffer, without intermediate strings: every amount in every answer
+    /// goes through here.
+    private static func format(_ units: Int64, scale: Int, trimmed: Bool) -> String {
+        var magnitude = units.magnitude
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(22 + max(0, scale))
+        if scale > 0 {
+            var keep = !trimmed
+            for _ in 0..<scale {
+                let digit = UInt8(magnitude % 10)
+                magnitude /= 10
+                if digit != 0 { keep = true }
+                if keep { bytes.append(UInt8(ascii: "0") + digit) }
+            }
+            if keep { bytes.append(UInt8(ascii: ".")) }
+        }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        bytes.reverse()
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `10^exponent` as an integer.

@@ -48,6 +48,25 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         let days = Self.floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
+        if (1...9999).contains(year) {
+            // Every instant in ``range``: 24 ASCII bytes written in place (every answer with a date goes through here).
+            var bytes = Array("0000-00-00T00:00:00.000Z".utf8)
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            put(month, width: 2, at: 5)
+            put(day, width: 2, at: 8)
+            put(secondOfDay / 3600, width: 2, at: 11)
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            put(secondOfDay % 60, width: 2, at: 17)
+            put(millisecond, width: 3, at: 20)
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2) + "T"
             + Self.pad(secondOfDay / 3600, 2) + ":" + Self.pad(secondOfDay / 60 % 60, 2) + ":" + Self.pad(secondOfDay % 60, 2)
             + "." + Self.pad(millisecond, 3) + "Z"

@@ -89,7 +89,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     func identify(_ request: Request) async throws -> Identity? {
         var token: String?
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
-            token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            token = String(header.dropFirst(7)).trimmingWhitespace(andNewlines: false)
         } else if let cookie = request.cookies[AuthNames.cookie] {
             token = cookie.value
         }
