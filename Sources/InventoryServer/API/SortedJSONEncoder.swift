@@ -1,0 +1,333 @@
+import Foundation
+
+/// Writes what `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes, byte for byte, without its costs:
+/// Foundation's encoder sorted every object's keys through a generic comparison and built an intermediate tree of
+/// existentials, about a fifth of a barcode lookup's instructions (BENCHMARKS.md, issue 15 point 7).
+///
+/// It covers what the API's answers are made of: objects, arrays, strings, integers, booleans and nulls. Anything for
+/// which `JSONEncoder` has a strategy of its own (`Date`, `Data`, `URL`, `Decimal`, floating point), a string with a
+/// control character other than a line feed, carriage return or tab, and any unusual use of the `Encoder` protocol
+/// (`superEncoder`, two kinds of container for one value) makes ``encode(_:)`` return nil, and the caller then uses
+/// `JSONEncoder` itself. Debug builds encode every answer both ways and stop on a difference (``APIJSON``).
+enum SortedJSONEncoder {
+    /// The JSON text of `value`, or nil when `JSONEncoder` must write it.
+    static func encode(_ value: some Encodable) -> [UInt8]? {
+        let state = State()
+        guard let tree = try? Self.box(value, codingPath: [], state: state), !state.refused else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        guard Self.write(tree, to: &output) else { return nil }
+        return output
+    }
+
+    /// A value not supported here: `JSONEncoder` writes it.
+    struct Unsupported: Error {}
+
+    /// Set when a value used the `Encoder` protocol in a way this writer does not follow (even if it then wrote
+    /// nothing through it): the whole value is then left to `JSONEncoder`.
+    final class State {
+        var refused = false
+    }
+
+    /// A JSON value being built.
+    enum Value {
+        case null
+        case bool(Bool)
+        case number(String)
+        case string(String)
+        case object(Container)
+        case array(Container)
+    }
+
+    /// The members of an object or the elements of an array, shared by the containers that fill it.
+    final class Container {
+        var members: [(key: String, value: Value)] = []
+        var elements: [Value] = []
+    }
+
+    static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey], state: State) throws -> Value {
+        switch value {
+        case let string as String: return .string(string)
+        case let bool as Bool: return .bool(bool)
+        case let number as Int: return .number(String(number))
+        case let number as Int64: return .number(String(number))
+        case let number as Int32: return .number(String(number))
+        case let number as Int16: return .number(String(number))
+        case let number as Int8: return .number(String(number))
+        case let number as UInt: return .number(String(number))
+        case let number as UInt64: return .number(String(number))
+        case let number as UInt32: return .number(String(number))
+        case let number as UInt16: return .number(String(number))
+        case let number as UInt8: return .number(String(number))
+        case is Date, is Data, is URL, is Decimal, is Double, is Float: throw Unsupported()
+        default:
+            let encoder = ValueEncoder(codingPath: codingPath, state: state)
+            try value.encode(to: encoder)
+            guard let result = encoder.value else { throw Unsupported() }  // nothing encoded: JSONEncoder says why
+            return result
+        }
+    }
+
+    // MARK: - Writing
+
+    private static func write(_ value: Value, to output: inout [UInt8]) -> Bool {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .number(let text): output.append(contentsOf: text.utf8)
+        case .string(let string): return self.write(string, to: &output)
+        case .array(let container):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in container.elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                guard self.write(element, to: &output) else { return false }
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let container):
+            output.append(UInt8(ascii: "{"))
+            // Sorted by the keys' UTF-8 bytes, as JSONEncoder's `.sortedKeys`; a key given twice keeps its last value.
+            // Swift's own comparison is that order for ASCII keys (all of the API's), and much cheaper.
+            let members = container.members
+            let ascii = members.allSatisfy { $0.key.utf8.allSatisfy { $0 < 0x80 } }
+            var order = Array(members.indices)
+            order.sort { i, j in
+                let a = members[i].key, b = members[j].key
+                if a == b { return i < j }
+                return ascii ? a < b : Self.precedes(a, b)
+            }
+            var first = true
+            for (position, index) in order.enumerated() {
+                // Of equal keys (adjacent now, in the order given) the last is written.
+                if position + 1 < order.count, members[order[position + 1]].key == members[index].key { continue }
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                guard self.write(members[index].key, to: &output) else { return false }
+                output.append(UInt8(ascii: ":"))
+                guard self.write(members[index].value, to: &output) else { return false }
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+        return true
+    }
+
+    /// Whether `a` sorts before `b` by their UTF-8 bytes.
+    private static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// A JSON string; false for a character this writer leaves to `JSONEncoder`.
+    private static func write(_ string: String, to output: inout [UInt8]) -> Bool {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        let fine = string.withUTF8 { bytes -> Bool in
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                let escape: UInt8
+                switch byte {
+                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+                case UInt8(ascii: "\n"): escape = UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): escape = UInt8(ascii: "r")
+                case UInt8(ascii: "\t"): escape = UInt8(ascii: "t")
+                case 0..<0x20, 0x7F: return false
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(UInt8(ascii: "\\"))
+                output.append(escape)
+                start = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+            return true
+        }
+        output.append(UInt8(ascii: "\""))
+        return fine
+    }
+
+    // MARK: - The Encoder protocol
+
+    /// The encoder handed to one value's `encode(to:)`.
+    final class ValueEncoder: Encoder {
+        let codingPath: [any CodingKey]
+        let state: State
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        var value: Value?
+
+        init(codingPath: [any CodingKey], state: State) {
+            self.codingPath = codingPath
+            self.state = state
+        }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            let container: Container
+            switch self.value {
+            case .object(let existing): container = existing
+            case nil:
+                container = Container()
+                self.value = .object(container)
+            default:
+                // Another kind of container for the same value: JSONEncoder's behaviour, which this does not copy.
+                self.state.refused = true
+                return KeyedEncodingContainer(RefusingKeyed<Key>(codingPath: self.codingPath))
+            }
+            return KeyedEncodingContainer(Keyed<Key>(container: container, codingPath: self.codingPath, state: self.state))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            switch self.value {
+            case .array(let existing): return Unkeyed(container: existing, codingPath: self.codingPath, state: self.state)
+            case nil:
+                let container = Container()
+                self.value = .array(container)
+                return Unkeyed(container: container, codingPath: self.codingPath, state: self.state)
+            default:
+                self.state.refused = true
+                return Unkeyed(container: nil, codingPath: self.codingPath, state: self.state)
+            }
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let container: Container
+        let codingPath: [any CodingKey]
+        let state: State
+
+        mutating func encodeNil(forKey key: Key) throws { self.container.members.append((key.stringValue, .null)) }
+        // The leaves synthesized `Encodable` conformances write, without a dynamic cast each.
+        mutating func encode(_ value: String, forKey key: Key) throws { self.container.members.append((key.stringValue, .string(value))) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { self.container.members.append((key.stringValue, .bool(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { self.container.members.append((key.stringValue, .number(String(value)))) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { self.container.members.append((key.stringValue, .number(String(value)))) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { self.container.members.append((key.stringValue, .number(String(value)))) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { self.container.members.append((key.stringValue, .number(String(value)))) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { throw Unsupported() }
+        mutating func encode(_ value: Float, forKey key: Key) throws { throw Unsupported() }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            if let value { self.container.members.append((key.stringValue, .string(value))) }
+        }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+            if let value { self.container.members.append((key.stringValue, .number(String(value)))) }
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            if let value { self.container.members.append((key.stringValue, .number(String(value)))) }
+        }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            if let value { self.container.members.append((key.stringValue, .bool(value))) }
+        }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            self.container.members.append((key.stringValue, try SortedJSONEncoder.box(value, codingPath: self.codingPath + [key], state: self.state)))
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            let nested = Container()
+            self.container.members.append((key.stringValue, .object(nested)))
+            return KeyedEncodingContainer(Keyed<NestedKey>(container: nested, codingPath: self.codingPath + [key], state: self.state))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let nested = Container()
+            self.container.members.append((key.stringValue, .array(nested)))
+            return Unkeyed(container: nested, codingPath: self.codingPath + [key], state: self.state)
+        }
+        mutating func superEncoder() -> any Encoder { RefusingEncoder(codingPath: self.codingPath, state: self.state) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { RefusingEncoder(codingPath: self.codingPath + [key], state: self.state) }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        /// Nil when the value already had another kind of container: every call then fails.
+        let container: Container?
+        let codingPath: [any CodingKey]
+        let state: State
+        var count: Int { self.container?.elements.count ?? 0 }
+
+        private func target() throws -> Container {
+            guard let container = self.container else { throw Unsupported() }
+            return container
+        }
+        mutating func encodeNil() throws { try self.target().elements.append(.null) }
+        mutating func encode(_ value: String) throws { try self.target().elements.append(.string(value)) }
+        mutating func encode(_ value: Int) throws { try self.target().elements.append(.number(String(value))) }
+        mutating func encode(_ value: Int64) throws { try self.target().elements.append(.number(String(value))) }
+        mutating func encode(_ value: Double) throws { throw Unsupported() }
+        mutating func encode(_ value: Float) throws { throw Unsupported() }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            let container = try self.target()
+            container.elements.append(try SortedJSONEncoder.box(value, codingPath: self.codingPath + [IndexKey(intValue: container.elements.count)], state: self.state))
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            guard let container = self.container else { return KeyedEncodingContainer(RefusingKeyed<NestedKey>(codingPath: self.codingPath)) }
+            let nested = Container()
+            container.elements.append(.object(nested))
+            return KeyedEncodingContainer(Keyed<NestedKey>(container: nested, codingPath: self.codingPath, state: self.state))
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            guard let container = self.container else { return Unkeyed(container: nil, codingPath: self.codingPath, state: self.state) }
+            let nested = Container()
+            container.elements.append(.array(nested))
+            return Unkeyed(container: nested, codingPath: self.codingPath, state: self.state)
+        }
+        mutating func superEncoder() -> any Encoder { RefusingEncoder(codingPath: self.codingPath, state: self.state) }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let encoder: ValueEncoder
+        var codingPath: [any CodingKey] { self.encoder.codingPath }
+
+        mutating func encodeNil() throws { try self.set(.null) }
+        mutating func encode(_ value: String) throws { try self.set(.string(value)) }
+        mutating func encode(_ value: Bool) throws { try self.set(.bool(value)) }
+        mutating func encode(_ value: Int) throws { try self.set(.number(String(value))) }
+        mutating func encode(_ value: Int64) throws { try self.set(.number(String(value))) }
+        mutating func encode(_ value: Double) throws { throw Unsupported() }
+        mutating func encode(_ value: Float) throws { throw Unsupported() }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try self.set(try SortedJSONEncoder.box(value, codingPath: self.codingPath, state: self.encoder.state))
+        }
+        private func set(_ value: Value) throws {
+            guard self.encoder.value == nil else { throw Unsupported() }
+            self.encoder.value = value
+        }
+    }
+
+    /// Returned where this writer does not follow `JSONEncoder`: any use of it makes the whole encoding fall back.
+    struct RefusingKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let codingPath: [any CodingKey]
+        mutating func encodeNil(forKey key: Key) throws { throw Unsupported() }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Unsupported() }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(RefusingKeyed<NestedKey>(codingPath: self.codingPath))
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { Unkeyed(container: nil, codingPath: self.codingPath, state: State()) }
+        mutating func superEncoder() -> any Encoder { RefusingEncoder(codingPath: self.codingPath, state: State()) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { RefusingEncoder(codingPath: self.codingPath, state: State()) }
+    }
+
+    /// An encoder whose every container refuses (for `superEncoder`), so that the whole value falls back.
+    final class RefusingEncoder: Encoder {
+        let codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        init(codingPath: [any CodingKey], state: State) {
+            self.codingPath = codingPath
+            state.refused = true
+        }
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            KeyedEncodingContainer(RefusingKeyed<Key>(codingPath: self.codingPath))
+        }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(container: nil, codingPath: self.codingPath, state: State()) }
+        func singleValueContainer() -> any SingleValueEncodingContainer { RefusingSingle(codingPath: self.codingPath) }
+    }
+
+    struct RefusingSingle: SingleValueEncodingContainer {
+        let codingPath: [any CodingKey]
+        mutating func encodeNil() throws { throw Unsupported() }
+        mutating func encode<T: Encodable>(_ value: T) throws { throw Unsupported() }
+    }
+
+    struct IndexKey: CodingKey {
+        var stringValue: String { "Index \(self.intValue ?? 0)" }
+        var intValue: Int?
+        init(intValue: Int) { self.intValue = intValue }
+        init?(stringValue: String) { nil }
+    }
+}

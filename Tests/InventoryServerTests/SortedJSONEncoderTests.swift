@@ -1,0 +1,100 @@
+import Foundation
+import InventoryDomain
+@testable import InventoryServer
+import Testing
+
+/// ``SortedJSONEncoder`` writes JSONEncoder's bytes (`[.sortedKeys, .withoutEscapingSlashes]`) or declines, and every
+/// API answer in the debug build is checked against JSONEncoder as well (``APIJSON/encode(_:)``).
+@Suite struct SortedJSONEncoderTests {
+    struct Inner: Encodable {
+        var zeta = "z"
+        var alpha: Int64 = -9_223_372_036_854_775_808
+        var maybe: String?
+        var list: [Int] = [1, 2, 3]
+    }
+
+    struct Outer: Encodable {
+        var name: String
+        var inner = Inner()
+        var inners = [Inner(), Inner(zeta: "y", alpha: 7, maybe: "here", list: [])]
+        var flags: [Bool] = [true, false]
+        var byName: [String: Int] = ["b": 2, "a": 1, "aa": 3, "B": 4, "é": 5, "_": 6]
+        var byNumber: [Int: String] = [10: "ten", 2: "two"]
+        var nothing: String? = nil
+        var small: UInt8 = 255
+        var nested: [[String]] = [["a"], [], ["b", "c"]]
+    }
+
+    /// Encodes `nil` explicitly (not skipped as `encodeIfPresent` does), and a nested keyed container.
+    struct Explicit: Encodable {
+        enum Keys: String, CodingKey { case value, wrapper, inside }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeNil(forKey: .value)
+            var wrapper = container.nestedContainer(keyedBy: Keys.self, forKey: .wrapper)
+            try wrapper.encode("x", forKey: .inside)
+            var list = container.nestedUnkeyedContainer(forKey: .inside)
+            try list.encodeNil()
+            try list.encode(1)
+        }
+    }
+
+    struct WithSuper: Encodable {
+        enum Keys: CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            _ = container.superEncoder()
+            try container.encode(1, forKey: .a)
+        }
+    }
+
+    struct WithDecimal: Encodable { var price = Decimal(string: "1.25")! }
+    struct WithDate: Encodable { var at = Date(timeIntervalSince1970: 0) }
+    struct WithDouble: Encodable { var share = 0.5 }
+
+    func agrees(_ value: some Encodable, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let expected = try APIJSON.foundationEncode(value)
+        let bytes = try #require(SortedJSONEncoder.encode(value), sourceLocation: sourceLocation)
+        #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self), sourceLocation: sourceLocation)
+    }
+
+    @Test func writesWhatJSONEncoderWrites() throws {
+        try self.agrees(Outer(name: "Crème fraîche 200 ml"))
+        try self.agrees(Outer(name: "quote \" backslash \\ slash / tab \t line\nreturn\r emoji 🧀 and ２ and \u{2028}"))
+        try self.agrees(Explicit())
+        try self.agrees("top-level string")
+        try self.agrees(42)
+        try self.agrees([Inner(), Inner()])
+        try self.agrees([String: Inner]())
+        try self.agrees([Int]())
+        try self.agrees(Optional<Int>.none)
+        try self.agrees(["k": Optional<String>.none])
+    }
+
+    @Test func seededRandomStringsAgree() throws {
+        var random = SeededRandom(seed: 2_026_112_6)
+        let pieces = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "é", "ß", "€", "🧀", "\u{0301}", "-", "{", "}", "[", ",", ":"]
+        for _ in 0..<2_000 {
+            let key = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let value = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            var object = ["fixed": value]
+            object[key] = value
+            object[value] = key
+            try self.agrees(object)
+            try self.agrees([key, value])
+        }
+    }
+
+    @Test func leavesToJSONEncoderWhatItDoesNotCover() throws {
+        #expect(SortedJSONEncoder.encode(WithSuper()) == nil)
+        #expect(SortedJSONEncoder.encode(WithDecimal()) == nil)
+        #expect(SortedJSONEncoder.encode(WithDate()) == nil)
+        #expect(SortedJSONEncoder.encode(WithDouble()) == nil)
+        #expect(SortedJSONEncoder.encode(["bell \u{07}"]) == nil)
+        #expect(SortedJSONEncoder.encode(["delete \u{7F}"]) == nil)
+        // APIJSON writes them all the same, through JSONEncoder.
+        for value in [WithDecimal() as any Encodable, WithDate(), WithDouble(), ["bell \u{07}"], WithSuper()] {
+            #expect(try APIJSON.encode(value) == (try APIJSON.foundationEncode(value)))
+        }
+    }
+}
