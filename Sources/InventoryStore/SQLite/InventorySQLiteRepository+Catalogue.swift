@@ -201,6 +201,8 @@ extension InventorySQLiteRepository {
         p.quantity, p.value, p.averageCost, p.preferredSupplierId, p.supplierCode, p.packSize, p.description, p.shelf
         """
 
+    /// A product from a row of ``productColumns``, read by position (GRDB finds a column by name by comparing it with
+    /// every column's name, case-insensitively: a measurable part of a barcode lookup).
     static func product(_ row: Row) -> Product {
         let details = ProductDetails(
             name: row[1], sku: row[2], barcode: row[3], categoryID: (row[4] as Int64?).map(CategoryID.init(rawValue:)),
@@ -208,8 +210,8 @@ extension InventorySQLiteRepository {
             minimumSalePrice: (row[8] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[9]),
             lowStockThreshold: (row[10] as Int64?).map(Quantity.init(thousandths:)), tracksStock: row[11],
             allowsNegativeStock: row[12], iconEmoji: row[13], isArchived: row[14],
-            preferredSupplierID: (row["preferredSupplierId"] as Int64?).map(SupplierID.init(rawValue:)), supplierCode: row["supplierCode"],
-            packSize: Quantity(thousandths: row["packSize"]), description: row["description"], shelf: row["shelf"])
+            preferredSupplierID: (row[20] as Int64?).map(SupplierID.init(rawValue:)), supplierCode: row[21],
+            packSize: Quantity(thousandths: row[22]), description: row[23], shelf: row[24])
         return Product(
             id: ProductID(row[0]), details: details,
             stock: LedgerBalance(quantity: Quantity(thousandths: row[17]), value: Money(minorUnits: row[18]), averageCost: UnitCost(scaled: row[19])),
@@ -346,7 +348,7 @@ extension InventorySQLiteRepository {
     public func product(barcode: String) async throws -> Product? {
         let candidates = Barcode.lookupCandidates(barcode)
         guard !candidates.isEmpty else { return nil }
-        return try await self.read { db in
+        return try await self.readEach { db in
             for candidate in candidates {
                 let statement = try db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product p WHERE barcode = ?")
                 if let row = try Row.fetchOne(statement, arguments: [candidate]) {
