@@ -177,7 +177,7 @@ def main():
         n = options.requests
         bare = Traced("baseline", [baseline, str(port := free_port())], port, work)
         programs.append(bare)
-        server = Traced("stockroom", [binary, "serve", "--data", data, "--host", "127.0.0.1", "--port", str(port := free_port())],
+        server = Traced("stockroom", [binary, "serve", "--data", data, "--host", "127.0.0.1", "--port", str(port := free_port()), "--no-backups"],
                         port, work, env={"LOG_LEVEL": "error"})
         programs.append(server)
         print("starting both under callgrind (slow: the server takes a minute or more)…", file=sys.stderr)

@@ -160,7 +160,7 @@ def main():
         stop(process)
 
         port = free_port()
-        argv = [args.binary, "serve", "--data", str(data), "--port", str(port)]
+        argv = [args.binary, "serve", "--data", str(data), "--port", str(port), "--no-backups"]
         ready = []
         for _ in range(args.starts):
             process, ms = start(argv, port, log)

@@ -100,7 +100,7 @@ class Server:
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(f"{self.work}/server.log", "wb")
-        self.process = subprocess.Popen([binary, "serve", "--data", self.data, "--host", "127.0.0.1", "--port", str(self.port)],
+        self.process = subprocess.Popen([binary, "serve", "--data", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--no-backups"],
                                         stdout=self.log, stderr=subprocess.STDOUT, env={"LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"})
         deadline = time.monotonic() + 120
         while True:

@@ -28,7 +28,7 @@ with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
 base = f"http://127.0.0.1:{port}"
-server = subprocess.Popen([binary, "serve", "--data", work, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+server = subprocess.Popen([binary, "serve", "--data", work, "--port", str(port), "--no-backups"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                           env={"LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"})
 try:
     for _ in range(300):

@@ -7,7 +7,8 @@
 #                     lines); its stockroom.sqlite* files are copied to a temporary folder first, so it is never changed
 #   DURATION_SECONDS  how long each wrk run lasts (default 30)
 #
-# Starts `stockroom serve` on 127.0.0.1 (a free port) on the copy, creates the admin and an API token, gives 200
+# Starts `stockroom serve --no-backups` on 127.0.0.1 (a free port) on the copy (an automatic backup, due at the first
+# check on a shop that has none, would zip the whole shop in the middle of a row), creates the admin and an API token, gives 200
 # products a large stock (one purchase of 200 lines, 100,000 units each, so no sale fails for lack of stock), writes
 # the wrk Lua scripts, then runs wrk for each request at 1, 16 and 64 connections and prints one table.
 # The ceiling runs in the same run: a bare Hummingbird app (Benchmarks/Baseline, built in release mode here when
@@ -19,7 +20,7 @@
 set -euo pipefail
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 binary=$(realpath "$1")
@@ -88,7 +89,7 @@ PY
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 base="http://127.0.0.1:$port"
 # shellcheck disable=SC2086  # SERVE_ARGS is a list of words on purpose
-LOG_LEVEL=error "$binary" serve --data "$work/data" --host 127.0.0.1 --port "$port" ${SERVE_ARGS:-} >"$work/server.log" 2>&1 &
+LOG_LEVEL=error "$binary" serve --data "$work/data" --host 127.0.0.1 --port "$port" --no-backups ${SERVE_ARGS:-} >"$work/server.log" 2>&1 &
 server_pid=$!
 for i in $(seq 1 600); do
     [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$base/health" || true) == 200 ]] && break
