@@ -18,7 +18,7 @@ public enum Barcode {
         switch digits.count {
         case 8:
             // UPC-E (number system 0 or 1) is expanded to its UPC-A, as GTIN-13; otherwise EAN-8.
-            if let upcA = self.expandUPCE(code) { return "0" + upcA }
+            if let upcA = self.expandUPCE(digits: digits) { return "0" + upcA }
             if self.hasValidCheckDigit(digits) { return code }
             throw self.badCheckDigit(code, expected: self.checkDigit(Array(digits.dropLast())), kind: "EAN-8 or UPC-E")
         case 6, 7:
@@ -69,18 +69,22 @@ public enum Barcode {
 
     /// Expands an 8-digit UPC-E (number system 0 or 1, with check digit) into its 12-digit UPC-A; nil when it is not one.
     public static func expandUPCE(_ code: String) -> String? {
-        guard let d = self.asciiDigits(code), d.count == 8, d[0] == 0 || d[0] == 1 else { return nil }
-        let m = d[1...6].map(String.init)
-        let body: String
+        self.asciiDigits(code).flatMap { self.expandUPCE(digits: $0) }
+    }
+
+    /// ``expandUPCE(_:)`` on the code's digits.
+    static func expandUPCE(digits d: [Int]) -> String? {
+        guard d.count == 8, d[0] == 0 || d[0] == 1 else { return nil }
+        let m = Array(d[1...6])
+        let body: [Int]
         switch d[6] {
-        case 0, 1, 2: body = m[0] + m[1] + String(d[6]) + "0000" + m[2] + m[3] + m[4]
-        case 3: body = m[0] + m[1] + m[2] + "00000" + m[3] + m[4]
-        case 4: body = m[0] + m[1] + m[2] + m[3] + "00000" + m[4]
-        default: body = m[0] + m[1] + m[2] + m[3] + m[4] + "0000" + m[5]
+        case 0, 1, 2: body = [m[0], m[1], d[6], 0, 0, 0, 0, m[2], m[3], m[4]]
+        case 3: body = [m[0], m[1], m[2], 0, 0, 0, 0, 0, m[3], m[4]]
+        case 4: body = [m[0], m[1], m[2], m[3], 0, 0, 0, 0, 0, m[4]]
+        default: body = [m[0], m[1], m[2], m[3], m[4], 0, 0, 0, 0, m[5]]
         }
-        let upcA = String(d[0]) + body + String(d[7])
-        let digits = upcA.compactMap(\.wholeNumberValue)
-        return self.hasValidCheckDigit(digits) ? upcA : nil
+        let upcA = [d[0]] + body + [d[7]]
+        return self.hasValidCheckDigit(upcA) ? String(decoding: upcA.map { UInt8(ascii: "0") + UInt8($0) }, as: UTF8.self) : nil
     }
 
     /// The GS1 check digit for `body` (all digits but the last).

@@ -48,28 +48,31 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         let days = Self.floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
-        if (1...9999).contains(year) {
-            // Every instant in ``range``: 24 ASCII bytes written in place (every answer with a date goes through here).
-            var bytes = Array("0000-00-00T00:00:00.000Z".utf8)
-            func put(_ value: Int, width: Int, at offset: Int) {
-                var value = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
+        // Written in place after the year: every answer with a date goes through here.
+        var rest = Array("-00-00T00:00:00.000Z".utf8)
+        func put(_ value: Int, width: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                rest[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
             }
-            put(year, width: 4, at: 0)
-            put(month, width: 2, at: 5)
-            put(day, width: 2, at: 8)
-            put(secondOfDay / 3600, width: 2, at: 11)
-            put(secondOfDay / 60 % 60, width: 2, at: 14)
-            put(secondOfDay % 60, width: 2, at: 17)
-            put(millisecond, width: 3, at: 20)
-            return String(decoding: bytes, as: UTF8.self)
         }
-        return Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2) + "T"
-            + Self.pad(secondOfDay / 3600, 2) + ":" + Self.pad(secondOfDay / 60 % 60, 2) + ":" + Self.pad(secondOfDay % 60, 2)
-            + "." + Self.pad(millisecond, 3) + "Z"
+        put(month, width: 2, at: 1)
+        put(day, width: 2, at: 4)
+        put(secondOfDay / 3600, width: 2, at: 7)
+        put(secondOfDay / 60 % 60, width: 2, at: 10)
+        put(secondOfDay % 60, width: 2, at: 13)
+        put(millisecond, width: 3, at: 16)
+        // Four digits for every instant in ``range`` (zero-padded decimal text otherwise).
+        var bytes: [UInt8]
+        if (1...9999).contains(year) {
+            bytes = [year / 1000, year / 100 % 10, year / 10 % 10, year % 10].map { UInt8(ascii: "0") + UInt8($0) }
+        } else {
+            let digits = String(year)
+            bytes = Array((String(repeating: "0", count: max(0, 4 - digits.count)) + digits).utf8)
+        }
+        bytes += rest
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { self.iso8601 }
@@ -135,10 +138,6 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         return remainder != 0 && (remainder < 0) != (b < 0) ? quotient - 1 : quotient
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }
 
 /// Reads the parts of an ISO 8601 date-time, one ASCII byte at a time.
