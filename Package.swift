@@ -38,6 +38,9 @@ let package = Package(
         // Measurements (`serve --metrics`): the swift-metrics API in the store and server, Prometheus as its backend.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The PostgreSQL backend (issue 13): PostgresNIO's connection pool, no ORM.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: inventory core
@@ -45,6 +48,16 @@ let package = Package(
         .target(
             name: "InventoryStore",
             dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Metrics", package: "swift-metrics")],
+            swiftSettings: swiftSettings
+        ),
+        // The same books on PostgreSQL, for shops that outgrow one machine (issue 13; being built aggregate by aggregate).
+        .target(
+            name: "InventoryPostgres",
+            dependencies: [
+                "InventoryDomain",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -85,7 +98,7 @@ let package = Package(
         .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "InventoryStoreTests",
-            dependencies: ["InventoryDomain", "InventoryStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InventoryDomain", "InventoryStore", "InventoryPostgres", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -22,6 +22,19 @@ public enum SearchText {
         }
         return words
     }
+
+    /// The text a record is found by (`searchKey` in every backend): its parts joined by spaces, lower-cased, with
+    /// accents and widths folded, so "creme" finds "Crème" whatever the database's own collation does.
+    public static func key(_ parts: String?...) -> String {
+        self.key(parts)
+    }
+
+    /// ``key(_:)-(String?...)`` of a list of parts.
+    public static func key(_ parts: [String?]) -> String {
+        parts.compactMap { $0 }.joined(separator: " ")
+            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .lowercased()
+    }
 }
 
 /// How to list products.

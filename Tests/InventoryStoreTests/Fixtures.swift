@@ -14,7 +14,7 @@ enum Fixtures {
     }
 
     static func refusalShop(_ backend: Backend) async throws -> RefusalShop {
-        let store = try backend.make()
+        let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", sku: "BEAN-1", barcode: "4006381333931", salePrice: eur("9.00"), minimumSalePrice: eur("8.00")))
         let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))
         let supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co"))

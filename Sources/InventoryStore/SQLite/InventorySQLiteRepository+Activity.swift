@@ -102,98 +102,23 @@ final class ActivityLog {
 }
 
 extension InventorySQLiteRepository {
-    /// What an audit row keeps beside its sentence, as JSON: exact integers (minor units, thousandths), never a
-    /// password or picture name.
-    struct StoredFacts: Codable {
-        var figures: [String: Int64]?
-        var changes: [StoredChange]?
-        var related: ShopActivity.Record?
-    }
-
-    struct StoredChange: Codable {
-        var field: String
-        var from: StoredValue?
-        var to: StoredValue?
-    }
-
-    struct StoredValue: Codable {
-        var text: String?
-        var money: Int64?
-        var percent: Int64?
-        var quantity: Int64?
-        var number: Int?
-        var flag: Bool?
-        var hidden: Bool?
-
-        init?(_ value: ShopActivity.Change.Value) {
-            switch value {
-            case .none: return nil
-            case .text(let text): self.text = text
-            case .money(let money): self.money = money.minorUnits
-            case .percent(let percent): self.percent = percent.hundredths
-            case .quantity(let quantity): self.quantity = quantity.thousandths
-            case .number(let number): self.number = number
-            case .flag(let flag): self.flag = flag
-            case .hidden: self.hidden = true
-            }
-        }
-
-        static func value(_ stored: StoredValue?) -> ShopActivity.Change.Value {
-            guard let stored else { return .none }
-            if let text = stored.text { return .text(text) }
-            if let money = stored.money { return .money(Money(minorUnits: money)) }
-            if let percent = stored.percent { return .percent(Percent(hundredths: percent)) }
-            if let quantity = stored.quantity { return .quantity(Quantity(thousandths: quantity)) }
-            if let number = stored.number { return .number(number) }
-            if let flag = stored.flag { return .flag(flag) }
-            return stored.hidden == true ? .hidden("") : .none
-        }
-    }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    /// Appends an activity to the audit log (its kind as `action`, its sentence as `detail`). An agent whose account
-    /// does not exist is kept by name only.
+    /// Appends an activity to the audit log (its kind as `action`, its sentence as `detail`, its facts as
+    /// ``StoredAudit``). An agent whose account does not exist is kept by name only.
     static func insertAudit(_ db: Database, _ activity: ShopActivity) throws {
-        let figures = activity.figures.stored
-        let facts = StoredFacts(
-            figures: figures.isEmpty ? nil : figures,
-            changes: activity.changes.isEmpty ? nil : activity.changes.map {
-                StoredChange(field: $0.field.rawValue, from: StoredValue($0.old), to: StoredValue($0.new))
-            },
-            related: activity.related)
+        let stored = try StoredAudit(activity)
         try db.cachedStatement(sql: """
             INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts, feedGroup)
             VALUES (?, (SELECT id FROM user WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 activity.at.milliseconds, activity.agent.userID?.rawValue, activity.agent.username, activity.kind.rawValue, activity.sentence,
-                activity.record?.kind.rawValue, activity.record?.id,
-                activity.productIDs.isEmpty ? nil : try self.json(activity.productIDs.map(\.rawValue)),
-                facts.figures == nil && facts.changes == nil && facts.related == nil ? nil : try self.json(facts),
-                activity.feedGroup?.rawValue,
+                activity.record?.kind.rawValue, activity.record?.id, stored.productIDs, stored.facts, activity.feedGroup?.rawValue,
             ])
     }
 
     static func auditEntry(_ row: Row) -> AuditEntry {
-        let decoder = JSONDecoder()
-        let facts = (row["facts"] as String?).flatMap { try? decoder.decode(StoredFacts.self, from: Data($0.utf8)) }
-        let productIDs = (row["productIds"] as String?).flatMap { try? decoder.decode([Int64].self, from: Data($0.utf8)) } ?? []
-        let record = (row["recordKind"] as String?).flatMap(ShopActivity.Record.Kind.init(rawValue:)).flatMap { kind in
-            (row["recordId"] as Int64?).map { ShopActivity.Record(kind, $0) }
-        }
-        return AuditEntry(
-            id: row["id"], at: row["at"], userID: (row["userId"] as Int64?).map(UserID.init(rawValue:)), username: row["username"],
-            action: row["action"], detail: row["detail"], record: record, related: facts?.related, productIDs: productIDs.map(ProductID.init(rawValue:)),
-            figures: ShopActivity.Figures(stored: facts?.figures ?? [:]),
-            changes: (facts?.changes ?? []).compactMap { change in
-                ShopActivity.Change.Field(rawValue: change.field).map {
-                    ShopActivity.Change($0, from: StoredValue.value(change.from), to: StoredValue.value(change.to))
-                }
-            })
+        StoredAudit.entry(
+            id: row["id"], at: row["at"], userID: row["userId"], username: row["username"], action: row["action"], detail: row["detail"],
+            recordKind: row["recordKind"], recordID: row["recordId"], productIDs: row["productIds"], facts: row["facts"])
     }
 
     public func recordAudit(_ activity: ShopActivity) async throws {

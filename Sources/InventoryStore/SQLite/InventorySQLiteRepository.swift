@@ -198,31 +198,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     static func loadSettings(_ db: Database) throws -> ShopSettings {
         var values: [String: String] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { values[row[0]] = row[1] }
-        func number<T: FixedWidthInteger>(_ key: String, as _: T.Type) throws -> T? {
-            guard let text = values[key] else { return nil }
-            guard let value = T(text) else {
-                throw InventoryError(.invalidValue, field: key, "the stored value '\(text.prefix(40))' is not a whole number in range")
-            }
-            return value
-        }
-        var settings = ShopSettings()
-        if let name = values["shopName"] { settings.shopName = name }
-        if let code = values["currency"] {
-            let minor = try number("currencyMinorUnits", as: Int.self) ?? Currency.eur.minorUnits
-            settings.currency = Currency(code: code, minorUnits: minor)
-        }
-        if let zone = values["timeZone"] { settings.timeZoneIdentifier = zone }
-        if let tax = try number("defaultTaxRate", as: Int64.self) { settings.defaultTaxRate = Percent(hundredths: tax) }
-        if let low = try number("lowStockDefault", as: Int64.self) { settings.lowStockDefault = Quantity(thousandths: low) }
-        if let lock = try number("lockMinutes", as: Int.self) { settings.lockMinutes = lock }
-        settings.address = values["address"] ?? ""
-        settings.taxID = values["taxId"] ?? ""
-        settings.receiptFooter = values["receiptFooter"] ?? ""
-        if let flag = try number("pricesIncludeTax", as: Int.self) {
-            guard flag == 0 || flag == 1 else { throw InventoryError(.invalidValue, field: "pricesIncludeTax", "the stored value must be 0 or 1") }
-            settings.pricesIncludeTax = flag == 1
-        }
-        return try settings.validated()
+        return try ShopSettings(storedValues: values)
     }
 
     /// Reads and checks the stored settings once, so a damaged value stops the server at start with a clear message
@@ -243,23 +219,9 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     public func saveSettings(_ settings: ShopSettings) async throws {
         let settings = try settings.validated()
         try await self.write { db, old, log in
-            if old.currency != settings.currency, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement") ?? 0 > 0,
-                old.currency.minorUnits != settings.currency.minorUnits
-            {
-                throw InventoryError(
-                    .conflict, field: "currency",
-                    "cannot change to a currency with \(settings.currency.minorUnits) decimals once the books hold amounts in \(old.currency.code)")
-            }
+            try old.checkCurrencyChange(to: settings, amountsBooked: try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM movement)") ?? false)
             try old.checkPriceMeaningChange(to: settings, salesBooked: try Self.salesBooked(db))
-            let values: [(String, String)] = [
-                ("shopName", settings.shopName), ("currency", settings.currency.code),
-                ("currencyMinorUnits", String(settings.currency.minorUnits)), ("timeZone", settings.timeZoneIdentifier),
-                ("defaultTaxRate", String(settings.defaultTaxRate.hundredths)),
-                ("lowStockDefault", String(settings.lowStockDefault.thousandths)), ("lockMinutes", String(settings.lockMinutes)),
-                ("address", settings.address), ("taxId", settings.taxID), ("receiptFooter", settings.receiptFooter),
-                ("pricesIncludeTax", settings.pricesIncludeTax ? "1" : "0"),
-            ]
-            for (key, value) in values {
+            for (key, value) in settings.storedValues {
                 try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                arguments: [key, value])
             }
@@ -317,9 +279,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
 
     /// Lower-case, accent-free text for case- and accent-insensitive search.
     static func searchKey(_ parts: String?...) -> String {
-        parts.compactMap { $0 }.joined(separator: " ")
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-            .lowercased()
+        SearchText.key(parts)
     }
 
     /// A LIKE pattern matching the folded search text anywhere; `%` and `_` are escaped (`ESCAPE '\\'`).

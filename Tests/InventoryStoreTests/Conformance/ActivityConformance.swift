@@ -35,7 +35,7 @@ import Testing
     }
 
     static func shop(_ backend: Backend) async throws -> Shop {
-        let store = try backend.make()
+        let store = try await backend.make()
         let account = try await store.createUser(StaffAccount(id: UserID(0), username: "ada", displayName: "Ada", role: .manager,
                                                               passwordHash: Self.hash, pinHash: nil))
         let heard = Heard()
@@ -229,7 +229,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func theFirstAdminIsAuditedAsThemselves(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner", .admin))
         let entries = try await store.auditLog(limit: 10, offset: 0)
         #expect(entries.map(\.sentence) == ["owner set up the shop as its first admin"])
@@ -238,7 +238,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func withoutAnAgentTheSystemIsNamed(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("2.00")))
         let entries = try await store.auditLog(limit: 10, offset: 0)
         #expect(entries.map(\.sentence) == ["system added the product Tea at €2.00"])

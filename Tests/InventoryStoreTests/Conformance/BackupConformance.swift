@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aBackupRestoresAndTheShopGoesOn(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await Fixtures.liveShop(store)
         try await store.saveSettings(ShopSettings(shopName: "Corner Café", timeZoneIdentifier: "Europe/Berlin", lockMinutes: 12))
         let path = (store.scratchFolder as NSString).appendingPathComponent("good-\(UUID().uuidString).sqlite")
@@ -54,7 +54,7 @@ import Testing
     /// refused such a shop).
     @Test(arguments: Backend.allCases)
     func aStockWorthMoreThanOneLineMayBeStillRestores(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         _ = try await Fixtures.liveShop(store)
         let gold = try await store.createProduct(ProductDetails(name: "Gold bar", salePrice: eur("9000000.00")))
         for day in [20260101, 20260102] {
@@ -75,7 +75,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aFileThatIsNotABackupIsRefusedAndChangesNothing(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         try await Fixtures.liveShop(store)
         try await store.saveSettings(ShopSettings(shopName: "Corner Café", lockMinutes: 12))
         let state = try await Self.shopState(store)
@@ -115,7 +115,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func theScratchFolderAndTheSizeOfTheDatabase(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: store.scratchFolder, isDirectory: &isFolder) && isFolder.boolValue)
         #expect(FileManager.default.isWritableFile(atPath: store.scratchFolder))

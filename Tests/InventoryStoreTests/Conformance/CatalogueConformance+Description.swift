@@ -8,7 +8,7 @@ extension CatalogueConformance {
     @Suite struct Description {
         @Test(arguments: Backend.allCases)
         func aDescriptionIsKeptTrimmedChangedAndCleared(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug", description: "  Stoneware, 300 ml.\nDishwasher safe.  "))
             #expect(mug.details.description == "Stoneware, 300 ml.\nDishwasher safe.")
             #expect(try await store.product(mug.id).details.description == "Stoneware, 300 ml.\nDishwasher safe.")
@@ -27,7 +27,7 @@ extension CatalogueConformance {
 
         @Test(arguments: Backend.allCases)
         func aTooLongDescriptionIsRefusedNamingItAndNothingChanges(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug"))
             let long = String(repeating: "x", count: 2001)
             try await expectRefusal(store, .invalidValue, field: "description") {
@@ -42,7 +42,7 @@ extension CatalogueConformance {
 
         @Test(arguments: Backend.allCases)
         func theDescriptionTravelsThroughTheProductsCSV(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             _ = try await store.createProduct(ProductDetails(name: "Mug", sku: "M1", description: "Stoneware, \"300 ml\""))
             let exported = try CSV.parse(try await store.exportCSV(.products))
             let column = try #require(exported.first?.cells.firstIndex(of: "description"))

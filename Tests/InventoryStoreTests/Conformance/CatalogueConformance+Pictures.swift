@@ -11,7 +11,7 @@ extension CatalogueConformance {
 
         @Test(arguments: Backend.allCases)
         func picturesAreKeptInOrderAndReadEverywhere(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let (a, b, c) = (Self.a, Self.b, Self.c)
             let mug = try await store.createProduct(ProductDetails(name: "Mug", sku: "MUG", barcode: "4006381333931"), pictures: [a, b])
             #expect(mug.pictures == [a, b] && mug.imageRef == a)
@@ -44,7 +44,7 @@ extension CatalogueConformance {
 
         @Test(arguments: Backend.allCases)
         func aPictureIsReleasedOnlyWhenNoProductShowsIt(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let (a, b, c) = (Self.a, Self.b, Self.c)
             let mug = try await store.createProduct(ProductDetails(name: "Mug"), pictures: [a, b])
             let cup = try await store.createProduct(ProductDetails(name: "Cup"), pictures: [b])
@@ -67,7 +67,7 @@ extension CatalogueConformance {
 
         @Test(arguments: Backend.allCases)
         func refusedChangesChangeNothing(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let (a, b) = (Self.a, Self.b)
             let mug = try await store.createProduct(ProductDetails(name: "Mug"), pictures: [a])
             try await expectRefusal(store, .notFound, field: "name") { _ = try await store.removePicture(mug.id, name: b) }
@@ -90,7 +90,7 @@ extension CatalogueConformance {
         /// Each change reads and writes the list in one transaction: changes at the same time all count.
         @Test(arguments: Backend.allCases)
         func concurrentAddsAllCount(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug"))
             let names = (0..<ProductPictures.maximumCount).map { String(format: "%024x.png", $0 + 100) }
             try await withThrowingTaskGroup(of: Void.self) { group in

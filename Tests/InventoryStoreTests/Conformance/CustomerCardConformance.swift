@@ -7,7 +7,7 @@ import Testing
 @Suite struct CustomerCardConformance {
     @Test(arguments: Backend.allCases)
     func aCardFindsItsCustomerWithVisitsSpendAndMilestones(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let ana = try await store.createCustomer(Contact(id: CustomerID(0), name: "Ana", phone: "+49 170 1234"))
         let ben = try await store.createCustomer(Contact(id: CustomerID(0), name: "Ben"))
         let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.10"), taxRate: Percent(hundredths: 700), tracksStock: false))

@@ -10,7 +10,7 @@ import Testing
     /// off negative stock under a history that went below zero is refused whole, as `updateProduct` refuses it.
     @Test(arguments: Backend.allCases)
     func importOfAStockRuleChangeReplaysTheLedgerLikeAnEdit(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let cups = try await store.createProduct(ProductDetails(name: "Cups", sku: "C1", salePrice: eur("1.00"), allowsNegativeStock: true))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: cups.id, quantity: qty(2), unitCost: eur("0.40"))]))
         _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: cups.id, quantity: qty(3), unitPrice: eur("1.00"))]))
@@ -35,7 +35,7 @@ import Testing
     /// refused naming its field.
     @Test(arguments: Backend.allCases)
     func datedExportsTakeARange(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         var settings = try await store.settings()
         settings.timeZoneIdentifier = "Europe/Berlin"
         try await store.saveSettings(settings)
@@ -78,7 +78,7 @@ import Testing
     /// returns: the quantity, revenue, tax and cost of goods sold going back, and the refunds (issue 14 point 7).
     @Test(arguments: Backend.allCases)
     func theSalesExportHoldsPaymentsAndReturns(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (sale, _) = try await PaymentConformance.splitSale(store)   // 3 lattes at 3.10, paid cash 5.00 and card 5.25 (one declined)
         let back = try await store.postCustomerReturn(CustomerReturnDraft(effectiveAt: at(20260303), saleID: sale.id, lines: [
             .init(saleLineID: sale.lines[0].movementID, quantity: qty(1)),
@@ -108,7 +108,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", sku: "B1", salePrice: eur("9.00")))
         let csv = "name,sku,category,sale_price\nBeans,B1,Coffee,9.50\nTea,T1,Tea,3.00\n"
         let settings = try await store.settings()
@@ -148,7 +148,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func everyExportHasItsHeaderAndNeutralisedFormulaCells(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let ada = try await store.createCustomer(Contact(id: CustomerID(0), name: "=HYPERLINK(\"http://x\")", location: "Leeds, \"North\"", phone: "+44 113", note: "@home"))
         let bean = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co", email: "orders@bean.example"))
         let customers = try CSV.parse(try await store.exportCSV(.customers))
@@ -170,7 +170,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func anImportCreatesCategoriesOnceAndCountsWhatItDid(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let coffee = try await store.createCategory(Category(id: CategoryID(0), name: "Coffee"))
         let csv = "name,sku,category,sale_price,low_stock_threshold\nBeans,B1,coffee,9.50,3\nTea,T1,Tea,3.00,\nMate,M1,TEA,4.00,\n"
         let plan = try ProductImport.plan(csv: csv, currency: .eur, existing: [], categories: try await store.categories()).get()

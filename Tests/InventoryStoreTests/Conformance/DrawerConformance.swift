@@ -7,7 +7,7 @@ import Testing
 @Suite struct DrawerConformance {
     @Test(arguments: Backend.allCases)
     func aDayFromFloatToZReport(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let now = Instant.now.milliseconds
         try await expectRefusal(store, .conflict, field: "drawer") { _ = try await store.moveCash(amount: eur("1.00"), reason: "x", by: "anna", at: now) }
         try await expectRefusal(store, .invalidValue, field: "openingFloat") { _ = try await store.openDrawer(float: eur("-1"), note: "", by: "anna", at: now) }

@@ -14,7 +14,7 @@ extension LedgerConformance {
 
         /// 2 beans at 4.00 on 1 January, 10 milk at 0.80.
         func shop(_ backend: Backend) async throws -> Shop {
-            let store = try backend.make()
+            let store = try await backend.make()
             let beans = try await store.createProduct(ProductDetails(name: "Espresso beans", salePrice: eur("9.00")))
             let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [

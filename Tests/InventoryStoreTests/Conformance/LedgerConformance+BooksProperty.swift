@@ -64,7 +64,7 @@ extension LedgerConformance {
         func run(seed: UInt64, backend: Backend) async throws -> Int {
             var approvals = 0
             var random = SeededRandom(seed: seed)
-            let store = try backend.make()
+            let store = try await backend.make()
             let zone = ["UTC", "Europe/Berlin", "America/Los_Angeles", "Asia/Tokyo"][Int(seed % 4)]
             try await store.saveSettings(ShopSettings(timeZoneIdentifier: zone))
             var ids: [ProductID] = []
@@ -236,7 +236,7 @@ extension LedgerConformance {
 
         /// (b) the ledger equals the one built by entering the final documents in date order into an empty database.
         func checkOrderIndependence(_ movements: [StockMovement], documents: [Int64: Document], zone: String, backend: Backend, seed: UInt64) async throws {
-            let fresh = try backend.make()
+            let fresh = try await backend.make()
             try await fresh.saveSettings(ShopSettings(timeZoneIdentifier: zone))
             var ids: [ProductID] = []
             for details in Self.products { ids.append(try await fresh.createProduct(details).id) }

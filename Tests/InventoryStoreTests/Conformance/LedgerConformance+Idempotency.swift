@@ -12,7 +12,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aRetriedSaleIsBookedOnce(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("4.00")))
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: beans.id, quantity: qty(10), unitCost: eur("2.00"))]))
             let sale = SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: beans.id, quantity: qty(3), unitPrice: eur("4.00"))])
@@ -47,7 +47,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aRefusedBookingKeepsNoKeySoTheRetryCanSucceed(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.20")))
             let sale = SaleDraft(effectiveAt: at(20260105), lines: [.init(productID: milk.id, quantity: qty(2), unitPrice: eur("1.20"))])
             try await expectRefusal(store, .insufficientStock) { _ = try await store.postSale(sale, idempotency: try Self.key("k")) }
@@ -59,7 +59,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func everyDocumentKindReplays(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("3.00")))
             let purchase = PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: tea.id, quantity: qty(10), unitCost: eur("1.00"))])
             let p1 = try await store.postPurchase(purchase, idempotency: try Self.key("p"))

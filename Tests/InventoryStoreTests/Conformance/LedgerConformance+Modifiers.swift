@@ -8,7 +8,7 @@ extension LedgerConformance {
     /// another product is refused with nothing changed.
     @Suite struct Modifiers {
         func shop(_ backend: Backend) async throws -> (store: any TestableRepository, latte: Product, tea: Product, groups: [ModifierGroup]) {
-            let store = try backend.make()
+            let store = try await backend.make()
             let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.10"), tracksStock: false))
             let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("2.00"), tracksStock: false))
             let groups = try await store.setOptionGroups([

@@ -8,7 +8,7 @@ extension LedgerConformance {
     @Suite struct OpeningBalance {
         @Test(arguments: Backend.allCases)
         func theOpeningStockIsAnInitialAdjustmentAtItsUnitCost(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00")),
                                                     openingStock: OpeningStock(quantity: qty(12), unitCost: eur("3.50")))
             #expect(mug.stock.quantity == qty(12))
@@ -25,7 +25,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aRefusalCreatesNeitherTheProductNorItsStock(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let taken = try await store.createProduct(ProductDetails(name: "Cup", barcode: "4006381333931"))
             try await expectRefusal(store, .invalidValue, field: "openingStock.quantity") {
                 _ = try await store.createProduct(ProductDetails(name: "Mug"), openingStock: .init(quantity: qty(-1), unitCost: eur("1.00")))

@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aSplitSaleKeepsEveryPaymentWithItsStatus(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (sale, _) = try await Self.splitSale(store)
         #expect(sale.total == eur("10.25"))
         #expect(sale.payments.map(\.method) == [.cash, .card, .card])
@@ -38,7 +38,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aSplitThatDoesNotAddUpBooksNothing(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (sale, latte) = try await Self.splitSale(store)
         var draft = SaleDraft(effectiveAt: at(20260303), lines: [.init(productID: latte, quantity: qty(1))])
         draft.payments = [PaymentDraft(method: .cash, amount: eur("1.00")), PaymentDraft(method: .card, amount: eur("2.00"))]   // total 3.32
@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aRefundGoesBackToThePaymentsItCameFrom(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (sale, _) = try await Self.splitSale(store)
         let line = try #require(sale.lines.first)
         // Two lattes back: 6.20 + 0.43 = 6.63, to the card (taken last) first, the rest in cash.
@@ -93,7 +93,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aPendingPaymentIsSettledOnce(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.00")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [.init(productID: latte.id, quantity: qty(5), unitCost: eur("0.80"))]))
         var draft = SaleDraft(effectiveAt: at(20260302), lines: [.init(productID: latte.id, quantity: qty(1))])

@@ -30,7 +30,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aPurchasePreviewIsWhatPostingBooksAndStoresNothing(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
             // The example: receive 1 at 0.00 → 1.00 / 8 = 0.125, which the books round to 0.13.
             let draft = PurchaseDraft(effectiveAt: at(20260302), note: "preview", lines: [
@@ -49,7 +49,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aSalePreviewIsWhatPostingBooksAndStoresNothing(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
             let other = try await store.createProduct(ProductDetails(name: "Pen", salePrice: eur("1.99"), taxRate: Percent(hundredths: 700)))
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [.init(productID: other.id, quantity: qty(3), unitCost: eur("0.33"))]))
@@ -67,7 +67,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func previewsOfEditsAreWhatTheEditBooks(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
             let purchase = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260302), lines: [.init(productID: product.id, quantity: qty(1), unitCost: eur("0.00"))]))
             let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260303), lines: [.init(productID: product.id, quantity: qty(2), unitPrice: eur("0.50"))]))
@@ -88,7 +88,7 @@ extension LedgerConformance {
 
         @Test(arguments: Backend.allCases)
         func aPreviewIsRefusedAsPostingWouldBeAndStoresNothing(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
             let oversell = SaleDraft(effectiveAt: at(20260303), lines: [.init(productID: product.id, quantity: qty(8), unitPrice: eur("0.50"))])
             try await expectRefusal(store, .insufficientStock) { _ = try await store.previewSale(oversell, replacing: nil) }
@@ -101,7 +101,7 @@ extension LedgerConformance {
         /// Dry runs among concurrent sales (which share group-commit transactions) never undo or disturb a real write.
         @Test(arguments: Backend.allCases)
         func previewsAmongConcurrentWritesLeaveEveryWriteAlone(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let product = try await store.createProduct(ProductDetails(name: "Croissant", salePrice: eur("2.40")))
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [.init(productID: product.id, quantity: qty(100), unitCost: eur("0.70"))]))
             let sold = try await withThrowingTaskGroup(of: Int.self) { group in

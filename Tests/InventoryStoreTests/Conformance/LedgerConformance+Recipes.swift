@@ -16,7 +16,7 @@ extension LedgerConformance {
 
         /// 1 kg of beans at 20.00 and 10 l of milk at 1.00 on 1 January; a latte (3.50) of 0.018 kg beans + 0.2 l milk.
         func shop(_ backend: Backend) async throws -> Shop {
-            let store = try backend.make()
+            let store = try await backend.make()
             let beans = try await store.createProduct(ProductDetails(name: "Beans", unit: "kg", salePrice: eur("30.00")))
             let milk = try await store.createProduct(ProductDetails(name: "Milk", unit: "l", salePrice: eur("2.00")))
             let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.50"), tracksStock: false))

@@ -8,7 +8,7 @@ extension LedgerConformance {
     @Suite struct SaleReturns {
         @Test(arguments: Backend.allCases)
         func aSaleListsItsReturnsAndWhatIsLeft(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("3.00")))
             let cake = try await store.createProduct(ProductDetails(name: "Cake", salePrice: eur("4.00")))
             _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [
@@ -52,7 +52,7 @@ extension LedgerConformance.SaleReturns {
     /// purchase re-costs the sale.
     @Test(arguments: Backend.allCases)
     func aDamagedReturnIsRefundedAndWrittenOffAtTheBookedCost(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("8.00")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: mug.id, quantity: qty(4), unitCost: eur("2.00"))]))
         let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: mug.id, quantity: qty(2))]))

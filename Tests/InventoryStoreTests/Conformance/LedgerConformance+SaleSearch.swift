@@ -15,7 +15,7 @@ extension LedgerConformance {
         }
 
         static func shop(_ backend: Backend) async throws -> Shop {
-            let store = try backend.make()
+            let store = try await backend.make()
             let ada = try await store.createCustomer(Contact(id: CustomerID(0), name: "Ada Lovelace", phone: "+49 30 1234567"))
             let zoe = try await store.createCustomer(Contact(id: CustomerID(0), name: "Zoë Durand", email: "zoe@example.org"))
             let creme = try await store.createProduct(ProductDetails(name: "Crème brûlée", sku: "CB-1", salePrice: eur("4.50")))

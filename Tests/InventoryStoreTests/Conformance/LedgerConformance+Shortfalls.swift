@@ -17,7 +17,7 @@ extension LedgerConformance {
         }
 
         func shop(_ backend: Backend) async throws -> Shop {
-            let store = try backend.make()
+            let store = try await backend.make()
             try await store.saveSettings(ShopSettings(timeZoneIdentifier: "Europe/Berlin"))
             let beans = try await store.createProduct(ProductDetails(name: "Espresso beans", salePrice: eur("9.00")))
             let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))

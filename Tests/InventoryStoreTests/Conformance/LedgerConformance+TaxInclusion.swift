@@ -14,7 +14,7 @@ extension LedgerConformance {
         }
 
         static func cafe(_ backend: Backend) async throws -> Shop {
-            let store = try backend.make()
+            let store = try await backend.make()
             var settings = try await store.settings()
             settings.pricesIncludeTax = true
             try await store.saveSettings(settings)   // no sale yet: free to change

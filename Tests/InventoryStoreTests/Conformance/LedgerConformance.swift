@@ -11,7 +11,7 @@ import Testing
 @Suite struct LedgerConformance {
     @Test(arguments: Backend.allCases)
     func seedScenarioCostsSellsAndReports(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co", location: "Berlin", phone: "+49 30 1234"))
         let first = try await store.postPurchase(PurchaseDraft(
             effectiveAt: at(20260301), supplierID: supplier.id,
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func backDatedPurchaseChangesThePastNotToday(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260310), lines: [.init(productID: product.id, quantity: qty(10), unitCost: eur("1.00"))]))
         _ = try await store.postSale(SaleDraft(effectiveAt: at(20260315), lines: [.init(productID: product.id, quantity: qty(10), unitPrice: eur("1.50"))]))
@@ -64,7 +64,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func editingAndDeletingRecostsEveryLaterMovement(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Croissant"))
         let purchase = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: product.id, quantity: qty(10), unitCost: eur("1.00"))]))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260102), lines: [.init(productID: product.id, quantity: qty(10), unitCost: eur("2.00"))]))
@@ -89,7 +89,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func returnsAndAdjustments(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00"), taxRate: Percent(hundredths: 1900)))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: product.id, quantity: qty(4), unitCost: eur("3.00"))]))
         let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: product.id, quantity: qty(2), unitPrice: eur("9.00"))], tip: eur("1.00")))
@@ -126,7 +126,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func negativeStockWhenAllowedBooksACostAdjustment(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Flour", unit: "kg", allowsNegativeStock: true))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: product.id, quantity: qty(2), unitCost: eur("1.00"))]))
         _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: product.id, quantity: qty(5), unitPrice: eur("2.00"))]))
@@ -139,7 +139,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func documentsReadBackAsBookedAndListNewestFirst(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co"))
         let customer = try await store.createCustomer(Contact(id: CustomerID(0), name: "Ada"))
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00"), taxRate: Percent(hundredths: 700)))
@@ -188,7 +188,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func batchesBookEveryDocumentOrNone(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("3.00")))
         try await store.postPurchases([
             PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: tea.id, quantity: qty(10), unitCost: eur("1.00"))]),
@@ -224,7 +224,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func deletingReturnsAndAdjustmentsReplaysTheBooks(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00")))
         let purchase = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: mug.id, quantity: qty(4), unitCost: eur("3.00"))]))
         let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: mug.id, quantity: qty(2), unitPrice: eur("9.00"))]))
@@ -264,7 +264,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func deletingAReturnThatALaterSaleUsedNamesThatSale(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: mug.id, quantity: qty(2), unitCost: eur("3.00"))]))
         let sale = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: mug.id, quantity: qty(2), unitPrice: eur("9.00"))]))
@@ -286,7 +286,7 @@ import Testing
     /// 80 tills selling at once share group-commit transactions, yet each sale is refused or booked on its own.
     @Test(arguments: Backend.allCases)
     func concurrentSalesOfOneProductEndWithExactStock(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Croissant", salePrice: eur("2.40")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [
             .init(productID: product.id, quantity: qty(30), unitCost: eur("0.70")),

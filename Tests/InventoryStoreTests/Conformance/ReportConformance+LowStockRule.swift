@@ -25,7 +25,7 @@ extension ReportConformance {
                 if roll < nilChance + 10 { return .zero }
                 return Quantity(thousandths: Int64.random(in: 0...12, using: &random) * 1000 + (Bool.random(using: &random) ? 0 : Int64.random(in: 1...999, using: &random)))
             }
-            let store = try backend.make()
+            let store = try await backend.make()
             let shopDefault = threshold(0) ?? .zero
             try await store.saveSettings(ShopSettings(lowStockDefault: shopDefault))
             var categoryThresholds: [CategoryID: Quantity?] = [:]

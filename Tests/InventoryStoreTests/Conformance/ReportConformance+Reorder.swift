@@ -8,7 +8,7 @@ extension ReportConformance {
     @Suite struct Reorder {
         @Test(arguments: Backend.allCases)
         func factsByHand(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             try await store.saveSettings(ShopSettings(lowStockDefault: Quantity(2)))
             let dairy = try await store.createSupplier(Contact(id: SupplierID(0), name: "Dairy", leadTimeDays: 3))
             let category = try await store.createCategory(Category(id: CategoryID(0), name: "Chilled", lowStockThreshold: Quantity(4)))
@@ -59,7 +59,7 @@ extension ReportConformance {
 
         @Test(arguments: Backend.allCases)
         func leadTimesAndRefusals(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             var supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bakery", leadTimeDays: 2))
             supplier.leadTimeDays = 5
             _ = try await store.updateSupplier(supplier)

@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func snapshotsAreTheLedgerAtEachMoment(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00")))
         let milk = try await store.createProduct(ProductDetails(name: "Milk", unit: "l", salePrice: eur("1.50")))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: beans.id, quantity: qty(10), unitCost: eur("2.00"))]))
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func dailyFiguresByHand(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00"), taxRate: Percent(hundredths: 1900)))
         let pen = try await store.createProduct(ProductDetails(name: "Pen", salePrice: eur("2.00"), taxRate: Percent(hundredths: 700)))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [
@@ -95,7 +95,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func topProductsByHand(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("2.00")))
         let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("10.00")))
         let cake = try await store.createProduct(ProductDetails(name: "Cake", salePrice: eur("9.00")))
@@ -143,7 +143,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func lowStockAndValuationByHand(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (drinks, ids) = try await Fixtures.drinksShop(store)
         let low = try await store.lowStock()
         #expect(low.map(\.name) == ["Juice", "Lemonade", "Water"])
@@ -181,7 +181,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func expiringLotsFirstInFirstOut(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let yoghurt = try await store.createProduct(ProductDetails(name: "Yoghurt"))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [
             .init(productID: yoghurt.id, quantity: qty(6), unitCost: eur("0.40"), lotCode: "L7", expiryDate: "2026-01-10")
@@ -219,7 +219,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func everyMovementAndSaleFactForTheOracles(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00")))
         let milk = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))
         #expect(try await store.allMovements().isEmpty)

@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func theFirstAdminIsCreatedOnceAndAccountsAreFound(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         #expect(try await store.userCount() == 0)
         #expect(try await store.users().isEmpty)
         // The first account is an admin whatever role it was given.
@@ -69,7 +69,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func anAccountIsSavedWhileTheShopKeepsAnActiveAdmin(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
         var mia = try await store.createUser(Self.account("mia"))
         mia.username = "mia.k"
@@ -115,7 +115,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func sessionsAreFoundByTokenHashAndKeepTheirExpiry(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
         let mia = try await store.createUser(Self.account("mia"))
         let before = Self.now
@@ -158,7 +158,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func sessionsEndOneByOneOrAllButOne(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
         let mia = try await store.createUser(Self.account("mia"))
         var ids: [Int64] = []
@@ -184,7 +184,7 @@ import Testing
     /// store must still be seen by the very next lookup, whatever was read just before it.
     @Test(arguments: Backend.allCases)
     func aChangeToAnAccountOrSessionIsSeenByTheNextLookup(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         _ = try await store.createFirstAdmin(Self.account("owner"))
         var mia = try await store.createUser(Self.account("mia"))
         let web = try await store.createSession(userID: mia.id, kind: .web, name: "till", tokenHash: "mia-web", csrfToken: "c", expiresAt: nil)
@@ -221,7 +221,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func throttleStatesAreSavedAndCleared(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         #expect(try await store.throttle(key: "user:ada") == LoginThrottle())
         try await store.saveThrottle(key: "user:ada", LoginThrottle(failures: 4, lastFailureAt: 1_767_225_600_123))
         try await store.saveThrottle(key: "ip:10.0.0.7", LoginThrottle(failures: 1, lastFailureAt: 1_767_225_600_000))
@@ -235,7 +235,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aReservationCountsOnEveryKeyOrOnNone(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let now: Int64 = 1_767_225_600_000
         let keys = ["user:ada", "ip:10.0.0.7"]
         // The address is locked out: the answer is its refusal, and the account's key is left as it was.
@@ -263,7 +263,7 @@ import Testing
     /// Parallel attempts at one moment see each other's reservations: exactly the free attempts pass, the rest wait.
     @Test(arguments: Backend.allCases)
     func parallelReservationsAreCountedOneByOne(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let now: Int64 = 1_767_225_600_000
         let decisions = try await withThrowingTaskGroup(of: LoginThrottle.Decision.self) { group in
             for _ in 0..<24 { group.addTask { try await store.reserveAttempt(keys: ["user:ada"], at: now) } }
@@ -280,7 +280,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aShiftOpensOnceClosesOnceAndListsNewestFirst(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
         let mia = try await store.createUser(Self.account("mia"))
         let day = at(20260105).milliseconds
@@ -311,7 +311,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func theAuditLogAppendsAndReadsNewestFirst(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
         let mia = try await store.createUser(Self.account("mia"))
         // Entries the store writes for its own commands come before; only the three below are this test's.

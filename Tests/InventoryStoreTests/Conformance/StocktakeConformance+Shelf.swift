@@ -9,7 +9,7 @@ extension StocktakeConformance {
     @Suite struct ShelfScope {
         @Test(arguments: Backend.allCases)
         func aShelfSheetCoversTheProductsOnThatShelfWhateverTheCase(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let cola = try await store.createProduct(ProductDetails(name: "Cola", shelf: " A3 "))
             let water = try await store.createProduct(ProductDetails(name: "Water", shelf: "a3"))
             let juice = try await store.createProduct(ProductDetails(name: "Juice", shelf: "B1"))
@@ -42,7 +42,7 @@ extension StocktakeConformance {
 
         @Test(arguments: Backend.allCases)
         func aShelfNoProductIsOnIsRefusedAndNothingIsOpened(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             _ = try await store.createProduct(ProductDetails(name: "Old cola", isArchived: true, shelf: "A3"))
             try await expectRefusal(store, .notFound, field: "shelf") {
                 _ = try await store.openStocktake(scope: .shelf("A3"), note: "")
@@ -56,7 +56,7 @@ extension StocktakeConformance {
 
         @Test(arguments: Backend.allCases)
         func aShelfIsReplacedPatchedClearedAndRefusedWhenTooLong(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug", shelf: "A3"))
             var patch = ProductPatch()
             patch.salePrice = eur("4.00")
@@ -74,7 +74,7 @@ extension StocktakeConformance {
 
         @Test(arguments: Backend.allCases)
         func theShelfTravelsThroughTheProductsCSV(backend: Backend) async throws {
-            let store = try backend.make()
+            let store = try await backend.make()
             _ = try await store.createProduct(ProductDetails(name: "Mug", sku: "M1", shelf: "A3"))
             let exported = try CSV.parse(try await store.exportCSV(.products))
             let column = try #require(exported.first?.cells.firstIndex(of: "shelf"))

@@ -48,7 +48,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aCategorySheetCoversItsCategoryAndCancellingBooksNothing(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let (drinks, ids) = try await Fixtures.drinksShop(store)  // Cola, Water, Juice in Drinks; Lemonade without
         let sheet = try await store.openStocktake(scope: .category(drinks.id), note: "")
         #expect(sheet.scopeName == "Drinks" && sheet.lines.map(\.productName) == ["Cola", "Juice", "Water"])

@@ -8,7 +8,7 @@ import Testing
 @Suite struct TabConformance {
     @Test(arguments: Backend.allCases)
     func aParkedSaleBooksNothingAndIsPickedUpOnce(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.10"), taxRate: Percent(hundredths: 700)))
         _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260301), lines: [.init(productID: latte.id, quantity: qty(10), unitCost: eur("0.80"))]))
         let before = try await store.product(latte.id).stock
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func badTabsAreRefusedNamingTheFieldAndStoreNothing(backend: Backend) async throws {
-        let store = try backend.make()
+        let store = try await backend.make()
         let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("2.00")))
         let line = SaleDraft.Line(productID: tea.id, quantity: qty(1))
         try await expectRefusal(store, .missingValue, field: "label") { _ = try await store.parkSale(ParkedSale(label: "  ", lines: [line])) }

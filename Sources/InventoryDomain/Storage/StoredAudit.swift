@@ -1,0 +1,96 @@
+import Foundation
+
+/// An audit-log row's two JSON columns as every storage backend keeps them: `productIds` (the products an activity
+/// touched) and `facts` (its figures, changed fields and related record: exact integers — minor units, thousandths —
+/// never a password or a picture name). Written and read here once, for SQLite and PostgreSQL alike.
+public struct StoredAudit: Sendable, Hashable {
+    /// `[1, 2]`, or nil when the activity touched no product.
+    public var productIDs: String?
+    /// The facts as JSON, or nil when there are none.
+    public var facts: String?
+
+    /// The stored form of an activity's products and facts.
+    public init(_ activity: ShopActivity) throws {
+        let figures = activity.figures.stored
+        let facts = Facts(
+            figures: figures.isEmpty ? nil : figures,
+            changes: activity.changes.isEmpty ? nil : activity.changes.map {
+                Change(field: $0.field.rawValue, from: Value($0.old), to: Value($0.new))
+            },
+            related: activity.related)
+        self.productIDs = activity.productIDs.isEmpty ? nil : try Self.json(activity.productIDs.map(\.rawValue))
+        self.facts = facts.figures == nil && facts.changes == nil && facts.related == nil ? nil : try Self.json(facts)
+    }
+
+    /// An audit entry from its stored columns; unreadable JSON (an older entry) reads as no facts.
+    public static func entry(
+        id: Int64, at: Int64, userID: Int64?, username: String, action: String, detail: String, recordKind: String?, recordID: Int64?,
+        productIDs: String?, facts: String?
+    ) -> AuditEntry {
+        let decoder = JSONDecoder()
+        let facts = facts.flatMap { try? decoder.decode(Facts.self, from: Data($0.utf8)) }
+        let products = productIDs.flatMap { try? decoder.decode([Int64].self, from: Data($0.utf8)) } ?? []
+        let record = recordKind.flatMap(ShopActivity.Record.Kind.init(rawValue:)).flatMap { kind in recordID.map { ShopActivity.Record(kind, $0) } }
+        return AuditEntry(
+            id: id, at: at, userID: userID.map(UserID.init(rawValue:)), username: username, action: action, detail: detail, record: record,
+            related: facts?.related, productIDs: products.map(ProductID.init(rawValue:)),
+            figures: ShopActivity.Figures(stored: facts?.figures ?? [:]),
+            changes: (facts?.changes ?? []).compactMap { change in
+                ShopActivity.Change.Field(rawValue: change.field).map {
+                    ShopActivity.Change($0, from: Value.value(change.from), to: Value.value(change.to))
+                }
+            })
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    struct Facts: Codable {
+        var figures: [String: Int64]?
+        var changes: [Change]?
+        var related: ShopActivity.Record?
+    }
+
+    struct Change: Codable {
+        var field: String
+        var from: Value?
+        var to: Value?
+    }
+
+    struct Value: Codable {
+        var text: String?
+        var money: Int64?
+        var percent: Int64?
+        var quantity: Int64?
+        var number: Int?
+        var flag: Bool?
+        var hidden: Bool?
+
+        init?(_ value: ShopActivity.Change.Value) {
+            switch value {
+            case .none: return nil
+            case .text(let text): self.text = text
+            case .money(let money): self.money = money.minorUnits
+            case .percent(let percent): self.percent = percent.hundredths
+            case .quantity(let quantity): self.quantity = quantity.thousandths
+            case .number(let number): self.number = number
+            case .flag(let flag): self.flag = flag
+            case .hidden: self.hidden = true
+            }
+        }
+
+        static func value(_ stored: Value?) -> ShopActivity.Change.Value {
+            guard let stored else { return .none }
+            if let text = stored.text { return .text(text) }
+            if let money = stored.money { return .money(Money(minorUnits: money)) }
+            if let percent = stored.percent { return .percent(Percent(hundredths: percent)) }
+            if let quantity = stored.quantity { return .quantity(Quantity(thousandths: quantity)) }
+            if let number = stored.number { return .number(number) }
+            if let flag = stored.flag { return .flag(flag) }
+            return stored.hidden == true ? .hidden("") : .none
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import InventoryDomain
+import NIOCore
+import PostgresNIO
+
+/// The errors of this backend, as ``InventoryError``s the server already translates.
+enum PostgresStoreError {
+    /// A database URL or password file that cannot be used: `invalidValue` on `database`.
+    static func location(_ message: String) -> InventoryError { InventoryError(.invalidValue, field: "database", message) }
+    /// A schema this build cannot use: `storage` on `database`.
+    static func schema(_ message: String) -> InventoryError { InventoryError(.storage, field: "database", message) }
+}
+
+/// An instant as `timestamptz` in PostgreSQL's binary form (microseconds since 2000-01-01T00:00:00Z), converted from
+/// and to whole milliseconds with integer arithmetic: Foundation's `Date` coding goes through a `Double`, which
+/// Stockroom never uses for times.
+extension Instant: PostgresEncodable, PostgresDecodable, PostgresNonThrowingEncodable {
+    /// 2000-01-01T00:00:00Z in milliseconds since 1970.
+    static let postgresEpoch: Int64 = 946_684_800_000
+
+    public static var psqlType: PostgresDataType { .timestamptz }
+    public static var psqlFormat: PostgresFormat { .binary }
+
+    public func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeInteger((self.milliseconds - Self.postgresEpoch) * 1000)
+    }
+
+    public init<JSONDecoder: PostgresJSONDecoder>(
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat, context: PostgresDecodingContext<JSONDecoder>
+    ) throws {
+        guard type == .timestamptz || type == .timestamp, format == .binary else { throw PostgresDecodingError.Code.typeMismatch }
+        guard buffer.readableBytes == 8, let microseconds = buffer.readInteger(as: Int64.self) else { throw PostgresDecodingError.Code.failure }
+        // Floor division: an instant stored by Stockroom is a whole millisecond; one written by hand rounds down.
+        let (quotient, remainder) = microseconds.quotientAndRemainder(dividingBy: 1000)
+        self.init(milliseconds: (remainder < 0 ? quotient - 1 : quotient) + Self.postgresEpoch)
+    }
+}
