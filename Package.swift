@@ -98,7 +98,10 @@ let package = Package(
         .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "InventoryStoreTests",
-            dependencies: ["InventoryDomain", "InventoryStore", "InventoryPostgres", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "InventoryDomain", "InventoryStore", "InventoryPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -32,13 +32,25 @@ echo "== building (debug, with coverage)"
 swift build --build-tests --enable-code-coverage
 export STOCKROOM_BIN="$(swift build --show-bin-path --enable-code-coverage)/stockroom"
 
-echo "== swift test (with coverage)"
+# A throwaway PostgreSQL 15 (initdb into a temporary folder, a free port on 127.0.0.1) for the store's conformance
+# suites on PostgreSQL (issue 13); stopped and removed at the end, whatever happens.
+echo "== throwaway PostgreSQL 15"
+profiles=""
+STOCKROOM_PG_FOLDER=""
+cleanup() {
+  [ -n "$STOCKROOM_PG_FOLDER" ] && ./scripts/postgres-throwaway.sh stop "$STOCKROOM_PG_FOLDER" || true
+  [ -n "$profiles" ] && rm -rf "$profiles"
+}
+trap cleanup EXIT
+eval "$(./scripts/postgres-throwaway.sh start)"
+export STOCKROOM_REQUIRE_POSTGRES=1
+
+echo "== swift test (with coverage; the store's ported conformance tests also on PostgreSQL)"
 swift test --skip-build --enable-code-coverage
 
 # The instrumented programs started from here on write their counters to LLVM_PROFILE_FILE (default.profraw in
 # their working folder otherwise); one merged file in a temporary folder, removed at the end.
 profiles="$(mktemp -d -t stockroom-profiles-XXXXXX)"
-trap 'rm -rf "$profiles"' EXIT
 export LLVM_PROFILE_FILE="$profiles/%m.profraw"
 
 echo "== barcode soak (30 s of scripts/barcode-soak.sh on the debug build just made, a fresh seed; the one-hour run is in BENCHMARKS.md)"

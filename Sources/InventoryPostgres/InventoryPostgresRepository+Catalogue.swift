@@ -28,7 +28,7 @@ extension InventoryPostgresRepository {
             guard let old = try await self.categories(connection, where: "WHERE id = \(category.id.rawValue) FOR UPDATE").first else {
                 throw InventoryError(.notFound, field: "id", "category \(category.id) does not exist")
             }
-            try await connection.query("""
+            try await connection.execute("""
                 UPDATE category SET name = \(category.name), color = \(category.color), lowStockThreshold = \(category.lowStockThreshold?.thousandths),
                 markup = \(category.markup.hundredths) WHERE id = \(category.id.rawValue)
                 """, logger: self.logger)
@@ -147,7 +147,7 @@ extension InventoryPostgresRepository {
                          SearchText.key(contact.name, contact.location, contact.phone, contact.email)] { binds.append(text) }
             binds.append(contact.id.rawValue)
             if table == .supplier { binds.append(contact.leadTimeDays) }
-            try await connection.query(PostgresQuery(unsafeSQL: """
+            try await connection.execute(PostgresQuery(unsafeSQL: """
                 UPDATE \(table.rawValue) SET name = $1, location = $2, phone = $3, email = $4, note = $5, searchKey = $6
                 \(table == .supplier ? ", leadTimeDays = $8" : "") WHERE id = $7
                 """, binds: binds), logger: self.logger)
@@ -170,7 +170,7 @@ extension InventoryPostgresRepository {
             guard uses == 0 else {
                 throw InventoryError(.inUse, field: "id", "this \(table.rawValue) appears on \(uses) document(s) and cannot be deleted")
             }
-            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table.rawValue) WHERE id = $1", binds: binds), logger: self.logger)
+            try await connection.execute(PostgresQuery(unsafeSQL: "DELETE FROM \(table.rawValue) WHERE id = $1", binds: binds), logger: self.logger)
             try await log.record(table.deleted, record: .init(table.record, id), subject: name)
         }
     }

@@ -22,12 +22,12 @@ extension InventoryPostgresRepository: SettingsRepository {
         let settings = try settings.validated()
         try await self.write { connection, _, log in
             // One settings change at a time, whichever instance makes it; the settings are read again under the lock.
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('stockroom-settings'))", logger: self.logger)
+            try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-settings'))", logger: self.logger)
             let old = try await Self.loadSettings(connection, logger: self.logger)
             try old.checkCurrencyChange(to: settings, amountsBooked: try await self.exists("SELECT 1 FROM movement", connection))
             try old.checkPriceMeaningChange(to: settings, salesBooked: try await self.exists("SELECT 1 FROM document WHERE kind = 'sale'", connection))
             for (key, value) in settings.storedValues {
-                try await connection.query("""
+                try await connection.execute("""
                     INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                     """, logger: self.logger)
             }
@@ -50,14 +50,14 @@ extension InventoryPostgresRepository: SettingsRepository {
                 var binds = PostgresBindings()
                 binds.append(day)
                 binds.append(id)
-                try await connection.query(PostgresQuery(unsafeSQL: "UPDATE \(table) SET day = $1 WHERE id = $2", binds: binds), logger: self.logger)
+                try await connection.execute(PostgresQuery(unsafeSQL: "UPDATE \(table) SET day = $1 WHERE id = $2", binds: binds), logger: self.logger)
             }
         }
-        try await connection.query("DELETE FROM productSalesYear", logger: self.logger)
+        try await connection.execute("DELETE FROM productSalesYear", logger: self.logger)
         let months = (1...12).map { "q\($0), r\($0)" }.joined(separator: ", ")
         let sums = (1...12).map { "SUM(CASE WHEN day / 100 % 100 = \($0) THEN -quantity ELSE 0 END), SUM(CASE WHEN day / 100 % 100 = \($0) THEN revenue ELSE 0 END)" }
             .joined(separator: ", ")
-        try await connection.query(PostgresQuery(unsafeSQL: """
+        try await connection.execute(PostgresQuery(unsafeSQL: """
             INSERT INTO productSalesYear (year, productId, \(months))
             SELECT day / 10000, productId, \(sums) FROM movement WHERE kind IN ('sale', 'customerReturn') GROUP BY day / 10000, productId
             """), logger: self.logger)
@@ -95,17 +95,17 @@ extension InventoryPostgresRepository: SettingsRepository {
             throw InventoryError(.invalidValue, field: "body", "a logo is at most \(ShopLogo.maxBytes / 1024) KB")
         }
         return try await self.write { connection, _, log in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('stockroom-logo'))", logger: self.logger)
+            try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-logo'))", logger: self.logger)
             let old = try await connection.query("SELECT version FROM shopLogo WHERE id = 1", logger: self.logger).collect(Int64.self).first
             guard let bytes else {
                 guard old != nil else { return nil }
-                try await connection.query("DELETE FROM shopLogo WHERE id = 1", logger: self.logger)
+                try await connection.execute("DELETE FROM shopLogo WHERE id = 1", logger: self.logger)
                 try await log.record(.settingsChanged, changes: [ShopActivity.Change(.logo, from: .hidden("logo"), to: .none)])
                 return nil
             }
             // Strictly newer than the last, so a page asking for the new version never gets the old one from a cache.
             let version = max(Self.now.milliseconds, (old ?? 0) + 1)
-            try await connection.query("""
+            try await connection.execute("""
                 INSERT INTO shopLogo (id, contentType, data, version) VALUES (1, \(contentType), \(ByteBuffer(bytes: bytes)), \(version))
                 ON CONFLICT (id) DO UPDATE SET contentType = excluded.contentType, data = excluded.data, version = excluded.version
                 """, logger: self.logger)

@@ -29,11 +29,7 @@ public final class InventoryPostgresRepository: Sendable {
         let repository = InventoryPostgresRepository(location, maximumConnections: maximumConnections)
         do {
             try await repository.client.withConnection { connection in
-                if let schema = location.schema {
-                    // The name is checked (PostgresLocation.isPlainName): letters, digits and underscores only.
-                    try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: repository.logger)
-                }
-                _ = try await PostgresSchema.migrate(connection, logger: repository.logger)
+                _ = try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
             }
         } catch let error as InventoryError {
             throw error
@@ -101,6 +97,7 @@ public final class InventoryPostgresRepository: Sendable {
                         let settings = try await Self.loadSettings(connection, logger: self.logger)
                         let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
                         let value = try await body(connection, settings, log)
+                        try await log.noteLowStock(settings)
                         return (value, log.activities)
                     }
                 }
@@ -131,13 +128,13 @@ public final class InventoryPostgresRepository: Sendable {
     private func inTransaction<T: Sendable>(
         _ connection: PostgresConnection, begin: String = "BEGIN", _ body: () async throws -> T
     ) async throws -> T {
-        try await connection.query(PostgresQuery(unsafeSQL: begin), logger: self.logger)
+        try await connection.execute(PostgresQuery(unsafeSQL: begin), logger: self.logger)
         do {
             let value = try await body()
-            try await connection.query("COMMIT", logger: self.logger)
+            try await connection.execute("COMMIT", logger: self.logger)
             return value
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: self.logger)
+            try? await connection.execute("ROLLBACK", logger: self.logger)
             throw error
         }
     }
@@ -205,5 +202,13 @@ extension InventoryPostgresRepository {
             }
             return text
         }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement to its end, reading and dropping any rows: an error it meets (a deadlock while it waits for a
+    /// lock, a violated constraint) is thrown here, not by whichever statement happens to come next.
+    func execute(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
     }
 }

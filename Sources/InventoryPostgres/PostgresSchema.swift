@@ -405,19 +405,25 @@ enum PostgresSchema {
         ]),
     ]
 
-    /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the schema so
-    /// that instances starting together migrate once. A recorded migration whose statements differ from the ones
+    /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the database
+    /// so that instances starting together migrate once. A recorded migration whose statements differ from the ones
     /// here (edited after it shipped), or one this build does not know (a newer Stockroom migrated the database),
     /// stops with an error naming it.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
-        try await connection.query("""
-            CREATE TABLE IF NOT EXISTS stockroom_migration (
-                position integer PRIMARY KEY, name text NOT NULL UNIQUE, checksum text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())
-            """, logger: logger)
+    static func migrate(_ connection: PostgresConnection, schema: String?, logger: Logger) async throws -> [String] {
         var applied: [String] = []
-        _ = try await connection.query("BEGIN", logger: logger)
+        try await connection.execute("BEGIN", logger: logger)
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('stockroom-migrate:' || current_schema()))", logger: logger)
+            // The lock comes first, one for the whole database: creating a schema, a table or an extension twice at
+            // once fails in PostgreSQL even with IF NOT EXISTS (and pg_trgm is one per database, whatever the schema).
+            try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-migrate'))", logger: logger)
+            if let schema {
+                // The name is checked (PostgresLocation.isPlainName): letters, digits and underscores only.
+                try await connection.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            }
+            try await connection.execute("""
+                CREATE TABLE IF NOT EXISTS stockroom_migration (
+                    position integer PRIMARY KEY, name text NOT NULL UNIQUE, checksum text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
             var recorded: [(Int, String, String)] = []
             for try await row in try await connection.query("SELECT position, name, checksum FROM stockroom_migration ORDER BY position", logger: logger)
                 .decode((Int, String, String).self) { recorded.append(row) }
@@ -433,15 +439,15 @@ enum PostgresSchema {
                     continue
                 }
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.execute(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.execute(
                     "INSERT INTO stockroom_migration (position, name, checksum) VALUES (\(position), \(migration.name), \(checksum))", logger: logger)
                 applied.append(migration.name)
             }
-            _ = try await connection.query("COMMIT", logger: logger)
+            try await connection.execute("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            try? await connection.execute("ROLLBACK", logger: logger)
             throw error
         }
         return applied

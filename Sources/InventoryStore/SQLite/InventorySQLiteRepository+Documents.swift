@@ -697,17 +697,3 @@ extension InventorySQLiteRepository {
         try log.record(kind == .sale ? .salesImported : .purchasesImported, figures: .init(total: Money(minorUnits: total), count: ids.count))
     }
 }
-
-extension MovementKind {
-    /// The document's name in messages.
-    var label: String {
-        switch self {
-        case .purchase: "purchase"
-        case .sale: "sale"
-        case .adjustment: "adjustment"
-        case .customerReturn: "customer return"
-        case .supplierReturn: "supplier return"
-        case .consumption: "sale"
-        }
-    }
-}

@@ -273,27 +273,10 @@ final class LedgerWriter {
         let before = ledger.balance.quantity
         do {
             return try ledger.apply(effect, beyondStock: beyondStock)
-        } catch var error as InventoryError where error.code == .insufficientStock {
-            let day = ShopCalendar.isoDate(self.calendar.dayNumber(milliseconds: position.effectiveAt))
-            if let field = self.requestFields[position.sequence]?[position.lineNo] {
-                error.field = field
-                error.userMessage = "not enough '\(state.name)' in stock on \(day): \(error.userMessage)"
-                if kind == .sale || kind == .consumption {
-                    // The count may be wrong or a delivery not booked yet: a manager may approve selling beyond stock.
-                    error.managerMayApprove = true
-                    error.userMessage += "; a manager may approve selling beyond the stock on record"
-                }
-            } else {
-                let missing = Quantity(thousandths: effect.quantity.thousandths - before.thousandths)
-                // A recipe's ingredient issue is named by its sale line.
-                let (documentKind, line) = kind == .consumption ? (MovementKind.sale, RecipeSQL.saleLine(of: position.lineNo) + 1) : (kind, position.lineNo + 1)
-                error.field = blame
-                error.document = AffectedLine(kind: documentKind, documentID: position.sequence, line: line, date: day,
-                                              productID: state.id, productName: state.name, missing: missing)
-                error.userMessage = "this would leave \(documentKind.label) \(position.sequence) (line \(line), \(state.name), \(day)) "
-                    + "\(missing.decimalString) short"
-            }
-            throw error
+        } catch let error as InventoryError where error.code == .insufficientStock {
+            throw LedgerRefusal.reword(
+                error, effect: effect, quantityBefore: before, at: position, kind: kind, productID: state.id, productName: state.name,
+                requestField: self.requestFields[position.sequence]?[position.lineNo], blame: blame, calendar: self.calendar)
         }
     }
 
@@ -313,14 +296,7 @@ final class LedgerWriter {
             self.countSales(productID: line.productID.rawValue, day: line.day,
                             quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
         }
-        let effectName: String
-        switch line.effect {
-        case .receipt: effectName = "receipt"
-        case .receiptAtAverage: effectName = "receiptAtAverage"
-        case .returnToStock: effectName = "returnToStock"
-        case .issue: effectName = "issue"
-        case .writeOffReturned: effectName = "writeOffReturned"
-        }
+        let effectName = MovementKind.storedName(of: line.effect)
         let statement = try self.db.cachedStatement(sql: """
             INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,
                 discount, taxRate, revenue, tax, lotCode, expiryDate, sourceMovementId, valueChange, costAdjustment,
