@@ -58,20 +58,7 @@ extension InventoryPostgresRepository: DrawerRepository {
 }
 
 extension InventoryPostgresRepository: LedgerRepository {
-    public func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord> { throw Self.notYetPorted(#function) }
-    public func postSales(_ drafts: [SaleDraft]) async throws { throw Self.notYetPorted(#function) }
-    public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord { throw Self.notYetPorted(#function) }
-    public func previewSale(_ draft: SaleDraft, replacing id: SaleID?) async throws -> SaleRecord { throw Self.notYetPorted(#function) }
-    public func deleteSale(_ id: SaleID) async throws { throw Self.notYetPorted(#function) }
-    public func sale(_ id: SaleID) async throws -> SaleRecord { throw Self.notYetPorted(#function) }
-    public func sales(_ query: SaleQuery) async throws -> [DocumentSummary] { throw Self.notYetPorted(#function) }
     public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func postCustomerReturn(_ draft: CustomerReturnDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<CustomerReturnID> { throw Self.notYetPorted(#function) }
-    public func previewCustomerReturn(_ draft: CustomerReturnDraft) async throws -> PricedCustomerReturn { throw Self.notYetPorted(#function) }
-    public func deleteCustomerReturn(_ id: CustomerReturnID) async throws { throw Self.notYetPorted(#function) }
-    public func settlePayment(_ id: PaymentID, of saleID: SaleID, to status: PaymentStatus) async throws -> SaleRecord { throw Self.notYetPorted(#function) }
-    public func soldBeyondStock(includeReviewed: Bool) async throws -> [SoldBeyondStock] { throw Self.notYetPorted(#function) }
-    public func markBeyondStockReviewed(_ saleID: SaleID, by manager: String) async throws -> [SoldBeyondStock] { throw Self.notYetPorted(#function) }
 }
 
 extension InventoryPostgresRepository: ReportRepository {
@@ -134,6 +121,8 @@ extension InventoryPostgresRepository: TabRepository {
 extension InventoryPostgresRepository {
     // Purchases that create products inline (products are being ported).
     func insertProduct(_ connection: PostgresConnection, _ details: ProductDetails) async throws -> ProductID { throw Self.notYetPorted(#function) }
+    func optionGroups(_ connection: PostgresConnection, _ id: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
+    func recipe(_ connection: PostgresConnection, _ id: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
 
     // SettingsRepository: re-pricing converts every product's prices (products are not ported yet).
     public func reprice(pricesIncludeTax: Bool) async throws -> Int { throw Self.notYetPorted(#function) }
