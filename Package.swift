@@ -54,7 +54,8 @@ let package = Package(
         .target(
             name: "InventoryPostgres",
             dependencies: [
-                "InventoryDomain",
+                // InventoryStore for the SQL both backends share (package access: StockStatusSQL, SalesSummary.monthSums).
+                "InventoryDomain", "InventoryStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -61,19 +61,6 @@ extension InventoryPostgresRepository: LedgerRepository {
     public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product { throw Self.notYetPorted(#function) }
 }
 
-extension InventoryPostgresRepository: ReportRepository {
-    public func snapshot(at: Instant) async throws -> InventorySnapshot { throw Self.notYetPorted(#function) }
-    public func daily(from: Int, to: Int) async throws -> [DailyPerformance] { throw Self.notYetPorted(#function) }
-    public func taxes(from: Int, to: Int) async throws -> [SaleRecord.TaxShare] { throw Self.notYetPorted(#function) }
-    public func topProducts(from: Instant, to: Instant, by metric: TopProductMetric, limit: Int) async throws -> [TopProduct] { throw Self.notYetPorted(#function) }
-    public func lowStock() async throws -> [LowStockItem] { throw Self.notYetPorted(#function) }
-    public func reorderFacts(soldWithin window: ClosedRange<Instant>) async throws -> ReorderFacts { throw Self.notYetPorted(#function) }
-    public func valuation() async throws -> [CategoryValuation] { throw Self.notYetPorted(#function) }
-    public func expiringLots(through day: String) async throws -> [ExpiringLot] { throw Self.notYetPorted(#function) }
-    public func allMovements() async throws -> [StockMovement] { throw Self.notYetPorted(#function) }
-    public func saleFacts() async throws -> [SaleFact] { throw Self.notYetPorted(#function) }
-}
-
 extension InventoryPostgresRepository: StaffRepository {
     public func deleteSessions(userID: UserID, except keptID: Int64?) async throws -> Int { throw Self.notYetPorted(#function) }
     public func userCount() async throws -> Int { throw Self.notYetPorted(#function) }

@@ -95,23 +95,17 @@ extension InventorySQLiteRepository {
             // Whole calendar months inside the range come from the monthly summary; the partial months at either
             // end from the sale lines themselves.
             let fromMilliseconds = from.milliseconds, toMilliseconds = to.milliseconds
-            var firstMonth = calendar.dayNumber(from) / 100
-            if calendar.startOfDay(firstMonth * 100 + 1).milliseconds != fromMilliseconds { firstMonth = Self.month(after: firstMonth) }
-            var lastMonth = calendar.dayNumber(to) / 100
-            if calendar.startOfDay(Self.month(after: lastMonth) * 100 + 1).milliseconds - 1 > toMilliseconds { lastMonth = Self.month(before: lastMonth) }
             var parts: [String] = []
             var arguments: StatementArguments = []
             let lines = "SELECT productId, -quantity AS quantity, revenue FROM movement WHERE kind IN ('sale', 'customerReturn') AND effectiveAt >= ? AND effectiveAt <= ?"
-            if firstMonth <= lastMonth {
-                let wholeStart = calendar.startOfDay(firstMonth * 100 + 1).milliseconds
-                let wholeEnd = calendar.startOfDay(Self.month(after: lastMonth) * 100 + 1).milliseconds
-                let (quantity, revenue) = SalesSummary.monthSums(first: firstMonth, last: lastMonth)
+            if let whole = WholeMonths(from: from, to: to, calendar: calendar) {
+                let (quantity, revenue) = SalesSummary.monthSums(first: whole.first, last: whole.last)
                 parts.append("SELECT productId, \(quantity) AS quantity, \(revenue) AS revenue FROM productSalesYear WHERE year BETWEEN ? AND ?")
-                arguments += [firstMonth / 100, lastMonth / 100]
+                arguments += [whole.first / 100, whole.last / 100]
                 parts.append(lines)
-                arguments += [fromMilliseconds, wholeStart - 1]
+                arguments += [fromMilliseconds, whole.start.milliseconds - 1]
                 parts.append(lines)
-                arguments += [wholeEnd, toMilliseconds]
+                arguments += [whole.end.milliseconds, toMilliseconds]
             } else {
                 parts.append(lines)
                 arguments += [fromMilliseconds, toMilliseconds]
@@ -129,9 +123,6 @@ extension InventorySQLiteRepository {
             }
         }
     }
-
-    static func month(after month: Int) -> Int { month % 100 == 12 ? (month / 100 + 1) * 100 + 1 : month + 1 }
-    static func month(before month: Int) -> Int { month % 100 == 1 ? (month / 100 - 1) * 100 + 12 : month - 1 }
 
     public func lowStock() async throws -> [LowStockItem] {
         try await self.read { db in

@@ -3,7 +3,7 @@ import InventoryDomain
 
 /// Net sales per product and calendar month (shop time zone), one row per product and year, kept in step with
 /// every sale and customer-return movement in the same transaction.
-enum SalesSummary {
+package enum SalesSummary {
     /// Adds sold quantity (thousandths; negative for returns) and revenue to the month of `day` (`yyyymmdd`).
     static func add(_ db: Database, productID: Int64, day: Int, quantitySold: Int64, revenue: Int64) throws {
         let month = day / 100 % 100
@@ -28,8 +28,8 @@ enum SalesSummary {
     }
 
     /// SQL summing the months `first…last` (`yyyymm`, inclusive) of rows whose years lie in that range, as
-    /// `(quantityExpression, revenueExpression)`.
-    static func monthSums(first: Int, last: Int) -> (String, String) {
+    /// `(quantityExpression, revenueExpression)` (plain SQL: the PostgreSQL store uses it too).
+    package static func monthSums(first: Int, last: Int) -> (String, String) {
         var quantityCases: [String] = []
         var revenueCases: [String] = []
         for year in (first / 100)...(last / 100) {
