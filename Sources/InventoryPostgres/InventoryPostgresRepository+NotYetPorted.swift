@@ -34,28 +34,12 @@ extension InventoryPostgresRepository: CatalogueRepository {
     public func unusedPictures(among names: [String]) async throws -> [String] { throw Self.notYetPorted(#function) }
 }
 
-extension InventoryPostgresRepository: CustomerCardRepository {
-    public func setCustomerCard(_ id: CustomerID, number: String) async throws -> CustomerStanding { throw Self.notYetPorted(#function) }
-    public func removeCustomerCard(_ id: CustomerID) async throws { throw Self.notYetPorted(#function) }
-    public func customer(cardNumber: String) async throws -> CustomerStanding { throw Self.notYetPorted(#function) }
-    public func customerStanding(_ id: CustomerID) async throws -> CustomerStanding { throw Self.notYetPorted(#function) }
-}
 
 extension InventoryPostgresRepository: DataTransferRepository {
     public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) { throw Self.notYetPorted(#function) }
     public func exportCSV(_ kind: ExportKind, range: DateRange) async throws -> String { throw Self.notYetPorted(#function) }
 }
 
-extension InventoryPostgresRepository: DrawerRepository {
-    public func openDrawer(float: Money, note: String, by: String, at: Int64) async throws -> DrawerSession { throw Self.notYetPorted(#function) }
-    public func currentDrawer() async throws -> DrawerSession? { throw Self.notYetPorted(#function) }
-    public func moveCash(amount: Money, reason: String, by: String, at: Int64) async throws -> DrawerSession { throw Self.notYetPorted(#function) }
-    public func closeDrawer(counted: Money, by: String, at: Int64) async throws -> DrawerSession { throw Self.notYetPorted(#function) }
-    public func drawerSessions(limit: Int, offset: Int) async throws -> [DrawerSession] { throw Self.notYetPorted(#function) }
-    public func drawerSession(_ id: DrawerSessionID) async throws -> DrawerSession { throw Self.notYetPorted(#function) }
-    public func drawerReport(_ id: DrawerSessionID, now: Int64) async throws -> DrawerReport { throw Self.notYetPorted(#function) }
-    public func shiftSummaries(_ shifts: [Shift], now: Int64) async throws -> [DrawerReport.StaffLine] { throw Self.notYetPorted(#function) }
-}
 
 extension InventoryPostgresRepository: LedgerRepository {
     public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product { throw Self.notYetPorted(#function) }
@@ -99,11 +83,6 @@ extension InventoryPostgresRepository: StocktakeRepository {
     public func writeOffLot(productID: ProductID, lotCode: String, expiryDate: String?) async throws -> AdjustmentID { throw Self.notYetPorted(#function) }
 }
 
-extension InventoryPostgresRepository: TabRepository {
-    public func parkSale(_ sale: ParkedSale) async throws -> ParkedSale { throw Self.notYetPorted(#function) }
-    public func parkedSales() async throws -> [ParkedSale] { throw Self.notYetPorted(#function) }
-    public func pickUpParkedSale(_ id: ParkedSaleID) async throws -> ParkedSale { throw Self.notYetPorted(#function) }
-}
 
 extension InventoryPostgresRepository {
     // Purchases that create products inline (products are being ported).
