@@ -73,15 +73,6 @@ extension InventoryPostgresRepository: StaffRepository {
     public func activityFeed(_ query: ActivityFeedQuery) async throws -> [AuditEntry] { throw Self.notYetPorted(#function) }
 }
 
-extension InventoryPostgresRepository: StocktakeRepository {
-    public func openStocktake(scope: StocktakeScope, note: String) async throws -> Stocktake { throw Self.notYetPorted(#function) }
-    public func stocktakes(limit: Int, offset: Int) async throws -> [StocktakeSummary] { throw Self.notYetPorted(#function) }
-    public func stocktake(_ id: StocktakeID) async throws -> Stocktake { throw Self.notYetPorted(#function) }
-    public func countStocktake(_ id: StocktakeID, productID: ProductID, entry: StocktakeEntry) async throws -> Stocktake { throw Self.notYetPorted(#function) }
-    public func postStocktake(_ id: StocktakeID, by manager: String) async throws -> Stocktake { throw Self.notYetPorted(#function) }
-    public func cancelStocktake(_ id: StocktakeID, by manager: String) async throws -> Stocktake { throw Self.notYetPorted(#function) }
-    public func writeOffLot(productID: ProductID, lotCode: String, expiryDate: String?) async throws -> AdjustmentID { throw Self.notYetPorted(#function) }
-}
 
 
 extension InventoryPostgresRepository {
