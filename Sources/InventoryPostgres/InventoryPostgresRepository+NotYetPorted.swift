@@ -37,7 +37,6 @@ extension InventoryPostgresRepository: CatalogueRepository {
 
 extension InventoryPostgresRepository: DataTransferRepository {
     public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) { throw Self.notYetPorted(#function) }
-    public func exportCSV(_ kind: ExportKind, range: DateRange) async throws -> String { throw Self.notYetPorted(#function) }
 }
 
 
