@@ -2,7 +2,7 @@ import Foundation
 import InventoryDomain
 import PostgresNIO
 
-/// Categories, suppliers and customers (``CatalogueRepository``; products are not ported yet).
+/// Categories, suppliers and customers (``CatalogueRepository``; products: `InventoryPostgresRepository+Products.swift`).
 extension InventoryPostgresRepository {
     // MARK: - Categories
 

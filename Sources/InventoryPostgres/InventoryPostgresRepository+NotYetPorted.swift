@@ -12,27 +12,6 @@ extension InventoryPostgresRepository {
     }
 }
 
-extension InventoryPostgresRepository: CatalogueRepository {
-    public func createProduct(_ details: ProductDetails) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func deleteProduct(_ id: ProductID) async throws { throw Self.notYetPorted(#function) }
-    public func product(_ id: ProductID) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func product(barcode: String) async throws -> Product? { throw Self.notYetPorted(#function) }
-    public func product(sku: String) async throws -> Product? { throw Self.notYetPorted(#function) }
-    public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) { throw Self.notYetPorted(#function) }
-    public func shelves() async throws -> [Shelf] { throw Self.notYetPorted(#function) }
-    public func movements(productID: ProductID) async throws -> [StockMovement] { throw Self.notYetPorted(#function) }
-    public func optionGroups(of productID: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
-    public func allOptionGroups() async throws -> [ProductID: [ModifierGroup]] { throw Self.notYetPorted(#function) }
-    public func setOptionGroups(_ groups: [ModifierGroup], of productID: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
-    public func recipe(of productID: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
-    public func setRecipe(_ components: [RecipeComponent], of productID: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
-    public func createProduct(_ details: ProductDetails, pictures: [String]) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func changePictures(of id: ProductID, _ command: PictureCommand) async throws -> PictureOutcome { throw Self.notYetPorted(#function) }
-    public func unusedPictures(among names: [String]) async throws -> [String] { throw Self.notYetPorted(#function) }
-}
-
 extension InventoryPostgresRepository: CustomerCardRepository {
     public func setCustomerCard(_ id: CustomerID, number: String) async throws -> CustomerStanding { throw Self.notYetPorted(#function) }
     public func removeCustomerCard(_ id: CustomerID) async throws { throw Self.notYetPorted(#function) }
@@ -139,11 +118,6 @@ extension InventoryPostgresRepository: TabRepository {
     public func parkSale(_ sale: ParkedSale) async throws -> ParkedSale { throw Self.notYetPorted(#function) }
     public func parkedSales() async throws -> [ParkedSale] { throw Self.notYetPorted(#function) }
     public func pickUpParkedSale(_ id: ParkedSaleID) async throws -> ParkedSale { throw Self.notYetPorted(#function) }
-}
-
-extension InventoryPostgresRepository {
-    // SettingsRepository: re-pricing converts every product's prices (products are not ported yet).
-    public func reprice(pricesIncludeTax: Bool) async throws -> Int { throw Self.notYetPorted(#function) }
 }
 
 extension InventoryPostgresRepository: ActivitySource, InventoryRepository {}
