@@ -5,7 +5,46 @@ import PostgresNIO
 // CSV export on PostgreSQL: the SQLite store's queries, the rows handed to the domain's ExportFormat, which writes the
 // columns and their formatting for both backends.
 
-extension InventoryPostgresRepository {
+extension InventoryPostgresRepository: DataTransferRepository {
+    public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) {
+        try await self.write { connection, settings, log in
+            var categoryIDs: [String: Int64] = [:]
+            if !plan.newCategories.isEmpty {
+                try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-categories'))", logger: self.logger)
+            }
+            for name in plan.newCategories {
+                let category = try Category(id: CategoryID(0), name: name).validated()
+                if let existing = try await connection.query("SELECT id FROM category WHERE lower(name) = lower(\(category.name))", logger: self.logger)
+                    .collect(Int64.self).first {
+                    categoryIDs[name.lowercased()] = existing
+                } else {
+                    categoryIDs[name.lowercased()] = try await connection.query(
+                        "INSERT INTO category (name, color) VALUES (\(category.name), \(category.color)) RETURNING id", logger: self.logger
+                    ).collect(Int64.self)[0]
+                }
+            }
+            var created = 0, updated = 0
+            for row in plan.rows {
+                var details = row.details
+                if let name = row.categoryName { details.categoryID = categoryIDs[name.lowercased()].map(CategoryID.init(rawValue:)) }
+                do {
+                    if let id = row.productID {
+                        // The same write as an edit through the API: a changed stock rule replays the ledger.
+                        _ = try await self.replaceProduct(connection, settings, id, details, old: try await self.lockProduct(connection, id))
+                        updated += 1
+                    } else {
+                        _ = try await self.insertProduct(connection, details)
+                        created += 1
+                    }
+                } catch let error as InventoryError {
+                    throw error.nested(under: "line \(row.line)")
+                }
+            }
+            try await log.record(.productsImported, figures: .init(created: created, updated: updated))
+            return (created, updated)
+        }
+    }
+
     public func exportCSV(_ kind: ExportKind, range: DateRange) async throws -> String {
         try kind.check(range)
         return try await self.read { connection in

@@ -2,7 +2,7 @@ import Foundation
 import InventoryDomain
 import PostgresNIO
 
-/// Categories, suppliers and customers (``CatalogueRepository``; products are not ported yet).
+/// Categories, suppliers and customers (``CatalogueRepository``; products: `InventoryPostgresRepository+Products.swift`).
 extension InventoryPostgresRepository {
     // MARK: - Categories
 
@@ -64,7 +64,10 @@ extension InventoryPostgresRepository {
         return categories
     }
 
+    /// Refuses a name another category has (case-insensitively), naming `name`; the lock makes two instances naming
+    /// categories at once take turns, so the second sees the first's name rather than a bare unique violation.
     func requireUniqueCategoryName(_ connection: PostgresConnection, _ name: String, except id: CategoryID?) async throws {
+        try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-categories'))", logger: self.logger)
         let owners = try await connection.query("SELECT id FROM category WHERE lower(name) = lower(\(name))", logger: self.logger).collect(Int64.self)
         if let owner = owners.first, owner != id?.rawValue {
             throw InventoryError(.duplicate, field: "name", "a category named '\(name)' already exists")

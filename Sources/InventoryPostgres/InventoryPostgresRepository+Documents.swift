@@ -6,7 +6,7 @@ import PostgresNIO
 // idempotency keys and previews. The structure follows the SQLite store's `+Documents.swift` section by section, so the
 // two can be read side by side; the rules are the domain's.
 
-extension InventoryPostgresRepository {
+extension InventoryPostgresRepository: LedgerRepository {
     // MARK: - Purchases
 
     public func postPurchase(_ draft: PurchaseDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<PurchaseRecord> {
@@ -271,6 +271,19 @@ extension InventoryPostgresRepository {
         ])
         try await writer.flush()
         return documentID
+    }
+
+    public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product {
+        let details = try details.validated()
+        let opening = try openingStock.validated(for: details)
+        let askedAt = Instant.now
+        return try await self.write { connection, settings, log in
+            let id = try await self.insertProduct(connection, details)
+            try await log.recordProductCreated(id, details)
+            let documentID = try await self.bookAdjustment(connection, settings, opening.adjustment(of: id, askedAt: askedAt), field: "openingStock.quantity")
+            try await log.recordDocument(.recorded, .adjustment, id: documentID)
+            return try await self.fetchProduct(connection, id)
+        }
     }
 
     public func deleteAdjustment(_ id: AdjustmentID) async throws {

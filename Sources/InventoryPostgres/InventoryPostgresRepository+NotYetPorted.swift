@@ -13,37 +13,6 @@ extension InventoryPostgresRepository {
     }
 }
 
-extension InventoryPostgresRepository: CatalogueRepository {
-    public func createProduct(_ details: ProductDetails) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func updateProduct(_ id: ProductID, _ details: ProductDetails) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func updateProduct(_ id: ProductID, applying patch: ProductPatch) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func deleteProduct(_ id: ProductID) async throws { throw Self.notYetPorted(#function) }
-    public func product(_ id: ProductID) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func product(barcode: String) async throws -> Product? { throw Self.notYetPorted(#function) }
-    public func product(sku: String) async throws -> Product? { throw Self.notYetPorted(#function) }
-    public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) { throw Self.notYetPorted(#function) }
-    public func shelves() async throws -> [Shelf] { throw Self.notYetPorted(#function) }
-    public func movements(productID: ProductID) async throws -> [StockMovement] { throw Self.notYetPorted(#function) }
-    public func optionGroups(of productID: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
-    public func allOptionGroups() async throws -> [ProductID: [ModifierGroup]] { throw Self.notYetPorted(#function) }
-    public func setOptionGroups(_ groups: [ModifierGroup], of productID: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
-    public func recipe(of productID: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
-    public func setRecipe(_ components: [RecipeComponent], of productID: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
-    public func createProduct(_ details: ProductDetails, pictures: [String]) async throws -> Product { throw Self.notYetPorted(#function) }
-    public func changePictures(of id: ProductID, _ command: PictureCommand) async throws -> PictureOutcome { throw Self.notYetPorted(#function) }
-    public func unusedPictures(among names: [String]) async throws -> [String] { throw Self.notYetPorted(#function) }
-}
-
-
-extension InventoryPostgresRepository: DataTransferRepository {
-    public func importProducts(_ plan: ProductImport) async throws -> (created: Int, updated: Int) { throw Self.notYetPorted(#function) }
-}
-
-
-extension InventoryPostgresRepository: LedgerRepository {
-    public func createProduct(_ details: ProductDetails, openingStock: OpeningStock) async throws -> Product { throw Self.notYetPorted(#function) }
-}
-
 extension InventoryPostgresRepository: StaffRepository {
     public func deleteSessions(userID: UserID, except keptID: Int64?) async throws -> Int { throw Self.notYetPorted(#function) }
     public func userCount() async throws -> Int { throw Self.notYetPorted(#function) }
@@ -70,18 +39,6 @@ extension InventoryPostgresRepository: StaffRepository {
     public func receivesAlerts(_ userID: UserID) async throws -> Bool { throw Self.notYetPorted(#function) }
     public func setReceivesAlerts(_ userID: UserID, _ on: Bool) async throws { throw Self.notYetPorted(#function) }
     public func activityFeed(_ query: ActivityFeedQuery) async throws -> [AuditEntry] { throw Self.notYetPorted(#function) }
-}
-
-
-
-extension InventoryPostgresRepository {
-    // Purchases that create products inline (products are being ported).
-    func insertProduct(_ connection: PostgresConnection, _ details: ProductDetails) async throws -> ProductID { throw Self.notYetPorted(#function) }
-    func optionGroups(_ connection: PostgresConnection, _ id: ProductID) async throws -> [ModifierGroup] { throw Self.notYetPorted(#function) }
-    func recipe(_ connection: PostgresConnection, _ id: ProductID) async throws -> [RecipeComponent] { throw Self.notYetPorted(#function) }
-
-    // SettingsRepository: re-pricing converts every product's prices (products are not ported yet).
-    public func reprice(pricesIncludeTax: Bool) async throws -> Int { throw Self.notYetPorted(#function) }
 }
 
 extension InventoryPostgresRepository: ActivitySource, InventoryRepository {}

@@ -125,7 +125,7 @@ extension InventoryPostgresRepository {
         return ProductFacts(
             id: id, isArchived: row.0, salePrice: Money(minorUnits: row.1), minimumSalePrice: row.2.map(Money.init(minorUnits:)),
             taxRate: Percent(hundredths: row.3), name: row.4,
-            optionGroups: row.5 ? try await self.optionGroups(connection, id) : [], recipe: row.6 ? try await self.recipe(connection, id) : [])
+            optionGroups: row.5 ? try await self.optionGroups(connection, of: [id])[id] ?? [] : [], recipe: row.6 ? try await self.recipe(connection, id) : [])
     }
 
     /// Inserts (or replaces) a sale and costs its lines. Its products (and its recipes' ingredients) are locked before

@@ -225,29 +225,20 @@ extension InventorySQLiteRepository {
         return self.product(row)
     }
 
-    /// Refuses a barcode or SKU another product owns, naming that product.
+    /// Refuses a barcode or SKU another product owns, naming that product, and a category or supplier that does not
+    /// exist (the rule: ``ProductDetails/checkReferences(of:barcodeOwner:skuOwner:categoryExists:supplierExists:)``).
     static func requireUnique(_ db: Database, _ details: ProductDetails, except id: ProductID?) throws {
-        if let barcode = details.barcode,
-            let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE barcode = ?", arguments: [barcode]),
-            row[0] != id?.rawValue
-        {
-            throw InventoryError(.duplicate, field: "barcode", "barcode \(barcode) already belongs to '\(row[1] as String)' (product \(row[0] as Int64))")
+        func owner(_ column: String, _ value: String?) throws -> ProductCodeOwner? {
+            guard let value, let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE \(column) = ?", arguments: [value]) else { return nil }
+            return ProductCodeOwner(id: ProductID(row[0]), name: row[1])
         }
-        if let sku = details.sku, let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE sku = ?", arguments: [sku]),
-            row[0] != id?.rawValue
-        {
-            throw InventoryError(.duplicate, field: "sku", "SKU \(sku) already belongs to '\(row[1] as String)' (product \(row[0] as Int64))")
+        func exists(_ table: String, _ id: Int64?) throws -> Bool {
+            guard let id else { return true }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?", arguments: [id]) != 0
         }
-        if let category = details.categoryID,
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM category WHERE id = ?", arguments: [category.rawValue]) == 0
-        {
-            throw InventoryError(.notFound, field: "categoryId", "category \(category) does not exist")
-        }
-        if let supplier = details.preferredSupplierID,
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM supplier WHERE id = ?", arguments: [supplier.rawValue]) == 0
-        {
-            throw InventoryError(.notFound, field: "preferredSupplierId", "supplier \(supplier) does not exist")
-        }
+        try details.checkReferences(of: id, barcodeOwner: try owner("barcode", details.barcode), skuOwner: try owner("sku", details.sku),
+                                    categoryExists: try exists("category", details.categoryID?.rawValue),
+                                    supplierExists: try exists("supplier", details.preferredSupplierID?.rawValue))
     }
 
     /// Inserts a validated product inside a transaction.
@@ -304,9 +295,7 @@ extension InventorySQLiteRepository {
     /// Stores a product's validated fields over `old`, replaying its ledger when the costing rules changed.
     static func replaceProduct(_ db: Database, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) throws -> Product {
         try Self.requireUnique(db, details, except: id)
-        if try details.tracksStock && !old.details.tracksStock && !Self.recipe(db, id).isEmpty {
-            throw InventoryError(.invalidValue, field: "tracksStock", "\(old.name) is a recipe: selling it issues its ingredients, so it keeps no stock of its own")
-        }
+        try details.checkStockKeeping(from: old.details, isRecipe: !Self.recipe(db, id).isEmpty)
         try db.execute(sql: """
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
@@ -314,7 +303,7 @@ extension InventorySQLiteRepository {
                 preferredSupplierId = ?, supplierCode = ?, packSize = ?, description = ?, shelf = ?, updatedAt = ?
             WHERE id = ?
             """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
-        if old.details.tracksStock != details.tracksStock || old.details.allowsNegativeStock != details.allowsNegativeStock,
+        if details.changesCosting(from: old.details),
             let first = try Row.fetchOne(db, sql: """
                 SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
                 ORDER BY effectiveAt, documentId, lineNo LIMIT 1
@@ -333,9 +322,7 @@ extension InventorySQLiteRepository {
         try await self.write { db, _, log in
             let product = try Self.fetchProduct(db, id)
             let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE productId = ?", arguments: [id.rawValue]) ?? 0
-            guard uses == 0 else {
-                throw InventoryError(.inUse, field: "id", "'\(product.name)' has \(uses) stock movement(s); archive it instead")
-            }
+            try product.checkDeletable(movements: uses)
             try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
             try log.record(.productDeleted, record: .init(.product, id.rawValue), productIDs: [id], subject: product.name)
         }
@@ -360,7 +347,7 @@ extension InventorySQLiteRepository {
     }
 
     public func product(sku: String) async throws -> Product? {
-        let sku = sku.trimmingCharacters(in: .whitespaces)
+        let sku = ProductQuery.skuLookup(sku)
         return try await self.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE sku = ?", arguments: [sku]).map(Self.product)
         }
@@ -372,7 +359,7 @@ extension InventorySQLiteRepository {
             var conditions: [String] = []
             var arguments: StatementArguments = []
             if !query.includeArchived { conditions.append("p.isArchived = 0") }
-            if let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+            if let search = query.searchText {
                 for word in words {
                     // Three characters or more, without LIKE's wildcards: the trigram index finds the candidates, as a
                     // phrase (with the trigram tokenizer a phrase of 3+ characters matches every text containing it;
@@ -419,7 +406,7 @@ extension InventorySQLiteRepository {
             }
             // A search listed by name puts the best matches first: the exact barcode or SKU, then names that start with
             // the search, then names with a word that starts with it, then the rest (each group by name).
-            if query.sort == .name, let search = query.search?.trimmingCharacters(in: .whitespaces).nilIfEmpty {
+            if query.sort == .name, let search = query.searchText {
                 let escaped = Self.likeEscaped(search)
                 let candidates = Barcode.lookupCandidates(search)
                 let barcode = candidates.isEmpty ? "0" : "p.barcode IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))"
@@ -433,7 +420,7 @@ extension InventorySQLiteRepository {
             // search's conditions are evaluated once, not once for the count and again for the page.
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Self.productColumns), COUNT(*) OVER () AS matches \(from) ORDER BY \(order) LIMIT ? OFFSET ?",
-                arguments: arguments + orderArguments + [max(0, min(query.limit, 1000)), max(0, query.offset)])
+                arguments: arguments + orderArguments + [query.pageLimit, query.pageOffset])
             // A page past the end has no row to carry the count.
             let total = try rows.first.map { $0["matches"] as Int }
                 ?? Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: arguments) ?? 0

@@ -27,19 +27,7 @@ extension InventorySQLiteRepository {
             let old = try Self.optionGroups(db, productID)
             // Options keep their ids when they are sent with them (a parked tab names them); ids of another product's
             // options are refused; whatever is not sent any more goes.
-            let ownGroups = Set(old.compactMap(\.id)), ownOptions = Set(old.flatMap { $0.options.map(\.id) })
-            var keptGroups: [Int64] = [], keptOptions: [Int64] = []
-            for (index, group) in groups.enumerated() {
-                if let id = group.id, !ownGroups.contains(id) {
-                    throw InventoryError(.invalidValue, field: "groups[\(index)].id", "group \(id) is not a group of \(product.name)")
-                }
-                for (optionIndex, option) in group.options.enumerated() where option.id.rawValue != 0 && !ownOptions.contains(option.id) {
-                    throw InventoryError(.invalidValue, field: "groups[\(index)].options[\(optionIndex)].id",
-                                         "option \(option.id) is not an option of \(product.name)")
-                }
-                keptGroups += group.id.map { [$0] } ?? []
-                keptOptions += group.options.map(\.id.rawValue).filter { $0 != 0 }
-            }
+            let (keptGroups, keptOptions) = try ModifierGroup.keptIDs(groups, of: old, productName: product.name)
             try db.execute(sql: "DELETE FROM productOption WHERE groupId IN (SELECT id FROM optionGroup WHERE productId = ?) AND id NOT IN \(Self.list(keptOptions))",
                            arguments: [productID.rawValue])
             try db.execute(sql: "DELETE FROM optionGroup WHERE productId = ? AND id NOT IN \(Self.list(keptGroups))", arguments: [productID.rawValue])

@@ -243,11 +243,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             for row in rows {
                 let before = try Self.fetchProduct(db, ProductID(row[0]))
                 var after = before
-                let rate = before.details.taxRate
-                after.details.salePrice = TaxInclusion.convert(before.details.salePrice, rate: rate, toIncludeTax: pricesIncludeTax)
-                after.details.minimumSalePrice = before.details.minimumSalePrice.map {
-                    TaxInclusion.convert($0, rate: rate, toIncludeTax: pricesIncludeTax)
-                }
+                after.details = before.details.repriced(toIncludeTax: pricesIncludeTax)
                 guard after != before else { continue }
                 try db.execute(sql: "UPDATE product SET salePrice = ?, minimumSalePrice = ?, updatedAt = ? WHERE id = ?",
                                arguments: [after.details.salePrice.minorUnits, after.details.minimumSalePrice?.minorUnits, Self.now, before.id.rawValue])
@@ -282,16 +278,14 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         SearchText.key(parts)
     }
 
-    /// A LIKE pattern matching the folded search text anywhere; `%` and `_` are escaped (`ESCAPE '\\'`).
+    /// A LIKE pattern matching the folded search text anywhere (``SearchText/likePattern(_:)``).
     static func likePattern(_ text: String) -> String {
-        "%" + self.likeEscaped(text) + "%"
+        SearchText.likePattern(text)
     }
 
-    /// The folded search text with LIKE's `%`, `_` and the escape character `\\` escaped.
+    /// The folded search text with LIKE's `%`, `_` and the escape character `\\` escaped (``SearchText/likeEscaped(_:)``).
     static func likeEscaped(_ text: String) -> String {
-        self.searchKey(text.trimmingCharacters(in: .whitespaces))
-            .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        SearchText.likeEscaped(text)
     }
 }
 

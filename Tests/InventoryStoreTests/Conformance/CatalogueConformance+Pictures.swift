@@ -9,7 +9,7 @@ extension CatalogueConformance {
     @Suite struct Pictures {
         static let a = "0123456789abcdef01234567.jpg", b = "89abcdef0123456789abcdef.png", c = "fedcba9876543210fedcba98.jpg"
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func picturesAreKeptInOrderAndReadEverywhere(backend: Backend) async throws {
             let store = try await backend.make()
             let (a, b, c) = (Self.a, Self.b, Self.c)
@@ -42,7 +42,7 @@ extension CatalogueConformance {
             }
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aPictureIsReleasedOnlyWhenNoProductShowsIt(backend: Backend) async throws {
             let store = try await backend.make()
             let (a, b, c) = (Self.a, Self.b, Self.c)
@@ -65,7 +65,7 @@ extension CatalogueConformance {
             #expect(try await store.unusedPictures(among: [a, b, c]) == [a, b, c])
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func refusedChangesChangeNothing(backend: Backend) async throws {
             let store = try await backend.make()
             let (a, b) = (Self.a, Self.b)
@@ -88,7 +88,7 @@ extension CatalogueConformance {
         }
 
         /// Each change reads and writes the list in one transaction: changes at the same time all count.
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func concurrentAddsAllCount(backend: Backend) async throws {
             let store = try await backend.make()
             let mug = try await store.createProduct(ProductDetails(name: "Mug"))
