@@ -10,7 +10,9 @@ public protocol LedgerRepository: Sendable {
     func updatePurchase(_ id: PurchaseID, _ draft: PurchaseDraft) async throws -> PurchaseRecord
     /// What ``postPurchase(_:)`` (or, given `replacing`, ``updatePurchase(_:_:)``) would book now: the same posting
     /// code runs in a transaction of its own that is then rolled back, so nothing is stored and no other write is
-    /// touched. The record's ids are the ones the purchase (and its new products) would get.
+    /// touched. Its ids are provisional: the ones the purchase (and its new products) would get on SQLite were nothing
+    /// else booked first; PostgreSQL draws ids from sequences a rollback does not give back, so there a posting gets
+    /// later ones. Everything else in the record is what posting books.
     func previewPurchase(_ draft: PurchaseDraft, replacing id: PurchaseID?) async throws -> PurchaseRecord
     /// Deletes a purchase, re-costing every affected product.
     func deletePurchase(_ id: PurchaseID) async throws

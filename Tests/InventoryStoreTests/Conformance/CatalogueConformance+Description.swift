@@ -40,7 +40,7 @@ extension CatalogueConformance {
             }
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func theDescriptionTravelsThroughTheProductsCSV(backend: Backend) async throws {
             let store = try await backend.make()
             _ = try await store.createProduct(ProductDetails(name: "Mug", sku: "M1", description: "Stoneware, \"300 ml\""))

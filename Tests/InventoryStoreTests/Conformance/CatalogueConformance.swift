@@ -72,7 +72,7 @@ import Testing
         #expect(try await store.product(barcode: "0012345000065")?.id == product.id)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func filtersSortsPagesAndStatuses(backend: Backend) async throws {
         let store = try await backend.make()
         let (drinks, ids) = try await Fixtures.drinksShop(store)
@@ -151,7 +151,7 @@ import Testing
         #expect(try await store.categories() == [renamed])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func contactsAreUpdatedAndListedByName(backend: Backend) async throws {
         let store = try await backend.make()
         var zoe = try await store.createCustomer(Contact(id: CustomerID(0), name: "Zoe"))
@@ -179,7 +179,7 @@ import Testing
         try await expectRefusal(store, .inUse, field: "id") { try await store.deleteCustomer(ada.id) }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aPatchChangesOnlyTheFieldsItNames(backend: Backend) async throws {
         let store = try await backend.make()
         let tea = try await store.createCategory(Category(id: CategoryID(0), name: "Tea"))
@@ -229,7 +229,7 @@ import Testing
         #expect(try await store.updateProduct(flour.id, applying: strict).details.allowsNegativeStock == false)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func productsAreFoundDeletedAndTheirLedgersRead(backend: Backend) async throws {
         let store = try await backend.make()
         let cup = try await store.createProduct(ProductDetails(name: "Cup", sku: " CUP-1 ", salePrice: eur("4.00")))
@@ -254,7 +254,7 @@ import Testing
 
     // MARK: - Refusals
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func duplicateBarcodeOrSkuNamesTheOwner(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         let before = try await shop.store.testOnly_dump()
@@ -286,7 +286,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func invalidFieldsAreRefusedByName(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         try await expectRefusal(shop.store, .invalidValue, field: "barcode") {
@@ -309,7 +309,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func deletingWhatIsInUse(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         try await expectRefusal(shop.store, .inUse, field: "id") { try await shop.store.deleteProduct(shop.beans.id) }

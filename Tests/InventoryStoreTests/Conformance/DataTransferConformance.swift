@@ -8,7 +8,7 @@ import Testing
 @Suite struct DataTransferConformance {
     /// An import that changes a product's stock rule is the same write as an edit: the ledger is replayed, so turning
     /// off negative stock under a history that went below zero is refused whole, as `updateProduct` refuses it.
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func importOfAStockRuleChangeReplaysTheLedgerLikeAnEdit(backend: Backend) async throws {
         let store = try await backend.make()
         let cups = try await store.createProduct(ProductDetails(name: "Cups", sku: "C1", salePrice: eur("1.00"), allowsNegativeStock: true))
@@ -33,7 +33,7 @@ import Testing
     /// A date range on the dated exports (issue 14 point 7): only purchases, sales and movements inside it, both ends
     /// inclusive, in the shop's time zone; a range on a list without dates, or one that ends before it starts, is
     /// refused naming its field.
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func datedExportsTakeARange(backend: Backend) async throws {
         let store = try await backend.make()
         var settings = try await store.settings()
@@ -76,7 +76,7 @@ import Testing
 
     /// The sales export holds each sale's payments and, as rows of their own dated when they happened, its customer
     /// returns: the quantity, revenue, tax and cost of goods sold going back, and the refunds (issue 14 point 7).
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theSalesExportHoldsPaymentsAndReturns(backend: Backend) async throws {
         let store = try await backend.make()
         let (sale, _) = try await PaymentConformance.splitSale(store)   // 3 lattes at 3.10, paid cash 5.00 and card 5.25 (one declined)
@@ -106,7 +106,7 @@ import Testing
         #expect(onlyReturn.dropFirst().map { $0.cells[18] } == ["return"])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func importAppliesAllOrNothingAndExportsRoundTrip(backend: Backend) async throws {
         let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", sku: "B1", salePrice: eur("9.00")))
@@ -146,7 +146,7 @@ import Testing
         #expect(again.rows.isEmpty)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func everyExportHasItsHeaderAndNeutralisedFormulaCells(backend: Backend) async throws {
         let store = try await backend.make()
         let ada = try await store.createCustomer(Contact(id: CustomerID(0), name: "=HYPERLINK(\"http://x\")", location: "Leeds, \"North\"", phone: "+44 113", note: "@home"))
@@ -168,7 +168,7 @@ import Testing
         #expect(ExportKind.allCases.count == 6)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func anImportCreatesCategoriesOnceAndCountsWhatItDid(backend: Backend) async throws {
         let store = try await backend.make()
         let coffee = try await store.createCategory(Category(id: CategoryID(0), name: "Coffee"))

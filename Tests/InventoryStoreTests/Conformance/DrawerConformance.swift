@@ -5,7 +5,7 @@ import Testing
 /// The cash drawer (``DrawerRepository``, issue 12 point 10): one session open at a time, cash in and out checked
 /// against the drawer, the X report while open and the Z report kept unchanged at closing; refusals store nothing.
 @Suite struct DrawerConformance {
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aDayFromFloatToZReport(backend: Backend) async throws {
         let store = try await backend.make()
         let now = Instant.now.milliseconds

@@ -34,7 +34,7 @@ extension LedgerConformance {
             return draft
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func withoutApprovalTheSaleIsRefusedNamingTheLineAndOfferingApproval(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             var caught: InventoryError?
@@ -48,7 +48,7 @@ extension LedgerConformance {
             #expect(caught?.userMessage.contains("a manager may approve selling beyond the stock on record") == true, "\(String(describing: caught))")
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func anApprovedSaleIsBookedAsNegativeStockAndListedForReview(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let sale = try await shop.store.postSale(self.sale(shop, beans: 5, approvedBy: "maria"))
@@ -80,7 +80,7 @@ extension LedgerConformance {
             #expect(try await shop.store.soldBeyondStock(includeReviewed: true).map(\.saleID) == [sale.id])
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func anApprovalNobodyNeededIsNotKept(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let sale = try await shop.store.postSale(self.sale(shop, beans: 2, approvedBy: "maria"))
@@ -95,7 +95,7 @@ extension LedgerConformance {
             }
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func theApprovalHoldsWhenTheLedgerIsReCostedAndABackDatedDeliveryTakesTheLineOffTheList(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let sale = try await shop.store.postSale(self.sale(shop, beans: 5, on: 20260110, approvedBy: "maria"))
@@ -117,7 +117,7 @@ extension LedgerConformance {
             #expect(try await shop.store.product(shop.beans.id).stock.quantity == qty(2))
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func anEditWithoutTheApprovalIsRefusedAndChangesNothing(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let sale = try await shop.store.postSale(self.sale(shop, beans: 5, approvedBy: "maria"))

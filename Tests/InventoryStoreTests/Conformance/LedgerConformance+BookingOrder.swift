@@ -8,7 +8,7 @@ extension LedgerConformance {
     /// one booked second must not land before the first and re-cost a sale whose cost was already answered. (Seen once
     /// as a cent of difference between 16 tills' answers and the ledger in `ServeLoadTests`.)
     @Suite struct BookingOrder {
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aDocumentDatedWhenBookedNeverLandsBeforeOneAlreadyBooked(backend: Backend) async throws {
             let shop = try await Fixtures.refusalShop(backend)   // 5 beans at 4.00 on 1 January
             let beans = shop.beans.id

@@ -26,7 +26,7 @@ extension LedgerConformance {
             return line
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aSaleLineAddsItsOptionsAndKeepsACopyOfThem(backend: Backend) async throws {
             let (store, latte, _, groups) = try await self.shop(backend)
             #expect(groups.map(\.name) == ["Size", "Milk"] && groups.allSatisfy { $0.id != nil })
@@ -51,7 +51,7 @@ extension LedgerConformance {
             #expect(edited.lines.map(\.unitPrice) == [eur("3.80")] && edited.lines[0].options.map(\.name) == ["Grande"])
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func anOptionOfAnotherProductIsRefusedAndChangesNothing(backend: Backend) async throws {
             let (store, latte, tea, groups) = try await self.shop(backend)
             let slice = try #require(try await store.optionGroups(of: tea.id).first?.options.first?.id)
@@ -69,7 +69,7 @@ extension LedgerConformance {
             }
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aParkedTabKeepsItsOptions(backend: Backend) async throws {
             let (store, latte, _, groups) = try await self.shop(backend)
             let oat = groups[1].options[1].id

@@ -7,16 +7,28 @@ extension LedgerConformance {
     /// preview is exactly what posting then books, and the database is unchanged. (Issue 10, defect 5: the purchase form
     /// previewed 0.12 where the books said 0.13.)
     @Suite struct Previews {
-        /// A record as posted, but with the moment it was written (which differs by a few ms) taken from `other`.
-        static func aligned(_ record: PurchaseRecord, to other: PurchaseRecord) -> PurchaseRecord {
+        /// A record as previewed, with what a preview cannot know taken from `other` (as posted): the moment it was
+        /// written (a few ms later) and, on PostgreSQL, its ids (drawn from sequences that a rolled-back preview does not
+        /// give back; on SQLite they must agree already).
+        static func aligned(_ record: PurchaseRecord, to other: PurchaseRecord, _ backend: Backend) -> PurchaseRecord {
             var copy = record
             copy.recordedAt = other.recordedAt
+            guard backend == .postgres, copy.lines.count == other.lines.count else { return copy }
+            (copy.id, copy.sequence) = (other.id, other.sequence)
+            for index in copy.lines.indices {
+                copy.lines[index].movementID = other.lines[index].movementID
+                copy.lines[index].productID = other.lines[index].productID
+            }
             return copy
         }
 
-        static func aligned(_ record: SaleRecord, to other: SaleRecord) -> SaleRecord {
+        static func aligned(_ record: SaleRecord, to other: SaleRecord, _ backend: Backend) -> SaleRecord {
             var copy = record
             copy.recordedAt = other.recordedAt
+            guard backend == .postgres, copy.lines.count == other.lines.count, copy.payments.count == other.payments.count else { return copy }
+            (copy.id, copy.sequence) = (other.id, other.sequence)
+            for index in copy.lines.indices { copy.lines[index].movementID = other.lines[index].movementID }
+            for index in copy.payments.indices { copy.payments[index].id = other.payments[index].id }
             return copy
         }
 
@@ -28,7 +40,7 @@ extension LedgerConformance {
             return product
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aPurchasePreviewIsWhatPostingBooksAndStoresNothing(backend: Backend) async throws {
             let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
@@ -44,10 +56,10 @@ extension LedgerConformance {
             #expect(preview.lines[1].averageCostAfter.rounded == eur("0.40"))
             #expect(preview.total == eur("1.20"))
             let posted = try await store.postPurchase(draft)
-            #expect(Self.aligned(preview, to: posted) == posted)
+            #expect(Self.aligned(preview, to: posted, backend) == posted)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aSalePreviewIsWhatPostingBooksAndStoresNothing(backend: Backend) async throws {
             let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
@@ -61,11 +73,11 @@ extension LedgerConformance {
             let preview = try await store.previewSale(draft, replacing: nil)
             #expect(try await store.testOnly_dump() == before, "a preview stored something")
             let posted = try await store.postSale(draft)
-            #expect(Self.aligned(preview, to: posted) == posted)
+            #expect(Self.aligned(preview, to: posted, backend) == posted)
             #expect(preview.total == posted.total && preview.tax == posted.tax && preview.revenue == posted.revenue)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func previewsOfEditsAreWhatTheEditBooks(backend: Backend) async throws {
             let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
@@ -78,15 +90,15 @@ extension LedgerConformance {
             let purchasePreview = try await store.previewPurchase(purchaseEdit, replacing: purchase.id)
             #expect(try await store.testOnly_dump() == before)
             let edited = try await store.updatePurchase(purchase.id, purchaseEdit)
-            #expect(Self.aligned(purchasePreview, to: edited) == edited)
+            #expect(Self.aligned(purchasePreview, to: edited, backend) == edited)
             before = try await store.testOnly_dump()
             let salePreview = try await store.previewSale(saleEdit, replacing: sale.id)
             #expect(try await store.testOnly_dump() == before)
             let editedSale = try await store.updateSale(sale.id, saleEdit)
-            #expect(Self.aligned(salePreview, to: editedSale) == editedSale)
+            #expect(Self.aligned(salePreview, to: editedSale, backend) == editedSale)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aPreviewIsRefusedAsPostingWouldBeAndStoresNothing(backend: Backend) async throws {
             let store = try await backend.make()
             let product = try await Self.sevenUnitsWorthOneEuro(store)
@@ -99,7 +111,7 @@ extension LedgerConformance {
         }
 
         /// Dry runs among concurrent sales (which share group-commit transactions) never undo or disturb a real write.
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func previewsAmongConcurrentWritesLeaveEveryWriteAlone(backend: Backend) async throws {
             let store = try await backend.make()
             let product = try await store.createProduct(ProductDetails(name: "Croissant", salePrice: eur("2.40")))

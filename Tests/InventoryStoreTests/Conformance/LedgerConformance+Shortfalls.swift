@@ -52,7 +52,7 @@ extension LedgerConformance {
                     sourceLocation: sourceLocation)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aNewSaleThatLeavesALaterSaleShortNamesTheLaterSale(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             // 2 of the 5 beans on the 10th is fine for this sale, but leaves the sale on the 21st (4) one short.
@@ -62,7 +62,7 @@ extension LedgerConformance {
             self.expectNamesLaterSale(error, shop, missing: 1)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func aBackDatedLineThatIsItselfShortIsNamedByItsField(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let error = try await self.shortfall(shop.store) {
@@ -76,14 +76,14 @@ extension LedgerConformance {
             #expect(error?.userMessage.contains("2026-01-10") == true, "\(String(describing: error))")
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func deletingThePurchaseNamesTheSaleLeftShort(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let error = try await self.shortfall(shop.store) { try await shop.store.deletePurchase(shop.purchase.id) }
             self.expectNamesLaterSale(error, shop, missing: 4)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func loweringThePurchaseNamesTheSaleLeftShort(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let error = try await self.shortfall(shop.store) {
@@ -93,7 +93,7 @@ extension LedgerConformance {
             self.expectNamesLaterSale(error, shop, missing: 1)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func backDatingASaleNamesTheSaleLeftShort(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             // 3 more beans arrive on the 22nd and a second sale takes 2 on the 25th: fine. Moved to the 10th, it leaves
@@ -106,7 +106,7 @@ extension LedgerConformance {
             self.expectNamesLaterSale(error, shop, missing: 1)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func raisingASaleLineNamesThatLine(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let error = try await self.shortfall(shop.store) {
@@ -119,7 +119,7 @@ extension LedgerConformance {
             #expect(error?.document == nil)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func forbiddingNegativeStockNamesTheSettingAndTheDocument(backend: Backend) async throws {
             let shop = try await self.shop(backend)
             let flour = try await shop.store.createProduct(ProductDetails(name: "Flour", allowsNegativeStock: true))

@@ -9,7 +9,7 @@ import Testing
 /// ``Refusals`` and ``BooksPropertyTests`` (random histories checked against the books' invariants and the report
 /// folds). `swift test --filter LedgerConformance` runs them all.
 @Suite struct LedgerConformance {
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func seedScenarioCostsSellsAndReports(backend: Backend) async throws {
         let store = try await backend.make()
         let supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co", location: "Berlin", phone: "+49 30 1234"))
@@ -40,7 +40,7 @@ import Testing
         #expect(top.first?.quantity == qty(5))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func backDatedPurchaseChangesThePastNotToday(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Milk", salePrice: eur("1.50")))
@@ -62,7 +62,7 @@ import Testing
         #expect(today.totalValue == eur("5.14"))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func editingAndDeletingRecostsEveryLaterMovement(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Croissant"))
@@ -87,7 +87,7 @@ import Testing
         #expect(after.stock.value == eur("30.00"))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func returnsAndAdjustments(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00"), taxRate: Percent(hundredths: 1900)))
@@ -124,7 +124,7 @@ import Testing
         #expect(day.costOfGoodsSold == eur("-3.00"))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func negativeStockWhenAllowedBooksACostAdjustment(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Flour", unit: "kg", allowsNegativeStock: true))
@@ -137,7 +137,7 @@ import Testing
         #expect(movements.last?.balance.value == eur("10.50"))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func documentsReadBackAsBookedAndListNewestFirst(backend: Backend) async throws {
         let store = try await backend.make()
         let supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bean Co"))
@@ -186,7 +186,7 @@ import Testing
         try await expectRefusal(store, .notFound) { _ = try await store.sale(SaleID(first.id.rawValue)) }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func batchesBookEveryDocumentOrNone(backend: Backend) async throws {
         let store = try await backend.make()
         let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("3.00")))
@@ -222,7 +222,7 @@ import Testing
         #expect(product.stock.quantity == qty(10) && product.stock.value == eur("15.00"))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func deletingReturnsAndAdjustmentsReplaysTheBooks(backend: Backend) async throws {
         let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00")))
@@ -262,7 +262,7 @@ import Testing
         #expect(try await store.movements(productID: mug.id).map(\.kind) == [.purchase])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func deletingAReturnThatALaterSaleUsedNamesThatSale(backend: Backend) async throws {
         let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00")))
@@ -284,7 +284,7 @@ import Testing
     }
 
     /// 80 tills selling at once share group-commit transactions, yet each sale is refused or booked on its own.
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func concurrentSalesOfOneProductEndWithExactStock(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await store.createProduct(ProductDetails(name: "Croissant", salePrice: eur("2.40")))

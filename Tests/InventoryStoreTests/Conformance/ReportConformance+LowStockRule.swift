@@ -10,7 +10,7 @@ extension ReportConformance {
     @Suite struct LowStockRule {
         static let runs = Int(ProcessInfo.processInfo.environment["LOW_STOCK_RUNS"] ?? "") ?? 40
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func queriesAgreeWithTheDomainRule(backend: Backend) async throws {
             for seed in 0..<UInt64(backend == .sqliteMemory ? Self.runs : max(1, Self.runs / 10)) {
                 try await self.run(seed: seed, backend: backend)

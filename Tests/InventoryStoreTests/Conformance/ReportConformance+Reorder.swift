@@ -6,7 +6,7 @@ extension ReportConformance {
     /// What a reorder starts from: the products' supplier fields as stored, the units sold inside the window net of
     /// returns, the effective thresholds, the suppliers' lead times; and what deleting a supplier does to its products.
     @Suite struct Reorder {
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func factsByHand(backend: Backend) async throws {
             let store = try await backend.make()
             try await store.saveSettings(ShopSettings(lowStockDefault: Quantity(2)))
@@ -57,7 +57,7 @@ extension ReportConformance {
             #expect(try await store.product(loose.id).details.preferredSupplierID == nil)
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func leadTimesAndRefusals(backend: Backend) async throws {
             let store = try await backend.make()
             var supplier = try await store.createSupplier(Contact(id: SupplierID(0), name: "Bakery", leadTimeDays: 2))

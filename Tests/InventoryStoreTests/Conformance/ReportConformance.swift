@@ -14,7 +14,7 @@ import Testing
         return (try await store.allMovements(), names)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func snapshotsAreTheLedgerAtEachMoment(backend: Backend) async throws {
         let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00")))
@@ -60,7 +60,7 @@ import Testing
                                  totalQuantity: 20, totalValue: "41.70")
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func dailyFiguresByHand(backend: Backend) async throws {
         let store = try await backend.make()
         let mug = try await store.createProduct(ProductDetails(name: "Mug", salePrice: eur("9.00"), taxRate: Percent(hundredths: 1900)))
@@ -93,7 +93,7 @@ import Testing
         try await expectRefusal(store, .invalidValue, field: "from") { _ = try await store.daily(from: 20260304, to: 20260302) }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func topProductsByHand(backend: Backend) async throws {
         let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("2.00")))
@@ -141,7 +141,7 @@ import Testing
         try await expectRefusal(store, .invalidValue, field: "from") { _ = try await store.topProducts(from: to, to: from, by: .quantity, limit: 5) }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func lowStockAndValuationByHand(backend: Backend) async throws {
         let store = try await backend.make()
         let (drinks, ids) = try await Fixtures.drinksShop(store)
@@ -179,7 +179,7 @@ import Testing
         ])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func expiringLotsFirstInFirstOut(backend: Backend) async throws {
         let store = try await backend.make()
         let yoghurt = try await store.createProduct(ProductDetails(name: "Yoghurt"))
@@ -217,7 +217,7 @@ import Testing
         ])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func everyMovementAndSaleFactForTheOracles(backend: Backend) async throws {
         let store = try await backend.make()
         let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00")))

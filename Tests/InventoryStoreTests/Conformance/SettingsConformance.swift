@@ -31,7 +31,7 @@ import Testing
         #expect(try await store.settings() == other)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aNewTimeZoneRebucketsTheReportDays(backend: Backend) async throws {
         let store = try await backend.make()
         let yoghurt = try await store.createProduct(ProductDetails(name: "Yoghurt"))
@@ -67,7 +67,7 @@ import Testing
         #expect(try await store.settings().currency == .usd)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func invalidSettingsAreRefusedByNameAndChangeNothing(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         try await expectRefusal(shop.store, .invalidValue, field: "timeZone") {

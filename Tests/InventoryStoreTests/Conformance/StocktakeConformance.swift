@@ -4,7 +4,7 @@ import Testing
 
 /// Count sheets: counted while the till sells, posted as one adjustment whose lines apply at each count's instant.
 @Suite struct StocktakeConformance {
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aPostedCountAppliesAtItsInstantSoALaterSaleStillCounts(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)  // 5 beans at 4.00; milk never bought
         let beans = shop.beans.id
@@ -36,7 +36,7 @@ import Testing
         #expect(try await shop.store.stocktakes(limit: 10, offset: 0).map(\.status) == [.posted])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func countsAtTheBooksFigureBookNothingButStillPost(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         let sheet = try await shop.store.openStocktake(scope: .all, note: "")
@@ -46,7 +46,7 @@ import Testing
         #expect(try await shop.store.product(shop.beans.id).stock.quantity == qty(5))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aCategorySheetCoversItsCategoryAndCancellingBooksNothing(backend: Backend) async throws {
         let store = try await backend.make()
         let (drinks, ids) = try await Fixtures.drinksShop(store)  // Cola, Water, Juice in Drinks; Lemonade without
@@ -69,7 +69,7 @@ import Testing
         #expect(orphan.scope == .category(nil) && orphan.scope.categoryID == nil && orphan.scopeName == "Deleted category")
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func badCountsAndPostingsAreRefusedAndChangeNothing(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)
         try await expectRefusal(shop.store, .notFound, field: "categoryId") {
@@ -104,7 +104,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func anExpiredLotIsWrittenOffOnceForWhatIsLeft(backend: Backend) async throws {
         let shop = try await Fixtures.refusalShop(backend)  // 5 beans without a lot
         let beans = shop.beans.id
