@@ -18,7 +18,7 @@ import Testing
         ]
     }
 
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func aBackupRestoresAndTheShopGoesOn(backend: Backend) async throws {
         let store = try await backend.make()
         let product = try await Fixtures.liveShop(store)
@@ -52,7 +52,7 @@ import Testing
     /// A product's stock and its value sum many lines, each within a line's limit: a shop whose stock is worth more
     /// than one line may be still restores from its own backup (found by schemathesis: the automatic backup's check
     /// refused such a shop).
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func aStockWorthMoreThanOneLineMayBeStillRestores(backend: Backend) async throws {
         let store = try await backend.make()
         _ = try await Fixtures.liveShop(store)
@@ -73,7 +73,7 @@ import Testing
         #expect(try await store.testOnly_dump() == snapshot)
     }
 
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func aFileThatIsNotABackupIsRefusedAndChangesNothing(backend: Backend) async throws {
         let store = try await backend.make()
         try await Fixtures.liveShop(store)
@@ -113,7 +113,7 @@ import Testing
         #expect(try await Self.shopState(store) == state)
     }
 
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func theScratchFolderAndTheSizeOfTheDatabase(backend: Backend) async throws {
         let store = try await backend.make()
         var isFolder: ObjCBool = false
