@@ -5,7 +5,7 @@ import Testing
 /// Alerts (``ShopAlert``): a drawer closed with a difference is an activity in the feed's `alerts`; a manager's opt-in
 /// is kept per account and audited; refused changes record nothing.
 @Suite struct AlertConformance {
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func aDrawerClosedShortIsAnAlertInTheFeed(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store
@@ -26,7 +26,7 @@ import Testing
         #expect(try await store.auditLog(limit: 1, offset: 0).first?.kind == .drawerClosed)
     }
 
-    @Test(arguments: Backend.ported)
+    @Test(arguments: Backend.allCases)
     func aManagersOptInIsKeptAndAudited(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store
