@@ -8,9 +8,10 @@ import PostgresNIO
 /// `stockroom serve` instances against one database (issue 13).
 ///
 /// **Being built aggregate by aggregate.** What is ported runs the same conformance suites as SQLite
-/// (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, the receipt logo, categories, suppliers and
-/// customers. The rest answers ``notYetPorted(_:)`` (see `InventoryPostgresRepository+NotYetPorted.swift`), and the
-/// command line does not offer PostgreSQL until nothing is left there.
+/// (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, the receipt logo, categories, suppliers, customers
+/// and staff (accounts, sessions and API tokens, sign-in throttling, shifts, the audit log and activity feed). The rest
+/// answers ``notYetPorted(_:)`` (see `InventoryPostgresRepository+NotYetPorted.swift`), and the command line does not
+/// offer PostgreSQL until nothing is left there.
 ///
 /// Each write is one transaction at `READ COMMITTED` that locks what it changes; a serialization failure or a
 /// deadlock (SQLSTATE 40001, 40P01) is retried inside (``write(_:)``), never surfaced.

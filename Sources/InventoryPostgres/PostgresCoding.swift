@@ -20,8 +20,13 @@ extension Instant: PostgresEncodable, PostgresDecodable, PostgresNonThrowingEnco
     public static var psqlType: PostgresDataType { .timestamptz }
     public static var psqlFormat: PostgresFormat { .binary }
 
+    /// Saturating: an instant beyond what microseconds since 2000 can hold (about ±292,000 years) is written as
+    /// PostgreSQL's `-infinity` or `infinity` (the binary form's `Int64.min` and `Int64.max`) instead of trapping on
+    /// the overflow, so an open bound (`Int64.min`, `Int64.max` in a range query) means no bound.
     public func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
-        byteBuffer.writeInteger((self.milliseconds - Self.postgresEpoch) * 1000)
+        let (shifted, overflowed) = self.milliseconds.subtractingReportingOverflow(Self.postgresEpoch)
+        let (microseconds, overflowedAgain) = shifted.multipliedReportingOverflow(by: 1000)
+        byteBuffer.writeInteger(overflowed || overflowedAgain ? (self.milliseconds < 0 ? Int64.min : Int64.max) : microseconds)
     }
 
     public init<JSONDecoder: PostgresJSONDecoder>(
@@ -29,6 +34,11 @@ extension Instant: PostgresEncodable, PostgresDecodable, PostgresNonThrowingEnco
     ) throws {
         guard type == .timestamptz || type == .timestamp, format == .binary else { throw PostgresDecodingError.Code.typeMismatch }
         guard buffer.readableBytes == 8, let microseconds = buffer.readInteger(as: Int64.self) else { throw PostgresDecodingError.Code.failure }
+        // -infinity and infinity (what a saturated encoding writes) read back as the widest instants, Int64.min and Int64.max ms.
+        if microseconds == Int64.min || microseconds == Int64.max {
+            self.init(milliseconds: microseconds)
+            return
+        }
         // Floor division: an instant stored by Stockroom is a whole millisecond; one written by hand rounds down.
         let (quotient, remainder) = microseconds.quotientAndRemainder(dividingBy: 1000)
         self.init(milliseconds: (remainder < 0 ? quotient - 1 : quotient) + Self.postgresEpoch)

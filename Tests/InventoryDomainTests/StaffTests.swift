@@ -82,4 +82,44 @@ import Testing
         #expect(throws: InventoryError(.invalidValue, field: "newPinAgain", "")) { try Rules.checkNewPIN("1234", again: "1243") }
         #expect(try Rules.checkNewPIN("1234", again: "1234") == "1234")
     }
+
+    /// The rules both stores apply (StaffRules.swift): stored names, the last active admin, shifts, reservations.
+    @Test func storeRules() throws {
+        #expect(StaffAccount.storedDisplayName("  Mia K. ", username: "mia") == "Mia K.")
+        #expect(StaffAccount.storedDisplayName("   ", username: "mia") == "mia")
+        let hash = "$2b$12$abcdefghijklmnopqrstuuOQ3oZJr9Yc0i7e5C4m1n2b3v4x5y6z7"
+        let clerk = StaffAccount(id: UserID(7), username: "ada", displayName: "Ada", role: .staff, passwordHash: hash, pinHash: nil)
+        #expect(clerk.asFirstAdmin.role == .admin)
+
+        // The last active admin can be neither demoted nor deactivated; with another active admin both are fine.
+        var admin = clerk.asFirstAdmin
+        try admin.checkKeepsAnActiveAdmin(otherActiveAdmins: 0)
+        admin.isActive = false
+        #expect(throws: InventoryError(.conflict, field: "role", "")) { try admin.checkKeepsAnActiveAdmin(otherActiveAdmins: 0) }
+        try admin.checkKeepsAnActiveAdmin(otherActiveAdmins: 1)
+        #expect(throws: InventoryError(.conflict, field: "role", "")) { try clerk.checkKeepsAnActiveAdmin(otherActiveAdmins: 0) }
+
+        // A token's owner is named unless they act on their own.
+        #expect(ShopActivity.tokenParty(ownerID: UserID(7), ownerUsername: "ada", agent: Agent(clerk)) == nil)
+        #expect(ShopActivity.tokenParty(ownerID: UserID(7), ownerUsername: "ada", agent: .system) == "ada")
+        #expect(ShopActivity.Change.alerts(from: true, to: true) == nil)
+        #expect(ShopActivity.Change.alerts(from: false, to: true)?.field == .alerts)
+
+        // A clock-out earlier than the start closes the shift at its start.
+        #expect(Shift.end(startedAt: 1_000, clockedOutAt: 500) == 1_000)
+        #expect(Shift.end(startedAt: 1_000, clockedOutAt: 5_000) == 5_000)
+    }
+
+    @Test func aReservationCountsOnEveryKeyOrOnNone() {
+        let now: Int64 = 1_767_225_600_000
+        let fresh = LoginThrottle()
+        let locked = LoginThrottle(failures: LoginThrottle.lockoutFailures, lastFailureAt: now - 60_000)
+        let counted = LoginThrottle(failures: 1, lastFailureAt: now)
+        #expect(LoginThrottle.reserve([fresh, fresh], at: now) == .allowed([counted, counted]))
+        // The first refusal is the answer, whatever follows it.
+        let waiting = LoginThrottle(failures: LoginThrottle.freeFailures, lastFailureAt: now)
+        #expect(LoginThrottle.reserve([fresh, locked, waiting], at: now) == .refused(.lockedOut(seconds: 14 * 60)))
+        #expect(LoginThrottle.reserve([waiting, locked], at: now) == .refused(.wait(seconds: 2)))
+        #expect(LoginThrottle.reserve([], at: now) == .allowed([]))
+    }
 }

@@ -17,11 +17,9 @@ extension InventorySQLiteRepository: StaffRepository {
     public func createFirstAdmin(_ account: StaffAccount) async throws -> StaffAccount {
         try await self.write { db, _, log in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") == 0 else {
-                throw InventoryError(.conflict, field: "username", "the shop already has an admin; sign in instead")
+                throw StaffAccount.shopAlreadySetUp()
             }
-            var admin = account
-            admin.role = .admin
-            let created = try Self.insertUser(db, admin)
+            let created = try Self.insertUser(db, account.asFirstAdmin)
             try log.record(.firstAdminCreated, record: .init(.user, created.id.rawValue), subject: created.username, by: Agent(created))
             return created
         }
@@ -31,7 +29,7 @@ extension InventorySQLiteRepository: StaffRepository {
         try await self.write { db, _, log in
             let created = try Self.insertUser(db, account)
             try log.record(.userCreated, record: .init(.user, created.id.rawValue), subject: created.username,
-                           changes: [.init(.role, from: .none, to: .text(created.role.rawValue))])
+                           changes: ShopActivity.Change.newAccount(created))
             return created
         }
     }
@@ -39,9 +37,9 @@ extension InventorySQLiteRepository: StaffRepository {
     static func insertUser(_ db: Database, _ account: StaffAccount) throws -> StaffAccount {
         let username = try StaffAccount.validateUsername(account.username)
         if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE username = ? COLLATE NOCASE", arguments: [username]) ?? 0 > 0 {
-            throw InventoryError(.duplicate, field: "username", "the username '\(username)' is taken")
+            throw StaffAccount.usernameTaken(username)
         }
-        let displayName = account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username
+        let displayName = StaffAccount.storedDisplayName(account.displayName, username: username)
         let jobTitle = try StaffAccount.validateJobTitle(account.jobTitle)
         try db.execute(sql: """
             INSERT INTO user (username, displayName, role, passwordHash, pinHash, isActive, createdAt, jobTitle) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -60,20 +58,18 @@ extension InventorySQLiteRepository: StaffRepository {
             let username = try StaffAccount.validateUsername(account.username)
             if let owner = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ? COLLATE NOCASE", arguments: [username]),
                owner != account.id.rawValue {
-                throw InventoryError(.duplicate, field: "username", "the username '\(username)' is taken")
+                throw StaffAccount.usernameTaken(username)
             }
             // Never leave the shop without an active admin.
             let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user WHERE role = 'admin' AND isActive = 1 AND id != ?",
                                           arguments: [account.id.rawValue]) ?? 0
-            if admins == 0 && (account.role != .admin || !account.isActive) {
-                throw InventoryError(.conflict, field: "role", "this is the last active admin; make someone else admin first")
-            }
+            try account.checkKeepsAnActiveAdmin(otherActiveAdmins: admins)
             let jobTitle = try StaffAccount.validateJobTitle(account.jobTitle)
             try db.execute(sql: """
                 UPDATE user SET username = ?, displayName = ?, role = ?, passwordHash = ?, pinHash = ?, isActive = ?, jobTitle = ? WHERE id = ?
-                """, arguments: [username, account.displayName.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? username, account.role.rawValue,
+                """, arguments: [username, StaffAccount.storedDisplayName(account.displayName, username: username), account.role.rawValue,
                                  account.passwordHash, account.pinHash, account.isActive, jobTitle, account.id.rawValue])
-            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "user \(account.id) does not exist") }
+            guard db.changesCount == 1 else { throw StaffAccount.notFound(account.id) }
             if !account.isActive { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [account.id.rawValue]) }
             let updated = try Self.fetchUser(db, account.id)
             try log.record(.userChanged, record: .init(.user, updated.id.rawValue), subject: updated.username,
@@ -85,7 +81,7 @@ extension InventorySQLiteRepository: StaffRepository {
     public func receivesAlerts(_ userID: UserID) async throws -> Bool {
         try await self.read { db in
             guard let on = try Bool.fetchOne(db, sql: "SELECT receivesAlerts FROM user WHERE id = ?", arguments: [userID.rawValue]) else {
-                throw InventoryError(.notFound, field: "id", "user \(userID) does not exist")
+                throw StaffAccount.notFound(userID)
             }
             return on
         }
@@ -94,20 +90,18 @@ extension InventorySQLiteRepository: StaffRepository {
     public func setReceivesAlerts(_ userID: UserID, _ on: Bool) async throws {
         try await self.write { db, _, log in
             guard let row = try Row.fetchOne(db, sql: "SELECT username, receivesAlerts FROM user WHERE id = ?", arguments: [userID.rawValue]) else {
-                throw InventoryError(.notFound, field: "id", "user \(userID) does not exist")
+                throw StaffAccount.notFound(userID)
             }
-            let was: Bool = row[1]
-            guard was != on else { return }
+            guard let change = ShopActivity.Change.alerts(from: row[1], to: on) else { return }
             try db.execute(sql: "UPDATE user SET receivesAlerts = ? WHERE id = ?", arguments: [on, userID.rawValue])
-            try log.record(.userChanged, record: .init(.user, userID.rawValue), subject: row[0],
-                           changes: [ShopActivity.Change(.alerts, from: .flag(was), to: .flag(on))])
+            try log.record(.userChanged, record: .init(.user, userID.rawValue), subject: row[0], changes: [change])
         }
     }
 
     static func fetchUser(_ db: Database, _ id: UserID) throws -> StaffAccount {
         let statement = try db.cachedStatement(sql: "SELECT \(Self.accountColumns) FROM user WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
-            throw InventoryError(.notFound, field: "id", "user \(id) does not exist")
+            throw StaffAccount.notFound(id)
         }
         return Self.account(row)
     }
@@ -140,7 +134,8 @@ extension InventorySQLiteRepository: StaffRepository {
             let id = db.lastInsertedRowID
             if kind == .api {
                 let owner = try Self.fetchUser(db, userID)
-                try log.record(.tokenCreated, record: .init(.token, id), subject: name, party: owner.id == log.agent.userID ? nil : owner.username)
+                try log.record(.tokenCreated, record: .init(.token, id), subject: name,
+                               party: ShopActivity.tokenParty(ownerID: owner.id, ownerUsername: owner.username, agent: log.agent))
             }
             return id
         }
@@ -179,10 +174,10 @@ extension InventorySQLiteRepository: StaffRepository {
                 SELECT s.name, s.userId, u.username FROM session s JOIN user u ON u.id = s.userId WHERE s.id = ? AND s.kind = 'api'
                 """, arguments: [id])
             try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
-            guard db.changesCount == 1 else { throw InventoryError(.notFound, field: "id", "session \(id) does not exist") }
+            guard db.changesCount == 1 else { throw StaffSession.notFound(id) }
             if let token {
                 try log.record(.tokenRevoked, record: .init(.token, id), subject: token[0],
-                               party: token[1] == log.agent.userID?.rawValue ? nil : token[2] as String)
+                               party: ShopActivity.tokenParty(ownerID: UserID(token[1]), ownerUsername: token[2], agent: log.agent))
             }
         }
     }
@@ -232,14 +227,13 @@ extension InventorySQLiteRepository: StaffRepository {
     public func reserveAttempt(keys: [String], at now: Int64) async throws -> LoginThrottle.Decision {
         // One write transaction (writes are serialised), so a burst of parallel attempts sees each other's reservations.
         try await self.write { db, _ in
-            var reserved: [(String, LoginThrottle)] = []
-            for key in keys {
-                let current = try Self.fetchThrottle(db, key)
-                guard let next = current.reserved(at: now) else { return current.decision(now: now) }
-                reserved.append((key, next))
+            switch LoginThrottle.reserve(try keys.map { try Self.fetchThrottle(db, $0) }, at: now) {
+            case .refused(let decision):
+                return decision
+            case .allowed(let next):
+                for (key, state) in zip(keys, next) { try Self.storeThrottle(db, key, state) }
+                return .allow
             }
-            for (key, next) in reserved { try Self.storeThrottle(db, key, next) }
-            return .allow
         }
     }
 
@@ -254,7 +248,7 @@ extension InventorySQLiteRepository: StaffRepository {
         try await self.write { db, _, log in
             _ = try Self.fetchUser(db, userID)
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) ?? 0 > 0 {
-                throw InventoryError(.conflict, field: "shift", "you are already clocked in")
+                throw Shift.alreadyClockedIn()
             }
             try db.execute(sql: "INSERT INTO shift (userId, startedAt) VALUES (?, ?)", arguments: [userID.rawValue, at])
             let shift = try Self.fetchShift(db, db.lastInsertedRowID)
@@ -265,10 +259,12 @@ extension InventorySQLiteRepository: StaffRepository {
 
     public func clockOut(_ userID: UserID, at: Int64) async throws -> Shift {
         try await self.write { db, _, log in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) else {
-                throw InventoryError(.conflict, field: "shift", "you are not clocked in")
+            guard let open = try Row.fetchOne(db, sql: "SELECT id, startedAt FROM shift WHERE userId = ? AND endedAt IS NULL",
+                                              arguments: [userID.rawValue]) else {
+                throw Shift.notClockedIn()
             }
-            try db.execute(sql: "UPDATE shift SET endedAt = MAX(startedAt, ?) WHERE id = ?", arguments: [at, id])
+            let id: Int64 = open[0]
+            try db.execute(sql: "UPDATE shift SET endedAt = ? WHERE id = ?", arguments: [Shift.end(startedAt: open[1], clockedOutAt: at), id])
             let shift = try Self.fetchShift(db, id)
             try log.record(.clockedOut, record: .init(.shift, shift.id), subject: shift.username)
             return shift
@@ -294,7 +290,7 @@ extension InventorySQLiteRepository: StaffRepository {
     static func fetchShift(_ db: Database, _ id: Int64) throws -> Shift {
         guard let row = try Row.fetchOne(db, sql: "SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId WHERE s.id = ?",
                                          arguments: [id]) else {
-            throw InventoryError(.notFound, field: "shift", "shift \(id) does not exist")
+            throw Shift.notFound(id)
         }
         return Self.shift(row)
     }

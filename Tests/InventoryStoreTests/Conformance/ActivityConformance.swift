@@ -195,7 +195,7 @@ import Testing
         ])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func accountsAndTokensAreAuditedWithoutTheirSecrets(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
         let store = shop.store
@@ -227,7 +227,7 @@ import Testing
         #expect(entries[1].changes.map(\.field) == [.role, .pin])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theFirstAdminIsAuditedAsThemselves(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner", .admin))

@@ -18,7 +18,7 @@ import Testing
         try await store.activityFeed(ActivityFeedQuery(groups: groups, userID: userID, range: range, limit: limit, before: before))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func clockingInAndOutAreShiftsInTheFeed(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store

@@ -26,7 +26,7 @@ import Testing
         #expect(try await store.auditLog(limit: 1, offset: 0).first?.kind == .drawerClosed)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aManagersOptInIsKeptAndAudited(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store

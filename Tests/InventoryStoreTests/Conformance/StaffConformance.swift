@@ -35,7 +35,7 @@ import Testing
 
     // MARK: - Accounts
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theFirstAdminIsCreatedOnceAndAccountsAreFound(backend: Backend) async throws {
         let store = try await backend.make()
         #expect(try await store.userCount() == 0)
@@ -67,7 +67,7 @@ import Testing
         #expect(try await store.userCount() == 3)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func anAccountIsSavedWhileTheShopKeepsAnActiveAdmin(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
@@ -113,7 +113,7 @@ import Testing
 
     // MARK: - Sessions
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func sessionsAreFoundByTokenHashAndKeepTheirExpiry(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
@@ -156,7 +156,7 @@ import Testing
         #expect(try await store.sessions(kind: .web).map(\.id) == [web])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func sessionsEndOneByOneOrAllButOne(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
@@ -182,7 +182,7 @@ import Testing
 
     /// Every request asks for its caller's session first, so the store may keep the answer; a change made through the
     /// store must still be seen by the very next lookup, whatever was read just before it.
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aChangeToAnAccountOrSessionIsSeenByTheNextLookup(backend: Backend) async throws {
         let store = try await backend.make()
         _ = try await store.createFirstAdmin(Self.account("owner"))
@@ -219,7 +219,7 @@ import Testing
 
     // MARK: - Sign-in throttling
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func throttleStatesAreSavedAndCleared(backend: Backend) async throws {
         let store = try await backend.make()
         #expect(try await store.throttle(key: "user:ada") == LoginThrottle())
@@ -233,7 +233,7 @@ import Testing
         #expect(try await store.throttle(key: "ip:10.0.0.7") == LoginThrottle(failures: 1, lastFailureAt: 1_767_225_600_000))
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aReservationCountsOnEveryKeyOrOnNone(backend: Backend) async throws {
         let store = try await backend.make()
         let now: Int64 = 1_767_225_600_000
@@ -261,7 +261,7 @@ import Testing
     }
 
     /// Parallel attempts at one moment see each other's reservations: exactly the free attempts pass, the rest wait.
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func parallelReservationsAreCountedOneByOne(backend: Backend) async throws {
         let store = try await backend.make()
         let now: Int64 = 1_767_225_600_000
@@ -278,7 +278,7 @@ import Testing
 
     // MARK: - Shifts
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aShiftOpensOnceClosesOnceAndListsNewestFirst(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
@@ -309,7 +309,7 @@ import Testing
 
     // MARK: - Audit log
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theAuditLogAppendsAndReadsNewestFirst(backend: Backend) async throws {
         let store = try await backend.make()
         let owner = try await store.createFirstAdmin(Self.account("owner"))
