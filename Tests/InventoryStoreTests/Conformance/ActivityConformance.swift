@@ -51,7 +51,7 @@ import Testing
 
     // MARK: - One entry per command, with the change
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aPurchaseASaleAndAPriceChangeEachWriteOneEntry(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
         let store = shop.store
@@ -104,7 +104,7 @@ import Testing
         #expect(shop.heard.all.first { $0.kind == .saleRecorded }?.productIDs == [beans.id])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func editsDeletesReturnsAndAdjustmentsAreAuditedAsWhatTheyDid(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
         let store = shop.store
@@ -152,7 +152,7 @@ import Testing
         #expect(entries.allSatisfy { $0.userID == shop.ada.userID })
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theCatalogueSettingsAndImportsAreAudited(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
         let store = shop.store
@@ -236,7 +236,7 @@ import Testing
         #expect(entries.first?.userID == owner.id)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func withoutAnAgentTheSystemIsNamed(backend: Backend) async throws {
         let store = try await backend.make()
         let tea = try await store.createProduct(ProductDetails(name: "Tea", salePrice: eur("2.00")))
@@ -253,7 +253,7 @@ import Testing
 
     // MARK: - Nothing for what did not happen
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aRefusedWriteADryRunAndAReplayAuditNothingAndTellNoOne(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
         let store = shop.store

@@ -35,7 +35,7 @@ import Testing
         #expect(try await Self.feed(store).count == 2)
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aProductGoesLowOnceUntilItIsRestocked(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store
@@ -64,7 +64,7 @@ import Testing
         #expect(low.map(\.sentence) == ["Bun ran out: 0 left, threshold 5", "Bun went low: 4 left, threshold 5"])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func theFeedFiltersByGroupUserTimeAndPages(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store

@@ -5,7 +5,7 @@ import Testing
 /// Alerts (``ShopAlert``): a drawer closed with a difference is an activity in the feed's `alerts`; a manager's opt-in
 /// is kept per account and audited; refused changes record nothing.
 @Suite struct AlertConformance {
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.ported)
     func aDrawerClosedShortIsAnAlertInTheFeed(backend: Backend) async throws {
         let shop = try await ActivityConformance.shop(backend)
         let store = shop.store

@@ -64,7 +64,7 @@ extension LedgerConformance {
             #expect(afterReturn.map(\.gross) == [eur("3.00"), eur("4.50")])
         }
 
-        @Test(arguments: Backend.allCases)
+        @Test(arguments: Backend.ported)
         func afterTheFirstSaleOnlyRepricingSwitchesAndCustomersPayTheSame(backend: Backend) async throws {
             let shop = try await Self.cafe(backend)
             let first = try await shop.store.postSale(SaleDraft(effectiveAt: at(20260302), lines: [.init(productID: shop.latte.id, quantity: qty(1))]))
