@@ -194,21 +194,12 @@ final class PostgresLedgerWriter: @unchecked Sendable {
         for row in rows {
             let id = row.0
             let quantity = Quantity(thousandths: row.2)
-            let effect: MovementEffect
-            switch row.1 {
-            case "receipt": effect = .receipt(quantity: quantity, unitCost: Money(minorUnits: row.3))
-            case "receiptAtAverage": effect = .receiptAtAverage(quantity: quantity)
-            case "returnToStock":
+            var source: (cost: Money, quantity: Quantity)?
+            if MovementEffect.needsSource(storedName: row.1) {
                 let sourceID = row.4 ?? 0
-                let source = try await booked[sourceID].asyncOr { try await self.bookedCost(of: MovementID(sourceID)) }
-                effect = .returnToStock(quantity: quantity, bookedCost: source.cost, bookedQuantity: source.quantity)
-            case "writeOffReturned":
-                // Written off at the cost its sale line is booked at now, as its return came in.
-                let sourceID = row.4 ?? 0
-                let source = try await booked[sourceID].asyncOr { try await self.bookedCost(of: MovementID(sourceID)) }
-                effect = .writeOffReturned(quantity: quantity.magnitude, bookedCost: source.cost, bookedQuantity: source.quantity)
-            default: effect = .issue(quantity: quantity.magnitude)
+                source = try await booked[sourceID].asyncOr { try await self.bookedCost(of: MovementID(sourceID)) }
             }
+            let effect = MovementEffect(storedName: row.1, quantity: quantity, unitAmount: Money(minorUnits: row.3), source: source)
             let linePosition = LedgerPosition(effectiveAt: row.10.milliseconds, sequence: row.11, lineNo: row.12)
             let outcome = try self.apply(effect, to: &ledger, state: state, at: linePosition, kind: MovementKind(rawValue: row.13) ?? .adjustment,
                                          beyondStock: row.14, blame: field)

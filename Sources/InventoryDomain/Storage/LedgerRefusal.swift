@@ -25,6 +25,29 @@ extension MovementKind {
     }
 }
 
+extension MovementEffect {
+    /// Whether a stored movement with effect `name` (``MovementKind/storedName(of:)``) is costed from the sale line it
+    /// came back from (its source's booked cost, passed to ``init(storedName:quantity:unitAmount:source:)``).
+    public static func needsSource(storedName name: String) -> Bool {
+        name == "returnToStock" || name == "writeOffReturned"
+    }
+
+    /// A stored movement's effect, for a replay: `quantity` is the stored (signed) change, `unitAmount` its stored unit
+    /// amount, and `source` the cost and quantity its source sale line is booked at now (for the names that
+    /// ``needsSource(storedName:)``: a return comes back, or is written off, at that cost).
+    public init(storedName name: String, quantity: Quantity, unitAmount: Money, source: (cost: Money, quantity: Quantity)?) {
+        switch name {
+        case "receipt": self = .receipt(quantity: quantity, unitCost: unitAmount)
+        case "receiptAtAverage": self = .receiptAtAverage(quantity: quantity)
+        case "returnToStock":
+            self = .returnToStock(quantity: quantity, bookedCost: source?.cost ?? .zero, bookedQuantity: source?.quantity ?? .zero)
+        case "writeOffReturned":
+            self = .writeOffReturned(quantity: quantity.magnitude, bookedCost: source?.cost ?? .zero, bookedQuantity: source?.quantity ?? .zero)
+        default: self = .issue(quantity: quantity.magnitude)
+        }
+    }
+}
+
 /// Where a recipe's ingredient issues sit in its sale's document.
 ///
 /// A sale line `i` of a recipe product issues its ingredients as ``MovementKind/consumption`` movements of the same

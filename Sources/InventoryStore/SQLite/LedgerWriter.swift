@@ -186,21 +186,13 @@ final class LedgerWriter {
         for row in rows {
             let id: Int64 = row[0]
             let quantity = Quantity(thousandths: row[2])
-            let effect: MovementEffect
-            switch row[1] as String {
-            case "receipt": effect = .receipt(quantity: quantity, unitCost: Money(minorUnits: row[3]))
-            case "receiptAtAverage": effect = .receiptAtAverage(quantity: quantity)
-            case "returnToStock":
+            let name: String = row[1]
+            var source: (cost: Money, quantity: Quantity)?
+            if MovementEffect.needsSource(storedName: name) {
                 let sourceID: Int64 = row[4]
-                let source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
-                effect = .returnToStock(quantity: quantity, bookedCost: source.cost, bookedQuantity: source.quantity)
-            case "writeOffReturned":
-                // Written off at the cost its sale line is booked at now, as its return came in.
-                let sourceID: Int64 = row[4]
-                let source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
-                effect = .writeOffReturned(quantity: quantity.magnitude, bookedCost: source.cost, bookedQuantity: source.quantity)
-            default: effect = .issue(quantity: quantity.magnitude)
+                source = try booked[sourceID] ?? self.bookedCost(of: MovementID(sourceID))
             }
+            let effect = MovementEffect(storedName: name, quantity: quantity, unitAmount: Money(minorUnits: row[3]), source: source)
             let effectiveAt: Int64 = row[10]
             let outcome = try self.apply(effect, to: &ledger, state: state, at: LedgerPosition(effectiveAt: effectiveAt, sequence: row[11], lineNo: row[12]),
                                          kind: MovementKind(rawValue: row[13]) ?? .adjustment, beyondStock: row[14], blame: field)
