@@ -186,7 +186,7 @@ extension InventoryPostgresRepository {
             }
             // The folded key holds the search as a substring: strpos, not LIKE, so no character of it is a pattern.
             var binds = PostgresBindings()
-            binds.append(SearchText.key(search))
+            binds.append(StoredText.bound(SearchText.key(search)))
             return try await self.contacts(connection, table: table, where: "WHERE strpos(searchKey, $1) > 0 ORDER BY lower(name), id", binds: binds)
         }
     }

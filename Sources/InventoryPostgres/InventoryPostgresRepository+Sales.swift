@@ -107,9 +107,10 @@ extension InventoryPostgresRepository {
         }
     }
 
-    /// A LIKE pattern (with the default escape character `\`) matching the folded text anywhere.
+    /// A LIKE pattern (with the default escape character `\`) matching the folded text anywhere (up to a NUL, as SQLite
+    /// reads it: ``StoredText``).
     static func likePattern(_ text: String) -> String {
-        "%" + SearchText.key(text.trimmingCharacters(in: .whitespaces))
+        "%" + StoredText.bound(SearchText.key(text.trimmingCharacters(in: .whitespaces)))
             .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 

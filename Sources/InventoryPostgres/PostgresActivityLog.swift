@@ -31,14 +31,14 @@ final class PostgresActivityLog: @unchecked Sendable {
     }
 
     /// Writes an activity to the audit log and keeps it for the feed. An agent whose account does not exist is kept by
-    /// name only.
+    /// name only. Texts are bound as SQLite receives them (``StoredText``: up to a NUL, which PostgreSQL refuses).
     func record(_ activity: ShopActivity) async throws {
         let stored = try StoredAudit(activity)
         try await self.connection.execute("""
             INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts, feedGroup)
-            VALUES (\(activity.at), (SELECT id FROM account WHERE id = \(activity.agent.userID?.rawValue)), \(activity.agent.username),
-                    \(activity.kind.rawValue), \(activity.sentence), \(activity.record?.kind.rawValue), \(activity.record?.id),
-                    \(stored.productIDs), \(stored.facts), \(activity.feedGroup?.rawValue))
+            VALUES (\(activity.at), (SELECT id FROM account WHERE id = \(activity.agent.userID?.rawValue)), \(StoredText.bound(activity.agent.username)),
+                    \(activity.kind.rawValue), \(StoredText.bound(activity.sentence)), \(activity.record?.kind.rawValue), \(activity.record?.id),
+                    \(stored.productIDs), \(StoredText.bound(stored.facts)), \(activity.feedGroup?.rawValue))
             """, logger: self.logger)
         self.activities.append(activity)
     }
