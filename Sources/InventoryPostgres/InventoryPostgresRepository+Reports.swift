@@ -42,20 +42,8 @@ extension InventoryPostgresRepository: ReportRepository {
                 GROUP BY day, kind
                 """, logger: self.logger).decode((Int, String, Int64, Int64, Int64, Int64).self) {
                 guard var figures = byDay[day] else { continue }
-                let revenue = Money(minorUnits: revenueSum)
-                let discount = Money(minorUnits: discountSum)
-                switch kind {
-                case "sale":
-                    figures.grossSales = figures.grossSales + revenue + discount
-                    figures.discounts = figures.discounts + discount
-                case "consumption":
-                    break   // a recipe's ingredients: cost of goods sold only
-                default:
-                    figures.returns = figures.returns - revenue
-                }
-                figures.revenue = figures.revenue + revenue
-                figures.tax = figures.tax + Money(minorUnits: taxSum)
-                figures.costOfGoodsSold = figures.costOfGoodsSold - Money(minorUnits: valueChangeSum)
+                figures.add(kind: MovementKind(rawValue: kind) ?? .customerReturn, revenue: Money(minorUnits: revenueSum),
+                            discount: Money(minorUnits: discountSum), tax: Money(minorUnits: taxSum), valueChange: Money(minorUnits: valueChangeSum))
                 byDay[day] = figures
             }
             for try await (day, count, tips) in try await connection.query("""

@@ -62,6 +62,24 @@ public struct DailyPerformance: Sendable, Hashable {
     /// Number of sales.
     public var salesCount: Int
 
+    /// Adds one kind of the day's movements, summed (what each store's daily query gives per day and kind): sale lines
+    /// count as gross sales with their discounts, customer returns as returns, a recipe's ingredient issues (`consumption`)
+    /// only as cost; all of them as revenue, tax and cost of goods sold (the value they took out of stock).
+    public mutating func add(kind: MovementKind, revenue: Money, discount: Money, tax: Money, valueChange: Money) {
+        switch kind {
+        case .sale:
+            self.grossSales = self.grossSales + revenue + discount
+            self.discounts = self.discounts + discount
+        case .consumption:
+            break   // a recipe's ingredients: cost of goods sold only
+        default:
+            self.returns = self.returns - revenue
+        }
+        self.revenue = self.revenue + revenue
+        self.tax = self.tax + tax
+        self.costOfGoodsSold = self.costOfGoodsSold - valueChange
+    }
+
     /// Creates a day's figures.
     public init(day: Int, grossSales: Money = .zero, discounts: Money = .zero, returns: Money = .zero, revenue: Money = .zero,
                 tax: Money = .zero, tips: Money = .zero, costOfGoodsSold: Money = .zero, salesCount: Int = 0) {

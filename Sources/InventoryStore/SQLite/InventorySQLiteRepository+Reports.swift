@@ -40,20 +40,8 @@ extension InventorySQLiteRepository {
             for row in lines {
                 let day: Int = row[0]
                 guard var figures = byDay[day] else { continue }
-                let revenue = Money(minorUnits: row[2])
-                let discount = Money(minorUnits: row[3])
-                switch row[1] as String {
-                case "sale":
-                    figures.grossSales = figures.grossSales + revenue + discount
-                    figures.discounts = figures.discounts + discount
-                case "consumption":
-                    break   // a recipe's ingredients: cost of goods sold only
-                default:
-                    figures.returns = figures.returns - revenue
-                }
-                figures.revenue = figures.revenue + revenue
-                figures.tax = figures.tax + Money(minorUnits: row[4])
-                figures.costOfGoodsSold = figures.costOfGoodsSold - Money(minorUnits: row[5])
+                figures.add(kind: MovementKind(rawValue: row[1]) ?? .customerReturn, revenue: Money(minorUnits: row[2]), discount: Money(minorUnits: row[3]),
+                            tax: Money(minorUnits: row[4]), valueChange: Money(minorUnits: row[5]))
                 byDay[day] = figures
             }
             let headers = try Row.fetchAll(db, sql: """
