@@ -8,7 +8,7 @@ import json
 import sys
 from collections import defaultdict
 
-GUARDED = ["InventoryDomain", "InventoryStore", "BarcodeReader"]
+GUARDED = ["InventoryDomain", "InventoryStore", "InventoryPostgres", "BarcodeReader"]
 
 
 def main() -> int:
