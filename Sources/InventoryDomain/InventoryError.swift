@@ -5,7 +5,7 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A stable error code; new codes can be added without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: String, Sendable {
-            case invalidValue, missingValue, notFound, duplicate, insufficientStock, inUse, conflict, storage
+            case invalidValue, missingValue, notFound, duplicate, insufficientStock, inUse, conflict, storage, unavailable
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -26,6 +26,9 @@ public struct InventoryError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let conflict = Code(.conflict)
         /// The storage failed; details are in ``InventoryError/cause``.
         public static let storage = Code(.storage)
+        /// The database cannot be reached now (a PostgreSQL server restarting, a network between): nothing was done,
+        /// and the same request may be sent again shortly.
+        public static let unavailable = Code(.unavailable)
 
         /// The code's stable name, e.g. `invalidValue`.
         public var description: String { self.wrapped.rawValue }

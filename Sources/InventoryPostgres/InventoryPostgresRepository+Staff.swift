@@ -29,11 +29,11 @@ extension InventoryPostgresRepository: StaffRepository {
         try await connection.query("SELECT pg_advisory_xact_lock(hashtext('stockroom-accounts'))", logger: self.logger)
     }
 
-    /// One statement outside an explicit transaction (a single statement sees one snapshot): one round trip instead
-    /// of three, for the session lookup every authenticated request makes.
-    func readStatement<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// One statement outside an explicit transaction, committed on its own (a single statement sees one snapshot): one
+    /// round trip instead of three, for the session lookup every authenticated request makes and for a picture's bytes.
+    func statement<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await self.client.withConnection { connection in try await body(connection) }
+            return try await self.lease { connection in try await body(connection) }
         } catch {
             throw Self.translate(error)
         }
@@ -42,7 +42,7 @@ extension InventoryPostgresRepository: StaffRepository {
     // MARK: - Accounts
 
     public func userCount() async throws -> Int {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             try await connection.query("SELECT COUNT(*) FROM account", logger: self.logger).collect(Int.self).first ?? 0
         }
     }
@@ -126,7 +126,7 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     public func receivesAlerts(_ userID: UserID) async throws -> Bool {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             guard let on = try await connection.query("SELECT receivesAlerts FROM account WHERE id = \(userID.rawValue)", logger: self.logger)
                 .collect(Bool.self).first
             else { throw StaffAccount.notFound(userID) }
@@ -165,16 +165,16 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     public func users() async throws -> [StaffAccount] {
-        try await self.readStatement { connection in try await self.accounts(connection, "ORDER BY \(Self.usernameOrder)") }
+        try await self.statement { connection in try await self.accounts(connection, "ORDER BY \(Self.usernameOrder)") }
     }
 
     public func user(_ id: UserID) async throws -> StaffAccount {
-        try await self.readStatement { connection in try await self.fetchUser(connection, id) }
+        try await self.statement { connection in try await self.fetchUser(connection, id) }
     }
 
     public func user(username: String) async throws -> StaffAccount? {
         let username = username.trimmingCharacters(in: .whitespaces)
-        return try await self.readStatement { connection in
+        return try await self.statement { connection in
             var binds = PostgresBindings()
             binds.append(username)
             var found: StaffAccount?
@@ -209,7 +209,7 @@ extension InventoryPostgresRepository: StaffRepository {
     /// The session a token hash belongs to, and its account, read afresh on every call (no cache: a sign-out, a revoked
     /// token or a deactivated account on any instance is seen by the next request on every other).
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
-        let found = try await self.readStatement { connection -> (StaffSession, StaffAccount)? in
+        let found = try await self.statement { connection -> (StaffSession, StaffAccount)? in
             var found: (StaffSession, StaffAccount)?
             for try await row in try await connection.query("""
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt,
@@ -262,7 +262,7 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     public func sessions(kind: StaffSession.Kind) async throws -> [StaffSession] {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             var sessions: [StaffSession] = []
             for try await (id, userID, name, createdAt, lastSeenAt, isLocked, expiresAt) in try await connection.query("""
                 SELECT id, userId, name, createdAt, lastSeenAt, isLocked, expiresAt FROM session WHERE kind = \(kind.rawValue) ORDER BY id
@@ -277,7 +277,7 @@ extension InventoryPostgresRepository: StaffRepository {
     // MARK: - Sign-in throttling
 
     public func throttle(key: String) async throws -> LoginThrottle {
-        try await self.readStatement { connection in try await self.fetchThrottle(connection, key) }
+        try await self.statement { connection in try await self.fetchThrottle(connection, key) }
     }
 
     public func saveThrottle(key: String, _ throttle: LoginThrottle?) async throws {
@@ -376,7 +376,7 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     public func shifts(userID: UserID?, from: Int64, to: Int64) async throws -> [Shift] {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             var binds = PostgresBindings()
             binds.append(Instant(milliseconds: from))
             binds.append(Instant(milliseconds: to))
@@ -431,7 +431,7 @@ extension InventoryPostgresRepository: StaffRepository {
     static func limit(_ limit: Int) -> Int? { limit < 0 ? nil : limit }
 
     public func activityFeed(_ query: ActivityFeedQuery) async throws -> [AuditEntry] {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             var binds = PostgresBindings()
             binds.append(query.groups.map(\.rawValue))
             var sql = "SELECT \(Self.auditColumns) FROM auditLog WHERE feedGroup = ANY($1)"
@@ -457,7 +457,7 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     public func auditLog(limit: Int, offset: Int) async throws -> [AuditEntry] {
-        try await self.readStatement { connection in
+        try await self.statement { connection in
             // SQLite reads a negative offset as none; PostgreSQL refuses one.
             try await self.auditEntries(connection, """
                 SELECT id, at, userId, username, action, detail, recordKind, recordId, productIds, facts FROM auditLog

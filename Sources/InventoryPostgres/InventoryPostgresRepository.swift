@@ -40,6 +40,12 @@ public final class InventoryPostgresRepository: Sendable {
         return repository
     }
 
+    /// A repository on `location` that has neither connected nor migrated (what a server whose database is out of
+    /// reach holds; tests).
+    static func unopened(_ location: PostgresLocation, maximumConnections: Int) -> InventoryPostgresRepository {
+        InventoryPostgresRepository(location, maximumConnections: maximumConnections)
+    }
+
     private init(_ location: PostgresLocation, maximumConnections: Int) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password, database: location.database,
@@ -93,7 +99,7 @@ public final class InventoryPostgresRepository: Sendable {
         var attempt = 1
         while true {
             do {
-                let (value, activities) = try await self.client.withConnection { connection in
+                let (value, activities) = try await self.lease { connection in
                     try await self.inTransaction(connection) {
                         let settings = try await Self.loadSettings(connection, logger: self.logger)
                         let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
@@ -118,7 +124,7 @@ public final class InventoryPostgresRepository: Sendable {
     /// A read in one transaction (one snapshot: `REPEATABLE READ, READ ONLY`).
     func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await self.client.withConnection { connection in
+            return try await self.lease { connection in
                 try await self.inTransaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try await body(connection) }
             }
         } catch {
@@ -150,6 +156,7 @@ public final class InventoryPostgresRepository: Sendable {
     /// anything else `storage` (details for the log only).
     static func translate(_ error: any Error) -> InventoryError {
         if let error = error as? InventoryError { return error }
+        if Self.isUnreachable(error) { return Self.lost(error) }
         if let psql = error as? PSQLError, let state = psql.serverInfo?[.sqlState] {
             switch state {
             case "23505": return InventoryError(.duplicate, "a record with the same unique value already exists", cause: Self.sendable(error))

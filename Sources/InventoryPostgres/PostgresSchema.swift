@@ -403,6 +403,11 @@ enum PostgresSchema {
             """,
             "CREATE INDEX stocktakeLine_product ON stocktakeLine (productId)",
         ]),
+        // When a picture's bytes were last stored: deletions spare pictures stored moments ago, whose catalogue change
+        // (on this or another server) has not committed yet (PictureFileRepository).
+        Migration(name: "v2-picture-stored-at", statements: [
+            "ALTER TABLE pictureFile ADD COLUMN storedAt timestamptz NOT NULL DEFAULT now()",
+        ]),
     ]
 
     /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the database

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     public var backupPolicy = BackupPolicy.standard
     /// The clock the backups folder names and schedules backups by (a test runs a week of backups on its own).
     public var backupClock: @Sendable () -> Instant = { .now }
+    /// What `GET /health` calls this server among several sharing one database (default: host name and port).
+    public var instanceName: String
     /// The web app's templates and static files (nil when they cannot be read: then only the API is served).
     var web: WebAssets?
 
@@ -60,6 +62,7 @@ public struct ServerConfiguration: Sendable {
         self.publicAPI = publicAPI
         self.events = EventHub()
         self.web = try? WebAssets()
+        self.instanceName = "\(ProcessInfo.processInfo.hostName):\(port)"
     }
 }
 
@@ -113,7 +116,7 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
     // Live events come from what the store commits, whichever route (or import) wrote it.
     configuration.events.follow(repository)
-    root.get("/health", .open) { _, _ in "ok" }
+    HealthController(store: repository, instance: configuration.instanceName).addRoutes(to: root)
     if let metrics = configuration.metrics { MetricsController(metrics: metrics).addRoutes(to: root) }
     let api = root.group("api/v1")
     ProductController(repository: repository, images: configuration.images).addRoutes(to: api.group("products"))

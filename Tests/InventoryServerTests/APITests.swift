@@ -261,7 +261,12 @@ func makeApp(publicAPI: Bool = false, metrics: Bool = false) throws -> (some App
             let reply = try await client.call(.get, "/api/v1/products")
             #expect(reply.status == 200)
             #expect((reply.object["items"] as? [[String: Any]])?.first?["name"] as? String == "Live")
-            #expect(try await client.call(.get, "/health").text == "ok")
+            let health = try await client.call(.get, "/health")
+            #expect(health.status == 200)
+            #expect(health.object["status"] as? String == "ok")
+            #expect(health.object["database"] as? String == "sqlite")
+            #expect(health.object["databaseReachable"] as? Bool == true)
+            #expect(health.object["version"] as? String == StockroomVersion.current)
         }
     }
 }

@@ -19,4 +19,4 @@ import Foundation
 /// Implementations: `InventorySQLiteRepository` (embedded default). Each protocol has one conformance suite in
 /// `Tests/InventoryStoreTests` that every implementation runs. Code asks for the narrowest protocol it uses.
 public protocol InventoryRepository: SettingsRepository, CatalogueRepository, LedgerRepository, ReportRepository, DataTransferRepository,
-    TabRepository, DrawerRepository, CustomerCardRepository, StocktakeRepository, ActivitySource {}
+    TabRepository, DrawerRepository, CustomerCardRepository, StocktakeRepository, ActivitySource, DatabaseHealth {}

@@ -20,7 +20,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
             do {
                 // No picture is deleted between the copy of the database and the copy of the files.
                 let archive = self.archive
-                try await self.images.exclusively { try archive.write(to: path) }
+                try await self.images.exclusively { try await archive.write(to: path) }
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw error

@@ -127,7 +127,7 @@ struct ProductController<Repository: CatalogueRepository & LedgerRepository & Se
         try await images.exclusively {
             let pictures = try await repository.product(id).pictures
             try await repository.deleteProduct(id)
-            images.delete(try await repository.unusedPictures(among: pictures))
+            await images.delete(try await repository.unusedPictures(among: pictures))
         }
         return Response(status: .noContent)
     }

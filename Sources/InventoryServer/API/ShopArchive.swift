@@ -22,7 +22,7 @@ struct ShopArchive<Store: BackupRepository> {
     static var maximumEntries: Int { 200_000 }
 
     /// Writes the archive to `path` (a new 0600 file), working in a scratch folder beside the database.
-    func write(to path: String) throws {
+    func write(to path: String) async throws {
         let scratch = try self.scratchFolder("backup")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }
         let database = scratch.appendingPathComponent(Self.databaseEntry)
@@ -31,7 +31,7 @@ struct ShopArchive<Store: BackupRepository> {
         // then moved to `path`: the archive is never readable by others, not even while it is written.
         let made = scratch.appendingPathComponent("backup.zip")
         do {
-            try self.fill(made, database: database)  // the archive is closed when this returns
+            try await self.fill(made, database: database)  // the archive is closed when this returns
             _ = chmod(made.path, 0o600)
             try FileManager.default.moveItem(at: made, to: URL(fileURLWithPath: path))
         } catch {
@@ -40,9 +40,20 @@ struct ShopArchive<Store: BackupRepository> {
     }
 
     /// Writes the database and every picture into a new archive at `url`.
-    func fill(_ url: URL, database: URL) throws {
+    func fill(_ url: URL, database: URL) async throws {
         let archive = try Archive(url: url, accessMode: .create)
         try archive.addEntry(with: Self.databaseEntry, fileURL: database, compressionMethod: .deflate)
+        if let pictures = self.images.database {
+            // Pictures kept in the database: written from there, one at a time (each at most ImageStore.maxBytes).
+            for name in try await pictures.pictureFileNames() where Self.isPictureName(name) {
+                guard let bytes = try await pictures.pictureFile(name) else { continue }  // deleted meanwhile
+                let data = Data(bytes)
+                try archive.addEntry(with: Self.imagesFolder + name, type: .file, uncompressedSize: Int64(data.count)) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            return
+        }
         for name in self.pictureNames() {
             // Pictures are JPEG or PNG, already compressed.
             try archive.addEntry(with: Self.imagesFolder + name, fileURL: URL(fileURLWithPath: self.images.folder).appendingPathComponent(name))
@@ -98,6 +109,7 @@ struct ShopArchive<Store: BackupRepository> {
         }
         let scratch = try self.scratchFolder("restore")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }
+        if let database = self.images.database { return try await self.restore(from: path, into: database, scratch: scratch, limit: limit) }
         // The new pictures are unpacked beside the live folder, so swapping them in is a rename on the same disk.
         let live = URL(fileURLWithPath: self.images.folder)
         let parent = live.deletingLastPathComponent()
@@ -131,6 +143,31 @@ struct ShopArchive<Store: BackupRepository> {
             if hadPictures { try? FileManager.default.moveItem(at: old, to: live) }
             throw error
         }
+        return count
+    }
+
+    /// Restores an archive whose pictures go into the database: the backup's pictures are stored first, then the
+    /// database is replaced, then the pictures the backup does not hold are deleted. A refused database leaves the old
+    /// shop whole (the pictures stored for it are swept later, as no product shows them).
+    private func restore(from path: String, into pictures: any PictureFileRepository, scratch: URL, limit: Int64) async throws -> Int {
+        let folder = scratch.appendingPathComponent("images")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw InventoryError(.storage, field: "file", "no room to unpack the backup's pictures", cause: error)
+        }
+        let database = scratch.appendingPathComponent(Self.databaseEntry)
+        let count = try await Self.unpack(path, database: database, pictures: folder, limit: limit)
+        var names = Set<String>()
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where Self.isPictureName(name) {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+                throw InventoryError(.storage, field: "file", "the backup's pictures could not be unpacked")
+            }
+            _ = try await pictures.storePictureFile(name, bytes: Array(data))
+            names.insert(name)
+        }
+        try self.store.restore(from: database.path)
+        try await pictures.deletePictureFiles(except: names)
         return count
     }
 

@@ -190,7 +190,7 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
         let archive = ShopArchive(store: self.store, images: self.images)
         var record = BackupRecord(name: name, takenAt: takenAt.milliseconds, bytes: 0, sha256: "", passed: false, detail: "", automatic: automatic)
         do {
-            try await self.images.exclusively { try archive.write(to: partial) }
+            try await self.images.exclusively { try await archive.write(to: partial) }
             record.bytes = (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.int64Value ?? 0
             record.sha256 = try Self.sha256(ofFile: partial)
             do {

@@ -24,7 +24,7 @@ struct ImageController<Repository: CatalogueRepository> {
 
     @Sendable func image(_ request: Request, context: some RequestContext) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
-        guard let (data, type) = self.images.load(name) else {
+        guard let (data, type) = try await self.images.load(name) else {
             throw Problem(.notFound, code: .notFound, title: "Not found", detail: "no picture named \(name)")
         }
         let etag = "\"\(name)\""

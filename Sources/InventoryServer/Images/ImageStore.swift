@@ -5,7 +5,9 @@ import Foundation
 import InventoryDomain
 import Synchronization
 
-/// Product pictures under `<data>/images`: JPEG or PNG recognised by content, at most 5 MB and 6000 × 6000 pixels.
+/// Product pictures: JPEG or PNG recognised by content, at most 5 MB and 6000 × 6000 pixels, kept as files under
+/// `<data>/images` (SQLite shops) or in the database (``PictureFileRepository``: PostgreSQL, where several servers share
+/// them).
 ///
 /// A picture is checked in this order, each step before any cost of the next: its size in bytes; its signature;
 /// the width and height its header declares (so a small file claiming a huge picture is refused without decoding);
@@ -13,8 +15,10 @@ import Synchronization
 /// cleaned bytes are decoded, through the process-wide ``ImageDecodeGate``, to prove they are a picture. Only the
 /// cleaned bytes are stored, under a name derived from their SHA-256.
 public struct ImageStore: Sendable {
-    /// The folder holding the pictures.
+    /// The folder holding the pictures (for pictures kept in the database: the folder they would be in, unused).
     public let folder: String
+    /// The database holding the pictures, nil when they are files in ``folder``.
+    public let database: (any PictureFileRepository)?
     /// Largest accepted file.
     public static let maxBytes = 5 * 1024 * 1024
     /// Largest accepted side.
@@ -30,6 +34,14 @@ public struct ImageStore: Sendable {
     /// Creates a store in `<dataFolder>/images`.
     public init(dataFolder: String, gate: ImageDecodeGate = .shared) {
         self.folder = (dataFolder as NSString).appendingPathComponent("images")
+        self.database = nil
+        self.gate = gate
+    }
+
+    /// Creates a store keeping the pictures in `database`.
+    public init(database: any PictureFileRepository, dataFolder: String, gate: ImageDecodeGate = .shared) {
+        self.folder = (dataFolder as NSString).appendingPathComponent("images")
+        self.database = database
         self.gate = gate
     }
 
@@ -99,9 +111,13 @@ public struct ImageStore: Sendable {
 
     /// Writes a prepared picture (nothing when the same picture is already stored).
     /// - Throws: ``InventoryError`` (`storage`) naming `field` when the file cannot be written.
-    public func write(_ prepared: Prepared, field: String) throws -> Saved {
-        let path = (self.folder as NSString).appendingPathComponent(prepared.name)
+    public func write(_ prepared: Prepared, field: String) async throws -> Saved {
         var saved = Saved(name: prepared.name, width: prepared.width, height: prepared.height)
+        if let database = self.database {
+            saved.created = try await database.storePictureFile(prepared.name, bytes: prepared.bytes)
+            return saved
+        }
+        let path = (self.folder as NSString).appendingPathComponent(prepared.name)
         guard !FileManager.default.fileExists(atPath: path) else { return saved }
         do {
             try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
@@ -117,12 +133,14 @@ public struct ImageStore: Sendable {
     /// Checks, cleans and stores a picture under a name derived from its cleaned content.
     /// - Throws: ``InventoryError`` naming `field` when it is too big, not a JPEG or PNG, unreadable or too large.
     public func save(_ bytes: [UInt8], field: String) async throws -> Saved {
-        try self.write(try await self.prepare(bytes, field: field), field: field)
+        try await self.write(try await self.prepare(bytes, field: field), field: field)
     }
 
     /// Undoes a ``write(_:field:)`` whose request failed afterwards: removes the file if that write created it.
-    public func discard(_ saved: Saved) {
+    public func discard(_ saved: Saved) async {
         guard saved.created else { return }
+        // In the database, a picture no product shows goes with a later sweep (another server may be storing it too).
+        guard self.database == nil else { return }
         try? FileManager.default.removeItem(atPath: (self.folder as NSString).appendingPathComponent(saved.name))
     }
 
@@ -139,12 +157,12 @@ public struct ImageStore: Sendable {
         try await self.files.run {
             var saved: [Saved] = []
             do {
-                for picture in prepared { saved.append(try self.write(picture, field: field)) }
+                for picture in prepared { saved.append(try await self.write(picture, field: field)) }
                 let (value, released) = try await change()
-                self.delete(released)
+                await self.delete(released)
                 return value
             } catch {
-                for picture in saved { self.discard(picture) }
+                for picture in saved { await self.discard(picture) }
                 throw error
             }
         }
@@ -156,15 +174,23 @@ public struct ImageStore: Sendable {
     }
 
     /// Deletes the files of pictures no product shows any more; names the store does not give are left alone.
-    func delete(_ names: [String]) {
+    func delete(_ names: [String]) async {
+        if let database = self.database {
+            // Best effort, as for files: a picture left behind is swept by a later deletion.
+            try? await database.deleteUnusedPictureFiles(names.filter(ProductPictures.isValidName))
+            return
+        }
         for name in names where ProductPictures.isValidName(name) {
             try? FileManager.default.removeItem(atPath: (self.folder as NSString).appendingPathComponent(name))
         }
     }
 
     /// A stored picture's bytes and content type; nil when there is none by that name.
-    public func load(_ name: String) -> (data: Data, contentType: String)? {
+    public func load(_ name: String) async throws -> (data: Data, contentType: String)? {
         guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }), !name.hasPrefix(".") else { return nil }
+        if let database = self.database {
+            return try await database.pictureFile(name).map { (Data($0), name.hasSuffix(".png") ? "image/png" : "image/jpeg") }
+        }
         guard let data = FileManager.default.contents(atPath: (self.folder as NSString).appendingPathComponent(name)) else { return nil }
         return (data, name.hasSuffix(".png") ? "image/png" : "image/jpeg")
     }

@@ -71,7 +71,10 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(body)) ?? Data()
-        return Response(status: self.status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        // Nothing was done; a client (or a load balancer) may send the same request again in a moment.
+        if self.status == .serviceUnavailable { headers[.retryAfter] = "2" }
+        return Response(status: self.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The problem for a refused domain command.

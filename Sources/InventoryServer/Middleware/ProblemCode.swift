@@ -22,6 +22,8 @@ public enum ProblemCode: String, Sendable, Hashable, CaseIterable, Codable {
     case insufficientStock
     /// The storage failed (the log has the cause).
     case storage
+    /// The database cannot be reached now; nothing was done and the request may be sent again (see `Retry-After`).
+    case unavailable
 
     // Refused requests.
     /// The body is not JSON, or not a JSON object.
@@ -69,6 +71,7 @@ public enum ProblemCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .inUse: self = .inUse
         case .conflict: self = .conflict
         case .storage: self = .storage
+        case .unavailable: self = .unavailable
         default: self = .invalidValue
         }
     }
@@ -83,6 +86,7 @@ public enum ProblemCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .insufficientStock: (.unprocessableContent, "Not enough stock")
         case .missingValue: (.unprocessableContent, "Missing value")
         case .storage: (.internalServerError, "Internal error")
+        case .unavailable: (.serviceUnavailable, "Database unavailable")
         default: (.unprocessableContent, "Invalid value")
         }
     }

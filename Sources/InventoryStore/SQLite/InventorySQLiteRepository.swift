@@ -430,3 +430,12 @@ final class CacheInvalidator: TransactionObserver, Sendable {
         self.changed.withLock { $0.removeAll() }
     }
 }
+
+extension InventorySQLiteRepository: DatabaseHealth {
+    public var databaseKind: String { "sqlite" }
+
+    /// Whether the file answers a trivial read (it does unless the disk or the file has gone).
+    public func databaseReachable() async -> Bool {
+        (try? await self.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}

@@ -32,9 +32,13 @@ struct BackupCommand: AsyncParsableCommand {
             try await Self.verify(file)
             return
         }
-        let store = try self.database.open()
-        let folder = BackupFolder(dataFolder: self.database.folder, store: store, images: ImageStore(dataFolder: self.database.folder),
-                                  policy: try self.retention.policy())
+        try await self.run(on: try await self.database.open())
+    }
+
+    func run(on store: some ShopStore) async throws {
+        let images = (store as? any PictureFileRepository).map { ImageStore(database: $0, dataFolder: self.database.folder) }
+            ?? ImageStore(dataFolder: self.database.folder)
+        let folder = BackupFolder(dataFolder: self.database.folder, store: store, images: images, policy: try self.retention.policy())
         if !self.list {
             let record = try await folder.take(automatic: false)
             print("\(record.passed ? "backup" : "FAILED backup") \(folder.path)/\(record.name): \(record.bytes) bytes; \(record.detail)")

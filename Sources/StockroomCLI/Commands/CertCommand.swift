@@ -18,8 +18,10 @@ struct CertCommand: AsyncParsableCommand {
     var names: [String] = []
     @Flag(help: "Make a new certificate and key even if the current one is still good.") var renew = false
 
-    func run() async throws {
-        let store = try self.database.open()
+    func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+    func run(on store: some ShopStore) async throws {
         let shopName = try await store.settings().shopName
         let certificate: ShopCertificate
         do {

@@ -13,7 +13,7 @@ struct SupplierCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var fields: ContactFields
         @Option(help: "table, or json (what POST /api/v1/suppliers answers).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.suppliers(try self.database.open()).add(self.fields, format: self.format) }
+        func run() async throws { try await ContactBook.suppliers(try await self.database.open()).add(self.fields, format: self.format) }
     }
 
     struct List: AsyncParsableCommand {
@@ -21,7 +21,7 @@ struct SupplierCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Search name, location, phone or e-mail.") var search: String?
         @Option(help: "table, csv, or json (what GET /api/v1/suppliers answers).") var format: OutputFormat = .table
-        func run() async throws { try await ContactBook.suppliers(try self.database.open()).list(search: self.search, format: self.format) }
+        func run() async throws { try await ContactBook.suppliers(try await self.database.open()).list(search: self.search, format: self.format) }
     }
 
     struct Show: AsyncParsableCommand {
@@ -29,7 +29,7 @@ struct SupplierCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Supplier id or name.") var supplier: String
         @Option(help: "table, or json (the supplier as the API answers it).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.suppliers(try self.database.open()).show(self.supplier, format: self.format) }
+        func run() async throws { try await ContactBook.suppliers(try await self.database.open()).show(self.supplier, format: self.format) }
     }
 
     struct Edit: AsyncParsableCommand {
@@ -38,7 +38,7 @@ struct SupplierCommand: AsyncParsableCommand {
         @Argument(help: "Supplier id or name.") var supplier: String
         @OptionGroup var fields: ContactFields
         @Option(help: "table, or json (what PUT /api/v1/suppliers/{id} answers).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.suppliers(try self.database.open()).edit(self.supplier, self.fields, format: self.format) }
+        func run() async throws { try await ContactBook.suppliers(try await self.database.open()).edit(self.supplier, self.fields, format: self.format) }
     }
 }
 
@@ -52,7 +52,7 @@ struct CustomerCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var fields: ContactFields
         @Option(help: "table, or json (what POST /api/v1/customers answers).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.customers(try self.database.open()).add(self.fields, format: self.format) }
+        func run() async throws { try await ContactBook.customers(try await self.database.open()).add(self.fields, format: self.format) }
     }
 
     struct List: AsyncParsableCommand {
@@ -60,7 +60,7 @@ struct CustomerCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Search name, location, phone or e-mail.") var search: String?
         @Option(help: "table, csv, or json (what GET /api/v1/customers answers).") var format: OutputFormat = .table
-        func run() async throws { try await ContactBook.customers(try self.database.open()).list(search: self.search, format: self.format) }
+        func run() async throws { try await ContactBook.customers(try await self.database.open()).list(search: self.search, format: self.format) }
     }
 
     struct Show: AsyncParsableCommand {
@@ -68,7 +68,7 @@ struct CustomerCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "Customer id or name.") var customer: String
         @Option(help: "table, or json (the customer as the API answers it).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.customers(try self.database.open()).show(self.customer, format: self.format) }
+        func run() async throws { try await ContactBook.customers(try await self.database.open()).show(self.customer, format: self.format) }
     }
 
     struct Edit: AsyncParsableCommand {
@@ -77,7 +77,7 @@ struct CustomerCommand: AsyncParsableCommand {
         @Argument(help: "Customer id or name.") var customer: String
         @OptionGroup var fields: ContactFields
         @Option(help: "table, or json (what PUT /api/v1/customers/{id} answers).") var format: RecordFormat = .table
-        func run() async throws { try await ContactBook.customers(try self.database.open()).edit(self.customer, self.fields, format: self.format) }
+        func run() async throws { try await ContactBook.customers(try await self.database.open()).edit(self.customer, self.fields, format: self.format) }
     }
 }
 
@@ -154,7 +154,7 @@ struct ContactBook<Kind> {
 }
 
 extension ContactBook where Kind == Supplier {
-    static func suppliers(_ store: InventorySQLiteRepository) -> ContactBook {
+    static func suppliers(_ store: some ShopStore) -> ContactBook {
         ContactBook(kind: "supplier", lookup: { try await Lookup(store: store).supplierContact($0) }, all: { try await store.suppliers(search: $0) },
                     create: { try await store.createSupplier($0) }, update: { try await store.updateSupplier($0) },
                     json: { try store.api.supplier($0) }, jsonList: { try store.api.suppliers($0) })
@@ -162,7 +162,7 @@ extension ContactBook where Kind == Supplier {
 }
 
 extension ContactBook where Kind == Customer {
-    static func customers(_ store: InventorySQLiteRepository) -> ContactBook {
+    static func customers(_ store: some ShopStore) -> ContactBook {
         ContactBook(kind: "customer", lookup: { try await Lookup(store: store).customerContact($0) }, all: { try await store.customers(search: $0) },
                     create: { try await store.createCustomer($0) }, update: { try await store.updateCustomer($0) },
                     json: { try store.api.customer($0) }, jsonList: { try store.api.customers($0) })

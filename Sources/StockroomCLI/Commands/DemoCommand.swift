@@ -25,10 +25,13 @@ struct DemoCommand: AsyncParsableCommand {
             }
             return day
         } ?? utc.dayNumber(.now)
-        let store = try self.database.open()
+        try await self.run(on: try await self.database.open(), endDay: endDay)
+    }
+
+    func run(on store: some ShopStore, endDay: Int) async throws {
         let started = Date()
         let summary = try await DemoShop(seed: self.seed, endDay: endDay, days: self.days).fill(store)
-        print("Demo café created in \(self.database.folder): \(summary.products) products, \(summary.purchases) purchases (\(summary.backDated) entered late, back-dated), \(summary.sales) sales in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
+        print("Demo café created in \(try self.database.describe()): \(summary.products) products, \(summary.purchases) purchases (\(summary.backDated) entered late, back-dated), \(summary.sales) sales in \(String(format: "%.1f", Date().timeIntervalSince(started))) s.")
         print("")
         print(try await Dashboard.render(store, day: endDay))
     }
@@ -36,7 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
 
 /// The home dashboard as text: stock today, the day's figures, top 10, alerts.
 enum Dashboard {
-    static func render(_ store: InventorySQLiteRepository, day: Int) async throws -> String {
+    static func render(_ store: some InventoryRepository, day: Int) async throws -> String {
         let settings = try await store.settings()
         let calendar = settings.calendar
         let c = settings.currency

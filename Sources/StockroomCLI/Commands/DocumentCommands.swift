@@ -22,8 +22,10 @@ struct PurchaseCommand: AsyncParsableCommand {
             if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY@UNIT_COST") }
         }
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let settings = try await store.settings()
             let lookup = Lookup(store: store)
             var draftLines: [PurchaseDraft.Line] = []
@@ -64,8 +66,10 @@ struct SaleCommand: AsyncParsableCommand {
         @Option(help: "At most this many.") var limit: Int = 50
         @Option(help: "table, csv, or json (what GET /api/v1/sales answers).") var format: OutputFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let settings = try await store.settings()
             let lookup = Lookup(store: store)
             let range = try settings.calendar.range(from: self.from, to: self.to)
@@ -103,8 +107,10 @@ struct SaleCommand: AsyncParsableCommand {
             if self.lines.isEmpty { throw ValidationError("give at least one --line PRODUCT:QUANTITY[@UNIT_PRICE]") }
         }
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let settings = try await store.settings()
             let currency = settings.currency
             let lookup = Lookup(store: store)
@@ -155,8 +161,10 @@ struct AdjustCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let store = try self.database.open()
+    func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+    func run(on store: some ShopStore) async throws {
         let settings = try await store.settings()
         let product = try await Lookup(store: store).product(self.product, field: "product")
         let effectiveAt = try parseDate(self.date, calendar: settings.calendar, field: "date")

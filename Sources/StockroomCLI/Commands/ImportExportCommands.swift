@@ -16,7 +16,10 @@ struct ExportCommand: AsyncParsableCommand {
         guard let kind = ExportKind(rawValue: self.kind) else {
             throw InventoryError(.invalidValue, field: "kind", "must be one of \(ExportKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let store = try self.database.open()
+        try await self.run(on: try await self.database.open(), kind: kind)
+    }
+
+    func run(on store: some ShopStore, kind: ExportKind) async throws {
         let range = try await store.settings().calendar.range(from: self.from, to: self.to)
         let text = try await store.exportCSV(kind, range: range)
         if let output = self.output {
@@ -52,7 +55,10 @@ struct ImportCommand: AsyncParsableCommand {
             } catch {
                 throw InventoryError(.invalidValue, field: "file", "cannot read \(self.file) as UTF-8 text")
             }
-            let store = try self.database.open()
+            try await self.run(on: try await self.database.open(), text: text)
+        }
+
+        func run(on store: some ShopStore, text: String) async throws {
             let existing = try await store.products(ProductQuery(includeArchived: true, limit: Int.max))
             var products = existing.products
             var offset = products.count

@@ -13,8 +13,10 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "Whether prices include tax (true: what the customer pays, as in the EU, UK, Australia; false: before tax, as in the US). Changeable until the first sale.")
     var pricesIncludeTax: Bool?
 
-    func run() async throws {
-        let store = try self.database.open()
+    func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+    func run(on store: some ShopStore) async throws {
         var settings = try await store.settings()
         if let name = self.shopName { settings.shopName = name }
         if let code = self.currency { settings.currency = try Currency(isoCode: code) }
@@ -22,6 +24,6 @@ struct InitCommand: AsyncParsableCommand {
         if let tax = self.defaultTax { settings.defaultTaxRate = try Percent.parse(tax, field: "default-tax") }
         if let included = self.pricesIncludeTax { settings.pricesIncludeTax = included }
         try await store.saveSettings(settings)
-        print("Shop '\(settings.shopName)' ready in \(self.database.folder) (\(settings.currency.code), \(settings.timeZoneIdentifier)).")
+        print("Shop '\(settings.shopName)' ready in \(try self.database.describe()) (\(settings.currency.code), \(settings.timeZoneIdentifier)).")
     }
 }

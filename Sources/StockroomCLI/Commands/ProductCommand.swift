@@ -25,7 +25,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Flag(inversion: .prefixedNo, help: "Keep stock for this product.") var trackStock: Bool?
         @Flag(inversion: .prefixedEnableDisable, help: "Allow selling below zero stock.") var negativeStock: Bool?
 
-        func apply(to details: inout ProductDetails, currency: Currency, lookup: Lookup) async throws {
+        func apply(to details: inout ProductDetails, currency: Currency, lookup: Lookup<some InventoryRepository>) async throws {
             if let name { details.name = name }
             if let sku { details.sku = sku.isEmpty ? nil : sku }
             if let barcode { details.barcode = barcode.isEmpty ? nil : barcode }
@@ -54,8 +54,10 @@ struct ProductCommand: AsyncParsableCommand {
             }
         }
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let settings = try await store.settings()
             var details = ProductDetails(name: "", taxRate: settings.defaultTaxRate)
             try await self.fields.apply(to: &details, currency: settings.currency, lookup: Lookup(store: store))
@@ -76,8 +78,10 @@ struct ProductCommand: AsyncParsableCommand {
         @Flag(help: "Include archived products.") var archived = false
         @Option(help: "table, csv, or json (what GET /api/v1/products answers).") var format: OutputFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let currency = try await store.settings().currency
             guard let sort = ProductQuery.Sort(rawValue: self.sort) else {
                 throw InventoryError(.invalidValue, field: "sort", "must be one of \(ProductQuery.Sort.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -112,8 +116,10 @@ struct ProductCommand: AsyncParsableCommand {
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
         @Option(help: "table (with the ledger), or json (what GET /api/v1/products/{id} answers).") var format: RecordFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let settings = try await store.settings()
             let currency = settings.currency
             let product = try await Lookup(store: store).product(self.product, field: "product")
@@ -134,14 +140,16 @@ struct ProductCommand: AsyncParsableCommand {
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
         @Option(help: "table, csv, or json (what GET /api/v1/products/{id}/movements answers).") var format: OutputFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let product = try await Lookup(store: store).product(self.product, field: "product")
             if self.format == .json { return printJSON(try await store.api.movements(product.id)) }
             print(try await Self.ledger(product.id, store: store, settings: try await store.settings()).render(self.format), terminator: "")
         }
 
-        static func ledger(_ id: ProductID, store: InventorySQLiteRepository, settings: ShopSettings) async throws -> Table {
+        static func ledger(_ id: ProductID, store: some InventoryRepository, settings: ShopSettings) async throws -> Table {
             let movements = try await store.movements(productID: id)
             let calendar = settings.calendar, currency = settings.currency
             return Table(
@@ -162,8 +170,10 @@ struct ProductCommand: AsyncParsableCommand {
         @OptionGroup var fields: Fields
         @Option(help: "table, or json (what PUT /api/v1/products/{id} answers).") var format: RecordFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let currency = try await store.settings().currency
             let product = try await Lookup(store: store).product(self.product, field: "product")
             var details = product.details
@@ -181,8 +191,10 @@ struct ProductCommand: AsyncParsableCommand {
         @Flag(help: "Restore an archived product instead.") var restore = false
         @Option(help: "table, or json (what POST /api/v1/products/{id}/archive answers).") var format: RecordFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let product = try await Lookup(store: store).product(self.product, field: "product")
             var details = product.details
             details.isArchived = !self.restore

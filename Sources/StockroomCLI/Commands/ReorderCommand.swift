@@ -27,8 +27,10 @@ struct ReorderCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        let store = try self.database.open()
+    func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+    func run(on store: some ShopStore) async throws {
         var supplier: SupplierID?
         if let reference = self.supplier { supplier = try await Lookup(store: store).supplier(reference) }
         if self.format == .json {

@@ -19,8 +19,10 @@ struct ReportCommand: AsyncParsableCommand {
         @OptionGroup var common: Common
         @Option(help: "A day (its end) or a date-time.") var at: String?
 
-        func run() async throws {
-            let store = try self.common.database.open()
+        func run() async throws { try await self.run(on: try await self.common.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.common.format == .json { return printJSON(try await store.api.snapshot(at: self.at)) }
             print(Table.render(try await store.api.snapshotSheet(at: self.at), self.common.format), terminator: "")
         }
@@ -33,8 +35,10 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(help: "First day of a range.") var from: String?
         @Option(help: "Last day of a range.") var to: String?
 
-        func run() async throws {
-            let store = try self.common.database.open()
+        func run() async throws { try await self.run(on: try await self.common.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.common.format == .json { return printJSON(try await store.api.daily(date: self.date, from: self.from, to: self.to)) }
             print(Table.render(try await store.api.dailySheet(date: self.date, from: self.from, to: self.to), self.common.format), terminator: "")
         }
@@ -48,8 +52,10 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(help: "How many.") var limit: Int = 10
         @Option(help: "quantity or revenue.") var by: String = "quantity"
 
-        func run() async throws {
-            let store = try self.common.database.open()
+        func run() async throws { try await self.run(on: try await self.common.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.common.format == .json { return printJSON(try await store.api.top(from: self.from, to: self.to, limit: self.limit, by: self.by)) }
             print(Table.render(try await store.api.topSheet(from: self.from, to: self.to, limit: self.limit, by: self.by), self.common.format),
                   terminator: "")
@@ -60,8 +66,10 @@ struct ReportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "low-stock", abstract: "Products at or below their low-stock threshold.")
         @OptionGroup var common: Common
 
-        func run() async throws {
-            let store = try self.common.database.open()
+        func run() async throws { try await self.run(on: try await self.common.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.common.format == .json { return printJSON(try await store.api.lowStock()) }
             print(Table.render(try await store.api.lowStockSheet(), self.common.format), terminator: "")
         }
@@ -71,8 +79,10 @@ struct ReportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stock value by category.")
         @OptionGroup var common: Common
 
-        func run() async throws {
-            let store = try self.common.database.open()
+        func run() async throws { try await self.run(on: try await self.common.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.common.format == .json { return printJSON(try await store.api.valuation()) }
             print(Table.render(try await store.api.valuationSheet(), self.common.format), terminator: "")
         }

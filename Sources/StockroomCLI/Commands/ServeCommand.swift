@@ -35,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     var metrics = false
     @Flag(help: "Take no automatic daily backup into <data>/backups (they are on by default; see `stockroom backup`).") var noBackups = false
     @OptionGroup var retention: BackupPolicyOptions
+    @Option(help: ArgumentHelp("The most connections to PostgreSQL this instance holds (with --database).", valueName: "count"))
+    var databaseConnections: Int = 20
 
     func validate() throws {
         guard (1...65_535).contains(self.port) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -45,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do { _ = try self.publicURL.map(PublicURL.parse) } catch let error as InventoryError { throw ValidationError("--public-url: \(error.userMessage)") }
         _ = try self.retention.policy()
+        guard (1...1_000).contains(self.databaseConnections) else { throw ValidationError("--database-connections must be between 1 and 1000") }
     }
 
     func run() async throws {
@@ -52,7 +55,10 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         // Before the store opens: its measurements bind to the backend then.
         let metrics = self.metrics ? ServerMetrics.bootstrap() : nil
-        let store = try self.database.open()
+        try await self.serve(try await self.database.open(connections: self.databaseConnections), logger: logger, metrics: metrics)
+    }
+
+    func serve(_ store: some ShopStore, logger: Logger, metrics: ServerMetrics?) async throws {
         if self.demo, try await store.products(ProductQuery(includeArchived: true, limit: 1)).total == 0 {
             let today = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current).dayNumber(.now)
             let summary = try await DemoShop(endDay: today).fill(store)
@@ -71,7 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
         if try await store.userCount() == 0 {
             logger.notice("no staff account yet: open \(url)/setup in a browser to create the admin (or POST /api/v1/auth/setup); there is no default password")
         }
-        logger.info("serving", metadata: ["data": "\(self.database.folder)", "url": "\(url)"])
+        let database = try self.database.describe()
+        logger.info("serving", metadata: ["data": "\(self.database.folder)", "database": "\(database)", "url": "\(url)"])
         if certificate != nil, self.host == "0.0.0.0" {
             for address in ShopCertificate.addresses(port: self.port) { logger.info("phones on the shop network: open \(address)") }
         }
@@ -83,6 +90,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.automaticBackups = !self.noBackups
         configuration.expiryAlerts = true
         configuration.backupPolicy = try self.retention.policy()
+        if let pictures = store as? any PictureFileRepository {
+            // Pictures live in the shared database, so any instance serves any of them.
+            configuration.images = ImageStore(database: pictures, dataFolder: self.database.folder)
+        }
         let app = try buildApplication(configuration, repository: store, logger: logger)
         try await app.runService()
     }

@@ -19,8 +19,10 @@ struct StocktakeCommand: AsyncParsableCommand {
         @Option(help: "A note.") var note: String = ""
         @Option(help: "table, or json (what POST /api/v1/stocktakes answers).") var format: RecordFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             var scope = try StocktakeScope.parse(self.shelf == nil ? "all" : "shelf", categoryID: nil, shelf: self.shelf)
             if let name = self.category {
                 guard self.shelf == nil else { throw InventoryError(.invalidValue, field: "shelf", "count a category or a shelf, not both") }
@@ -40,8 +42,10 @@ struct StocktakeCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "table, csv, or json (what GET /api/v1/stocktakes answers).") var format: OutputFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             if self.format == .json { return printJSON(try await store.api.stocktakes(limit: 500, offset: 0)) }
             let currency = try await store.settings().currency
             let rows = try await store.stocktakes(limit: 500, offset: 0).map {
@@ -59,8 +63,10 @@ struct StocktakeCommand: AsyncParsableCommand {
         @Argument(help: "The stocktake's id.") var id: Int64
         @Option(help: "table, csv, or json (what GET /api/v1/stocktakes/{id} answers).") var format: OutputFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let id = StocktakeID(self.id)
             if self.format == .json { return printJSON(try await store.api.stocktake(id)) }
             let settings = try await store.settings()
@@ -85,8 +91,10 @@ struct StocktakeCommand: AsyncParsableCommand {
         @Argument(help: "Product id, SKU, barcode or name.") var product: String
         @Option(parsing: .unconditional, help: "The quantity found (replaces the count).") var quantity: String?
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let product = try await Lookup(store: store).product(self.product, field: "product")
             let entry: StocktakeEntry = try self.quantity.map { .typed(try Quantity.parse($0, field: "quantity")) } ?? .scanned
             let sheet = try await store.countStocktake(StocktakeID(self.id), productID: product.id, entry: entry)
@@ -102,8 +110,10 @@ struct StocktakeCommand: AsyncParsableCommand {
         @Argument(help: "The stocktake's id.") var id: Int64
         @Option(help: "table, or json (what POST /api/v1/stocktakes/{id}/post answers).") var format: RecordFormat = .table
 
-        func run() async throws {
-            let store = try self.database.open()
+        func run() async throws { try await self.run(on: try await self.database.open()) }
+
+
+        func run(on store: some ShopStore) async throws {
             let sheet = try await store.postStocktake(StocktakeID(self.id), by: Agent.current.username)
             if self.format == .json { return printJSON(try await store.api.stocktake(sheet.id)) }
             let currency = try await store.settings().currency

@@ -4,8 +4,8 @@ import InventoryDomain
 import InventoryStore
 
 /// Finds products, suppliers and customers by what a user types.
-struct Lookup {
-    let store: InventorySQLiteRepository
+struct Lookup<Store: InventoryRepository> {
+    let store: Store
 
     /// A product by id, SKU, barcode or exact name (case-insensitive).
     func product(_ reference: String, field: String) async throws -> Product {

@@ -80,7 +80,7 @@ public struct DemoShop: Sendable {
 
     /// Fills `store`, which must hold no products yet.
     /// - Throws: ``InventoryError`` with code `conflict` when the database already has products.
-    public func fill(_ store: InventorySQLiteRepository) async throws -> Summary {
+    public func fill(_ store: some InventoryRepository & StaffRepository) async throws -> Summary {
         guard try await store.products(ProductQuery(includeArchived: true, limit: 1)).total == 0 else {
             throw InventoryError(.conflict, field: "data", "the database already has products; give --data a new folder for the demo")
         }

@@ -1,13 +1,32 @@
 import ArgumentParser
 import Foundation
 import InventoryDomain
+import InventoryPostgres
+import InventoryServer
 import InventoryStore
 
+/// What every command needs of a shop's database, whichever backend holds it.
+public typealias ShopStore = InventoryRepository & StaffRepository & BackupRepository
+
 /// Where the shop's data lives; shared by every command through `@OptionGroup`.
+///
+/// SQLite (the default) keeps the shop in `<data>/stockroom.sqlite` and its pictures in `<data>/images`. With
+/// `--database postgres://…` (or `STOCKROOM_DATABASE`) the shop is in that PostgreSQL database, pictures included, and
+/// the data folder holds only this machine's own files: the TLS certificate and the kept backups.
 public struct DatabaseOptions: ParsableArguments {
     /// The data folder.
     @Option(name: .long, help: "Data folder holding stockroom.sqlite (default: $STOCKROOM_DATA or ./stockroom-data).")
     public var data: String?
+
+    /// A PostgreSQL database instead of the SQLite file.
+    @Option(name: .long, help: ArgumentHelp(
+        "A PostgreSQL database instead of the data folder's SQLite file: postgres://user@host:5432/db[?schema=NAME&sslmode=require] (default: $STOCKROOM_DATABASE).",
+        discussion: "The password comes from the URL, else --database-password-file, else PGPASSWORD; it is never logged.", valueName: "url"))
+    public var database: String?
+
+    /// A file holding the PostgreSQL password.
+    @Option(name: .long, help: ArgumentHelp("A file holding the PostgreSQL password (when the URL has none).", valueName: "file"))
+    public var databasePasswordFile: String?
 
     /// Creates options with defaults.
     public init() {}
@@ -17,10 +36,39 @@ public struct DatabaseOptions: ParsableArguments {
         self.data ?? ProcessInfo.processInfo.environment["STOCKROOM_DATA"]?.nilIfEmpty ?? "stockroom-data"
     }
 
-    /// Opens (creating when needed) the shop's database.
+    /// The PostgreSQL URL given, if any (`--database`, else `STOCKROOM_DATABASE`).
+    public var databaseURL: String? {
+        self.database ?? ProcessInfo.processInfo.environment["STOCKROOM_DATABASE"]?.nilIfEmpty
+    }
+
+    public func validate() throws {
+        _ = try self.postgres()
+    }
+
+    /// The PostgreSQL database named, if any.
+    /// - Throws: `ValidationError` saying what is wrong with the URL (never showing its password).
+    public func postgres() throws -> PostgresLocation? {
+        guard let url = self.databaseURL else { return nil }
+        do {
+            return try PostgresLocation(url: url, passwordFile: self.databasePasswordFile)
+        } catch let error as InventoryError {
+            throw ValidationError("--database: \(error.userMessage)")
+        }
+    }
+
+    /// Where the shop is, as logs may show it: the PostgreSQL URL without its password, or the data folder.
+    public func describe() throws -> String {
+        try self.postgres().map(\.description) ?? self.folder
+    }
+
+    /// Opens (creating and migrating when needed) the shop's database.
+    /// - Parameter connections: the most connections to PostgreSQL this process holds.
     /// - Throws: `InventoryError` when it cannot be opened.
-    public func open() throws -> InventorySQLiteRepository {
-        try InventorySQLiteRepository.open(dataFolder: self.folder)
+    public func open(connections: Int = 8) async throws -> any ShopStore {
+        if let location = try self.postgres() {
+            return try await InventoryPostgresRepository.open(location, maximumConnections: connections)
+        }
+        return try InventorySQLiteRepository.open(dataFolder: self.folder)
     }
 }
 

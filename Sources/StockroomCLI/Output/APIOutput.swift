@@ -14,7 +14,7 @@ func printJSON(_ data: Data) {
     print(String(decoding: data, as: UTF8.self))
 }
 
-extension InventorySQLiteRepository {
+extension InventoryRepository {
     /// The API's answers over this shop.
-    var api: APIResponses<InventorySQLiteRepository> { APIResponses(self) }
+    var api: APIResponses<Self> { APIResponses(self) }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import InventoryDomain
+@testable import InventoryPostgres
+import InventoryStore
+import PostgresNIO
+import Testing
+
+/// Pictures kept in PostgreSQL (any instance serves them), the readiness probe, and a database out of reach refused as
+/// `unavailable` at once rather than after the pool's own minute.
+@Suite(.enabled(if: Backend.ported.contains(.postgres)))
+struct PostgresPictureAndHealthTests {
+    static let name = "0123456789abcdef01234567.png"
+
+    @Test func aPictureStoredByOneInstanceIsServedByAnother() async throws {
+        let location = try Backend.postgresLocation()
+        let one = try await InventoryPostgresRepository.open(location, maximumConnections: 2)
+        let other = try await InventoryPostgresRepository.open(location, maximumConnections: 2)
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 3, 255]
+        #expect(try await one.storePictureFile(Self.name, bytes: bytes))
+        #expect(try await other.pictureFile(Self.name) == bytes)
+        #expect(try await other.storePictureFile(Self.name, bytes: bytes) == false)  // already there: not created again
+        #expect(try await other.pictureFileNames() == [Self.name])
+        #expect(try await one.pictureFile("ffffffffffffffffffffffff.png") == nil)
+        #expect(try await one.pictureFile("../etc/passwd") == nil)
+        await #expect(throws: InventoryError(.invalidValue, field: "name", "")) {
+            _ = try await one.storePictureFile("../../etc/passwd", bytes: bytes)
+        }
+    }
+
+    @Test func aDeletionSparesPicturesJustStoredOrShownAndSweepsOldUnusedOnes() async throws {
+        let repository = try await InventoryPostgresRepository.open(try Backend.postgresLocation(), maximumConnections: 2)
+        let shown = "aaaaaaaaaaaaaaaaaaaaaaaa.jpg", old = "bbbbbbbbbbbbbbbbbbbbbbbb.png", fresh = "cccccccccccccccccccccccc.png"
+        for name in [shown, old, fresh] { _ = try await repository.storePictureFile(name, bytes: [1, 2, 3]) }
+        let product = try await repository.createProduct(ProductDetails(name: "Shown"))
+        _ = try await repository.changePictures(of: product.id, .add(shown, makeMain: true))
+        // `shown` and `old` were stored long ago (another server may have stored `fresh` a moment ago).
+        try await repository.client.withConnection { connection in
+            try await connection.query("UPDATE pictureFile SET storedAt = now() - interval '1 hour' WHERE name <> \(fresh)", logger: repository.logger)
+        }
+        try await repository.deleteUnusedPictureFiles([old, fresh])
+        #expect(try await repository.pictureFileNames() == [shown, fresh])
+        try await repository.deletePictureFiles(except: [fresh])
+        #expect(try await repository.pictureFileNames() == [fresh])
+    }
+
+    @Test func theProbeSaysTheDatabaseAnswers() async throws {
+        let repository = try await InventoryPostgresRepository.open(try Backend.postgresLocation(), maximumConnections: 1)
+        #expect(repository.databaseKind == "postgresql")
+        #expect(await repository.databaseReachable())
+    }
+
+    @Test func aDatabaseOutOfReachIsRefusedAsUnavailableWithinSeconds() async throws {
+        // A port nobody listens on: the pool keeps trying to connect, and each request gives up after its lease timeout.
+        var location = try Backend.postgresLocation()
+        location.port = try Self.closedPort()
+        location.schema = nil
+        let repository = InventoryPostgresRepository.unopened(location, maximumConnections: 2)
+        let started = ContinuousClock.now
+        #expect(await repository.databaseReachable() == false)
+        await #expect(throws: InventoryError(.unavailable, field: "database", "")) { _ = try await repository.settings() }
+        await #expect(throws: InventoryError(.unavailable, field: "database", "")) {
+            _ = try await repository.createCategory(Category(id: CategoryID(0), name: "Never"))
+        }
+        #expect(started.duration(to: .now) < .seconds(30))
+    }
+
+    /// A TCP port on 127.0.0.1 with nothing listening (bound, then closed).
+    static func closedPort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw InventoryError(.storage, "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
