@@ -99,7 +99,7 @@ public final class InventoryPostgresRepository: Sendable {
         var attempt = 1
         while true {
             do {
-                let (value, activities) = try await self.lease { connection in
+                let (value, activities) = try await self.lease(operation: .write) { connection in
                     try await self.inTransaction(connection) {
                         let settings = try await Self.loadSettings(connection, logger: self.logger)
                         let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
@@ -124,7 +124,7 @@ public final class InventoryPostgresRepository: Sendable {
     /// A read in one transaction (one snapshot: `REPEATABLE READ, READ ONLY`).
     func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await self.lease { connection in
+            return try await self.lease(operation: .read) { connection in
                 try await self.inTransaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try await body(connection) }
             }
         } catch {

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import InventoryDomain
+import Metrics
 import NIOCore
 import PostgresNIO
 import Synchronization
@@ -28,7 +30,9 @@ extension InventoryPostgresRepository: DatabaseHealth {
     /// Runs `body` on a pooled connection, or throws ``InventoryError/Code/unavailable`` when none is had within
     /// `timeout`. Only the wait for a connection is bounded: once `body` has begun it runs to its end (a write cut off
     /// between its COMMIT and the answer could not say whether it was booked).
-    func lease<T: Sendable>(timeout: Duration = InventoryPostgresRepository.leaseTimeout,
+    /// Each body's time is measured as `stockroom_database_seconds{operation}` (`read`, `write`, `statement`), as the
+    /// SQLite store measures its reads and transactions.
+    func lease<T: Sendable>(timeout: Duration = InventoryPostgresRepository.leaseTimeout, operation: Operation = .statement,
                             _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         // `began` and `gaveUp` are decided under one lock: either the body starts, or the wait gives up, never both.
         let state = LeaseState()
@@ -42,6 +46,8 @@ extension InventoryPostgresRepository: DatabaseHealth {
                             return true
                         }
                         guard begin else { throw Self.unavailable(nil) }
+                        let started = DispatchTime.now().uptimeNanoseconds
+                        defer { operation.timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds &- started)) }
                         return try await body(connection)
                     }
                 }
@@ -90,6 +96,27 @@ extension InventoryPostgresRepository: DatabaseHealth {
             return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
         default: return false
         }
+    }
+}
+
+extension InventoryPostgresRepository {
+    /// What a lease is for, as the database-time measurement names it.
+    enum Operation: Sendable {
+        case read, write, statement
+
+        var timer: Timer {
+            switch self {
+            case .read: Self.readTime
+            case .write: Self.writeTime
+            case .statement: Self.statementTime
+            }
+        }
+
+        // Made at first use, after the server has bootstrapped its metrics backend (serve --metrics).
+        private static let readTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "read")], preferredDisplayUnit: .seconds)
+        private static let writeTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "write")], preferredDisplayUnit: .seconds)
+        private static let statementTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "statement")],
+                                                 preferredDisplayUnit: .seconds)
     }
 }
 

@@ -111,6 +111,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def postgres_schema_url():
+    """A new schema's URL in STOCKROOM_SECURITY_POSTGRES's database, or None (SQLite) when that is not set."""
+    base = os.environ.get("STOCKROOM_SECURITY_POSTGRES")
+    if not base:
+        return None
+    return base + ("&" if "?" in base else "?") + "schema=s" + uuid.uuid4().hex[:20]
+
+
+ON_POSTGRES = bool(os.environ.get("STOCKROOM_SECURITY_POSTGRES"))
+
+
 class Server:
     """A `stockroom serve` on 127.0.0.1 with its own data folder; can be stopped and started again on the same data."""
 
@@ -123,6 +134,9 @@ class Server:
         self.public_url = public_url
         self.extra = list(extra)
         self.max_files = max_files  # RLIMIT_NOFILE of the server (a small file limit, like a default systemd unit)
+        # With STOCKROOM_SECURITY_POSTGRES (a postgres:// URL), the shop is in a schema of its own in that database
+        # instead of the data folder's SQLite file: the same attacks replayed against the PostgreSQL backend.
+        self.database = postgres_schema_url()
         self.process = None
         self.log = None
         self.admin = None           # Token of the admin
@@ -150,6 +164,8 @@ class Server:
             args.append("--public-api")
         if self.public_url:
             args += ["--public-url", self.public_url]
+        if self.database:
+            args += ["--database", self.database]
         return args + self.extra
 
     def start(self, timeout=60):
