@@ -20,7 +20,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
             do {
                 // No picture is deleted between the copy of the database and the copy of the files.
                 let archive = self.archive
-                try await self.images.exclusively { try archive.write(to: path) }
+                try await self.images.exclusively { try await archive.write(to: path) }
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw error
@@ -34,7 +34,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
         api.post("restore", .permission(.backup)) { request, _ in
             let path = self.scratchPath("upload", extension: "upload")
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let limit = self.archive.limitBytes()
+            let limit = try await self.archive.limitBytes()
             try await Self.stream(request.body, to: path, limit: limit)
             return JSON(try await self.restore(from: path, limit: limit))
         }
@@ -68,7 +68,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
             } catch {
                 throw InventoryError(.storage, field: "name", "the backup could not be copied for restoring", cause: error)
             }
-            return JSON(try await self.restore(from: copy, limit: self.archive.limitBytes()))
+            return JSON(try await self.restore(from: copy, limit: try await self.archive.limitBytes()))
         }
     }
 

@@ -190,11 +190,11 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
         let archive = ShopArchive(store: self.store, images: self.images)
         var record = BackupRecord(name: name, takenAt: takenAt.milliseconds, bytes: 0, sha256: "", passed: false, detail: "", automatic: automatic)
         do {
-            try await self.images.exclusively { try archive.write(to: partial) }
+            try await self.images.exclusively { try await archive.write(to: partial) }
             record.bytes = (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.int64Value ?? 0
             record.sha256 = try Self.sha256(ofFile: partial)
             do {
-                let contents = try await ShopArchive<Store>.verify(partial, scratchFolder: self.store.scratchFolder, limit: archive.limitBytes())
+                let contents = try await ShopArchive<Store>.verify(partial, scratchFolder: self.store.scratchFolder, limit: try await archive.limitBytes())
                 record.passed = true
                 record.products = contents.products
                 record.documents = contents.documents
