@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "StockroomCLI",
             dependencies: [
-                "InventoryDomain", "InventoryStore", "BarcodeReader", "InventoryServer", "BarcodeImage",
+                "InventoryDomain", "InventoryStore", "InventoryPostgres", "BarcodeReader", "InventoryServer", "BarcodeImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
