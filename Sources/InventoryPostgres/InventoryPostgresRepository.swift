@@ -7,11 +7,11 @@ import PostgresNIO
 /// The shop's books in a PostgreSQL database (PostgresNIO's connection pool, no ORM), for shops that run several
 /// `stockroom serve` instances against one database (issue 13).
 ///
-/// **Being built.** Every storage protocol but ``BackupRepository`` is ported and runs the same conformance suites as
-/// SQLite (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the
-/// drawer, customer cards, stocktakes and staff. The whole-shop backup answers ``notYetPorted(_:)`` (see
-/// `InventoryPostgresRepository+NotYetPorted.swift`), and the command line does not offer PostgreSQL until that and the
-/// multi-instance parts (live events over `LISTEN/NOTIFY`, pictures in the database) are built.
+/// **Being built.** Every storage protocol is ported and runs the same conformance suites as SQLite
+/// (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the
+/// drawer, customer cards, stocktakes, staff and the whole-shop backup (the portable SQLite file, see
+/// `InventoryPostgresRepository+Backup.swift`). The command line offers PostgreSQL to `stockroom migrate` only until
+/// the multi-instance parts (live events over `LISTEN/NOTIFY`, pictures served from the database) are built.
 ///
 /// Each write is one transaction at `READ COMMITTED` that locks what it changes; a serialization failure or a
 /// deadlock (SQLSTATE 40001, 40P01) is retried inside (``write(_:)``), never surfaced.

@@ -14,7 +14,7 @@ public struct StockroomCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, DemoCommand.self, ProductCommand.self, SupplierCommand.self, CustomerCommand.self, PurchaseCommand.self, SaleCommand.self, AdjustCommand.self,
             ReportCommand.self, ExportCommand.self, ImportCommand.self, ScanCommand.self, BenchCommand.self, ServeCommand.self,
-            CertCommand.self, BackupCommand.self, StocktakeCommand.self, ReorderCommand.self,
+            CertCommand.self, BackupCommand.self, StocktakeCommand.self, ReorderCommand.self, MigrateCommand.self,
         ]
     )
 

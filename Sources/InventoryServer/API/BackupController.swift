@@ -34,7 +34,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
         api.post("restore", .permission(.backup)) { request, _ in
             let path = self.scratchPath("upload", extension: "upload")
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let limit = self.archive.limitBytes()
+            let limit = try await self.archive.limitBytes()
             try await Self.stream(request.body, to: path, limit: limit)
             return JSON(try await self.restore(from: path, limit: limit))
         }
@@ -68,7 +68,7 @@ struct BackupController<Store: BackupRepository & CatalogueRepository & Settings
             } catch {
                 throw InventoryError(.storage, field: "name", "the backup could not be copied for restoring", cause: error)
             }
-            return JSON(try await self.restore(from: copy, limit: self.archive.limitBytes()))
+            return JSON(try await self.restore(from: copy, limit: try await self.archive.limitBytes()))
         }
     }
 

@@ -26,7 +26,7 @@ struct ShopArchive<Store: BackupRepository> {
         let scratch = try self.scratchFolder("backup")
         defer { try? FileManager.default.removeItem(atPath: scratch.path) }
         let database = scratch.appendingPathComponent(Self.databaseEntry)
-        try self.store.backup(to: database.path)
+        try await self.store.backup(to: database.path)
         // Made inside the 0700 scratch folder (ZIPFoundation creates the file with the process's umask), made 0600,
         // then moved to `path`: the archive is never readable by others, not even while it is written.
         let made = scratch.appendingPathComponent("backup.zip")
@@ -62,13 +62,13 @@ struct ShopArchive<Store: BackupRepository> {
 
     /// The most bytes a backup of this shop may take, uploaded or unpacked: four times the live database and
     /// pictures, plus 1 GiB.
-    func limitBytes() -> Int64 {
+    func limitBytes() async throws -> Int64 {
         let folder = URL(fileURLWithPath: self.images.folder)
         let pictures = self.pictureNames().reduce(Int64(0)) { total, name in
             let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? NSNumber)?.int64Value
             return total + (size ?? 0)
         }
-        let (times4, overflow) = (self.store.databaseBytes() + pictures).multipliedReportingOverflow(by: 4)
+        let (times4, overflow) = (try await self.store.databaseBytes() + pictures).multipliedReportingOverflow(by: 4)
         return overflow ? Int64.max : times4 &+ (1 << 30)
     }
 
@@ -101,7 +101,7 @@ struct ShopArchive<Store: BackupRepository> {
     func restore(from path: String, limit: Int64) async throws -> Int? {
         let head = Self.head(of: path)
         if head.starts(with: Array("SQLite format 3".utf8)) {
-            try self.store.restore(from: path)
+            try await self.store.restore(from: path)
             return nil
         }
         guard head.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
@@ -137,7 +137,7 @@ struct ShopArchive<Store: BackupRepository> {
             throw InventoryError(.storage, field: "file", "the pictures could not be put in place", cause: error)
         }
         do {
-            try self.store.restore(from: database.path)
+            try await self.store.restore(from: database.path)
         } catch {
             try? FileManager.default.removeItem(at: live)
             if hadPictures { try? FileManager.default.moveItem(at: old, to: live) }

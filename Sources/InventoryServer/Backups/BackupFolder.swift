@@ -194,7 +194,7 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
             record.bytes = (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.int64Value ?? 0
             record.sha256 = try Self.sha256(ofFile: partial)
             do {
-                let contents = try await ShopArchive<Store>.verify(partial, scratchFolder: self.store.scratchFolder, limit: archive.limitBytes())
+                let contents = try await ShopArchive<Store>.verify(partial, scratchFolder: self.store.scratchFolder, limit: try await archive.limitBytes())
                 record.passed = true
                 record.products = contents.products
                 record.documents = contents.documents
