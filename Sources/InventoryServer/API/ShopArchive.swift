@@ -166,7 +166,7 @@ struct ShopArchive<Store: BackupRepository> {
             _ = try await pictures.storePictureFile(name, bytes: Array(data))
             names.insert(name)
         }
-        try self.store.restore(from: database.path)
+        try await self.store.restore(from: database.path)
         try await pictures.deletePictureFiles(except: names)
         return count
     }
