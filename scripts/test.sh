@@ -62,6 +62,9 @@ python3 scripts/coverage.py "$(swift test --show-codecov-path)"
 echo "== security tests (every finding of issue 9 replayed against a real stockroom serve over HTTP and HTTPS)"
 ./scripts/security-tests.sh
 
+echo "== security tests again, each server's shop in a PostgreSQL schema of its own (--database)"
+STOCKROOM_SECURITY_POSTGRES="$STOCKROOM_TEST_POSTGRES" STOCKROOM_ARTIFACTS="$PWD/test-artifacts/postgres" ./scripts/security-tests.sh
+
 echo "== browser tests (Selenium + headless chromium against a real stockroom serve; screenshots in test-artifacts/)"
 ./scripts/browser-tests.sh
 

@@ -163,5 +163,5 @@ extension InventoryPostgresRepository: BackupRepository {
     }
 
     /// The temporary folder: a PostgreSQL shop keeps no folder of its own.
-    public var scratchFolder: String { FileManager.default.temporaryDirectory.path }
+    public var scratchFolder: String { self.scratch ?? FileManager.default.temporaryDirectory.path }
 }

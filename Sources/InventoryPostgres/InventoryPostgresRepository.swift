@@ -19,6 +19,8 @@ public final class InventoryPostgresRepository: Sendable {
     let client: PostgresClient
     let location: PostgresLocation
     let logger: Logger
+    /// Where backups and restores work on files (``scratchFolder``); nil: the system's temporary folder.
+    let scratch: String?
     private let running: Task<Void, Never>
     /// Every committed write's activities, for the server's live events (``ActivitySource``).
     public let activityFeed = ActivityFeed()
@@ -26,12 +28,16 @@ public final class InventoryPostgresRepository: Sendable {
     /// Connects to the database (creating the URL's schema when it names one) and migrates it.
     /// - Throws: ``InventoryError`` (`storage`, field `database`) when the server cannot be reached or the schema is
     ///   not one this build can use; the message never holds the password.
-    public static func open(_ location: PostgresLocation, maximumConnections: Int = 20) async throws -> InventoryPostgresRepository {
-        let repository = InventoryPostgresRepository(location, maximumConnections: maximumConnections)
+    /// - Parameter scratchFolder: where backups and restores work on files (the server's data folder); nil: the system's
+    ///   temporary folder.
+    public static func open(_ location: PostgresLocation, maximumConnections: Int = 20, scratchFolder: String? = nil) async throws -> InventoryPostgresRepository {
+        let repository = InventoryPostgresRepository(location, maximumConnections: maximumConnections, scratchFolder: scratchFolder)
         do {
             try await repository.client.withConnection { connection in
                 _ = try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
             }
+            // Settings out of range (written behind the server's back) stop it at start, naming the setting, as on SQLite.
+            _ = try await repository.settings()
         } catch let error as InventoryError {
             throw error
         } catch {
@@ -43,10 +49,11 @@ public final class InventoryPostgresRepository: Sendable {
     /// A repository on `location` that has neither connected nor migrated (what a server whose database is out of
     /// reach holds; tests).
     static func unopened(_ location: PostgresLocation, maximumConnections: Int) -> InventoryPostgresRepository {
-        InventoryPostgresRepository(location, maximumConnections: maximumConnections)
+        InventoryPostgresRepository(location, maximumConnections: maximumConnections, scratchFolder: nil)
     }
 
-    private init(_ location: PostgresLocation, maximumConnections: Int) {
+    private init(_ location: PostgresLocation, maximumConnections: Int, scratchFolder: String?) {
+        self.scratch = scratchFolder
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password, database: location.database,
             tls: Self.tls(location.tls))

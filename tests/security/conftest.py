@@ -18,6 +18,7 @@ import pathlib
 import resource
 import shutil
 import socket
+import sqlite3
 import ssl
 import struct
 import subprocess
@@ -155,6 +156,19 @@ class Server:
     @property
     def base(self):
         return f"{self.scheme}://127.0.0.1:{self.port}"
+
+    def execute_sql(self, statement):
+        """Runs one SQL statement on the shop's database behind the server's back (the server should be stopped)."""
+        if self.database:
+            base, _, query = self.database.partition("?")
+            schema = dict(part.split("=", 1) for part in query.split("&") if part)["schema"]
+            subprocess.run(["psql", base, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"SET search_path TO {schema}; {statement}"],
+                           check=True, capture_output=True)
+        else:
+            connection = sqlite3.connect(self.data / "stockroom.sqlite")
+            connection.execute(statement)
+            connection.commit()
+            connection.close()
 
     def args(self):
         args = [str(BIN), "serve", "--data", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)]

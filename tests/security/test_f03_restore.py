@@ -18,7 +18,7 @@ import zipfile
 
 import pytest
 
-from conftest import ADMIN, BIN, ROOT, STAFF, Server, make_server
+from conftest import ADMIN, BIN, ON_POSTGRES, ROOT, STAFF, Server, make_server
 
 MIGRATIONS_SOURCE = ROOT / "Sources/InventoryStore/SQLite/SQLiteMigrations.swift"
 
@@ -213,6 +213,7 @@ def test_hostile_archive_refused_and_shop_and_pictures_intact(shops, kind):
     assert not leftovers, f"scratch files left behind: {leftovers}"
 
 
+@pytest.mark.skipif(ON_POSTGRES, reason="the cap is measured from the SQLite file's size here; the server's cap code is the same on both")
 def test_restore_body_over_the_cap_refused(shops):
     """A body larger than 4 × the live database + 1 GiB is refused with 413 (streamed, not held in memory)."""
     server = shops.get()
@@ -280,12 +281,8 @@ def test_out_of_range_lock_minutes_on_disk_stops_serve_at_start():
     server = make_server()
     try:
         server.stop()
-        database = server.data / "stockroom.sqlite"
-        connection = sqlite3.connect(database)
-        connection.execute("DELETE FROM setting WHERE key = 'lockMinutes'")
-        connection.execute("INSERT INTO setting (key, value) VALUES ('lockMinutes', '999999999999999')")
-        connection.commit()
-        connection.close()
+        server.execute_sql("DELETE FROM setting WHERE key = 'lockMinutes'")
+        server.execute_sql("INSERT INTO setting (key, value) VALUES ('lockMinutes', '999999999999999')")
         start = time.monotonic()
         process = subprocess.Popen(server.args(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:

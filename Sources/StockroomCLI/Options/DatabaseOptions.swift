@@ -66,7 +66,9 @@ public struct DatabaseOptions: ParsableArguments {
     /// - Throws: `InventoryError` when it cannot be opened.
     public func open(connections: Int = 8) async throws -> any ShopStore {
         if let location = try self.postgres() {
-            return try await InventoryPostgresRepository.open(location, maximumConnections: connections)
+            // The data folder still holds this machine's files: backups, and the scratch files they are made in.
+            try? FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try await InventoryPostgresRepository.open(location, maximumConnections: connections, scratchFolder: self.folder)
         }
         return try InventorySQLiteRepository.open(dataFolder: self.folder)
     }
