@@ -7,7 +7,7 @@
 # `start` installs Debian's postgresql package when its binaries are missing, makes the `postgres` system user when
 # there is none (initdb and postgres refuse to run as root), runs initdb into a new temporary folder owned by that
 # user, starts the server on a free port of 127.0.0.1 only (trust authentication for the loopback, fsync off: this
-# server holds nothing worth keeping), creates the database `stockroom_test` with pg_trgm, and prints the two export
+# server holds nothing worth keeping; STOCKROOM_PG_DURABLE=1 keeps every flush, for benchmarks), creates the database `stockroom_test` with pg_trgm, and prints the two export
 # lines. `stop` stops that server and removes its folder. Everything it says goes to stderr.
 set -euo pipefail
 
@@ -36,9 +36,12 @@ start() {
   chmod 755 "$folder"
   as_root chown postgres "$folder"
   as_postgres "$bin/initdb" -D "$folder/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+  # STOCKROOM_PG_DURABLE=1 (benchmarks): every commit flushed to disk, as a shop's server would; tests skip the flushes.
+  local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${STOCKROOM_PG_DURABLE:-}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   as_postgres "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 start \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$folder -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$folder $durability -c max_connections=400" >/dev/null
   as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE stockroom_test" >/dev/null
   as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d stockroom_test -q -c "CREATE EXTENSION IF NOT EXISTS pg_trgm" >/dev/null
   say "PostgreSQL 15 on 127.0.0.1:$port (folder $folder)"

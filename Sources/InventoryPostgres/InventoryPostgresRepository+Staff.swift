@@ -31,7 +31,7 @@ extension InventoryPostgresRepository: StaffRepository {
 
     /// One statement outside an explicit transaction, committed on its own (a single statement sees one snapshot): one
     /// round trip instead of three, for the session lookup every authenticated request makes and for a picture's bytes.
-    func statement<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func statement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await self.lease { connection in try await body(connection) }
         } catch {

@@ -7,11 +7,11 @@ import PostgresNIO
 /// The shop's books in a PostgreSQL database (PostgresNIO's connection pool, no ORM), for shops that run several
 /// `stockroom serve` instances against one database (issue 13).
 ///
-/// **Being built.** Every storage protocol is ported and runs the same conformance suites as SQLite
-/// (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the
-/// drawer, customer cards, stocktakes, staff and the whole-shop backup (the portable SQLite file, see
-/// `InventoryPostgresRepository+Backup.swift`). The command line offers PostgreSQL to `stockroom migrate` only until
-/// the multi-instance parts (live events over `LISTEN/NOTIFY`, pictures served from the database) are built.
+/// Every storage protocol is ported and runs the same conformance suites as SQLite (`Tests/InventoryStoreTests`,
+/// ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the drawer, customer cards, stocktakes,
+/// staff and the whole-shop backup (the portable SQLite file, see `InventoryPostgresRepository+Backup.swift`); pictures'
+/// bytes are in the database (``PictureFileRepository``), and a database out of reach is refused as `unavailable`
+/// within seconds (`PostgresAvailability.swift`).
 ///
 /// Each write is one transaction at `READ COMMITTED` that locks what it changes; a serialization failure or a
 /// deadlock (SQLSTATE 40001, 40P01) is retried inside (``write(_:)``), never surfaced.
@@ -101,7 +101,7 @@ public final class InventoryPostgresRepository: Sendable {
     /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed).
     /// Retried from the start on a serialization failure or deadlock; any other error rolls back and is thrown as an
     /// ``InventoryError``.
-    func write<T: Sendable>(_ body: @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
         let agent = Agent.current
         var attempt = 1
         while true {
@@ -129,7 +129,7 @@ public final class InventoryPostgresRepository: Sendable {
     }
 
     /// A read in one transaction (one snapshot: `REPEATABLE READ, READ ONLY`).
-    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await self.lease(operation: .read) { connection in
                 try await self.inTransaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try await body(connection) }

@@ -13,62 +13,86 @@ import Synchronization
 extension InventoryPostgresRepository: DatabaseHealth {
     public var databaseKind: String { "postgresql" }
 
-    /// Whether `SELECT 1` answers within ``probeTimeout``.
+    /// Whether the database answers `SELECT 1`: through the pool when a connection is free within ``probeTimeout``, else
+    /// on a connection of its own (a pool busy with long writes is not a database out of reach).
     public func databaseReachable() async -> Bool {
-        let answer = try? await self.lease(timeout: Self.probeTimeout) { connection in
+        let answer = try? await self.lease(timeout: Self.probeTimeout, probing: false) { connection in
             try await connection.query("SELECT 1", logger: self.logger).collect(Int.self).first
         }
-        return answer == 1
+        if answer == 1 { return true }
+        return await self.probeDirectly()
     }
 
-    /// How long a readiness probe waits.
+    /// How long a readiness probe waits for the pool, and for a connection of its own.
     static var probeTimeout: Duration { .seconds(2) }
-    /// How long a request waits for a connection before it is refused as unavailable: long enough for a busy pool,
-    /// short enough for a till to hear at once that the database is down.
-    static var leaseTimeout: Duration { .seconds(5) }
+    /// How long a request waits for a connection before the database is asked directly whether it answers.
+    static var leaseTimeout: Duration { .seconds(3) }
 
-    /// Runs `body` on a pooled connection, or throws ``InventoryError/Code/unavailable`` when none is had within
-    /// `timeout`. Only the wait for a connection is bounded: once `body` has begun it runs to its end (a write cut off
-    /// between its COMMIT and the answer could not say whether it was booked).
-    /// Each body's time is measured as `stockroom_database_seconds{operation}` (`read`, `write`, `statement`), as the
-    /// SQLite store measures its reads and transactions.
-    func lease<T: Sendable>(timeout: Duration = InventoryPostgresRepository.leaseTimeout, operation: Operation = .statement,
-                            _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        // `began` and `gaveUp` are decided under one lock: either the body starts, or the wait gives up, never both.
+    /// Runs `body` on a pooled connection. While it waits for one, every `timeout` the database is asked on a
+    /// connection of its own whether it answers: when it does not, the wait gives up with
+    /// ``InventoryError/Code/unavailable`` (nothing done), so a till hears within seconds that the database is down;
+    /// when it does, the pool is only busy and the wait goes on. Once `body` has begun it runs to its end (a write cut
+    /// off between its COMMIT and the answer could not say whether it was booked). Each body's time is measured as
+    /// `stockroom_database_seconds{operation}` (`read`, `write`, `statement`), as the SQLite store measures its reads
+    /// and transactions.
+    /// - Parameter probing: false: give up after the first `timeout` without asking (the probe itself).
+    func lease<T: Sendable>(timeout: Duration = InventoryPostgresRepository.leaseTimeout, operation: Operation = .statement, probing: Bool = true,
+                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let state = LeaseState()
-        return try await withoutActuallyEscaping(body) { body in
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await self.client.withConnection { connection in
-                        let begin = state.decided.withLock { state -> Bool in
-                            guard !state.gaveUp else { return false }
-                            state.began = true
-                            return true
-                        }
-                        guard begin else { throw Self.unavailable(nil) }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let answer = LeaseAnswer(continuation)
+            // Not a child task: a wait given up must not wait for the pool to notice (it may take its own minute).
+            Task {
+                do {
+                    answer.resume(with: .success(try await self.client.withConnection { connection in
+                        guard state.begin() else { throw Self.unavailable(nil) }
                         let started = DispatchTime.now().uptimeNanoseconds
                         defer { operation.timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds &- started)) }
                         return try await body(connection)
-                    }
+                    }))
+                } catch {
+                    answer.resume(with: .failure(error))
                 }
-                group.addTask {
-                    try? await Task.sleep(for: timeout)
-                    let giveUp = state.decided.withLock { state -> Bool in
-                        guard !state.began else { return false }
-                        state.gaveUp = true
-                        return true
-                    }
-                    if giveUp { throw Self.unavailable(nil) }
-                    return nil
-                }
-                while let next = try await group.next() {
-                    if let value = next {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                throw Self.unavailable(nil)
             }
+            Task {
+                while !state.hasBegun, !answer.isDone {
+                    try? await Task.sleep(for: timeout)
+                    guard !state.hasBegun, !answer.isDone else { return }
+                    if probing, await self.probeDirectly() { continue }
+                    if state.giveUp() { answer.resume(with: .failure(Self.unavailable(nil))) }
+                    return
+                }
+            }
+        }
+    }
+
+    /// Whether the database answers `SELECT 1` on a new connection of its own within ``probeTimeout``.
+    func probeDirectly() async -> Bool {
+        var configuration = PostgresConnection.Configuration(
+            host: self.location.host, port: self.location.port, username: self.location.username, password: self.location.password,
+            database: self.location.database, tls: .disable)
+        if self.location.tls != .disable, let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) {
+            configuration.tls = self.location.tls == .require ? .require(context) : .prefer(context)
+        }
+        configuration.options.connectTimeout = .seconds(2)
+        let logger = self.logger
+        let probe = Task { () -> Bool in
+            guard let connection = try? await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) else { return false }
+            defer { Task { try? await connection.close() } }
+            return (try? await connection.query("SELECT 1", logger: logger).collect(Int.self).first) == 1
+        }
+        let deadline = Task { () -> Bool in
+            try? await Task.sleep(for: Self.probeTimeout)
+            return false
+        }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await probe.value }
+            group.addTask { await deadline.value }
+            let first = await group.next() ?? false
+            probe.cancel()
+            deadline.cancel()
+            group.cancelAll()
+            return first
         }
     }
 
@@ -122,5 +146,38 @@ extension InventoryPostgresRepository {
 
 /// Whether a lease's body began or its wait gave up (one of the two, decided under the lock).
 private final class LeaseState: Sendable {
-    let decided = Mutex<(began: Bool, gaveUp: Bool)>((false, false))
+    private let decided = Mutex<(began: Bool, gaveUp: Bool)>((false, false))
+
+    /// The body may begin (false: the wait has given up).
+    func begin() -> Bool {
+        self.decided.withLock { state in
+            guard !state.gaveUp else { return false }
+            state.began = true
+            return true
+        }
+    }
+
+    /// The wait gives up (false: the body has begun).
+    func giveUp() -> Bool {
+        self.decided.withLock { state in
+            guard !state.began else { return false }
+            state.gaveUp = true
+            return true
+        }
+    }
+
+    var hasBegun: Bool { self.decided.withLock { $0.began } }
+}
+
+/// A lease's answer, given once: the body's outcome, or the refusal of a wait given up.
+private final class LeaseAnswer<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+
+    func resume(with result: Result<T, any Error>) {
+        self.continuation.withLock { $0.take() }?.resume(with: result)
+    }
+
+    var isDone: Bool { self.continuation.withLock { $0 == nil } }
 }
