@@ -20,8 +20,10 @@ public final class InventoryPostgresRepository: Sendable {
     let location: PostgresLocation
     let logger: Logger
     private let running: Task<Void, Never>
-    /// Every committed write's activities, for the server's live events (``ActivitySource``).
-    public let activityFeed = ActivityFeed()
+    /// Every committed write's activities, this instance's and — once observed — every other instance's on the same
+    /// database, for the server's live events (``ActivitySource``, ``PostgresLiveEvents``).
+    public let activityFeed: ActivityFeed
+    let liveEvents: PostgresLiveEvents
 
     /// Connects to the database (creating the URL's schema when it names one) and migrates it.
     /// - Throws: ``InventoryError`` (`storage`, field `database`) when the server cannot be reached or the schema is
@@ -56,11 +58,22 @@ public final class InventoryPostgresRepository: Sendable {
         let client = PostgresClient(configuration: configuration)
         self.client = client
         self.running = Task { await client.run() }
+        // Listening starts with the first observer, so a one-shot command (which observes nothing) never opens the
+        // listening connection. The feed holds the listener weakly; the listener's task ends in deinit.
+        let liveEvents = PostgresLiveEvents(location, logger: self.logger)
+        self.liveEvents = liveEvents
+        self.activityFeed = ActivityFeed(whenObserved: { [weak liveEvents] feed in liveEvents?.start(publishingTo: feed) })
     }
 
     deinit {
+        self.liveEvents.stop()
         self.running.cancel()
     }
+
+    /// Whether this instance hears the other instances' activities now: its listening connection is open and listening.
+    /// False until someone observes ``activityFeed``, and while the connection is being made again after it dropped
+    /// (activities committed meanwhile on other instances are not replayed). Cheap: one lock, no I/O.
+    public var liveEventsConnected: Bool { self.liveEvents.isConnected }
 
     static func tls(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {
         switch mode {
@@ -85,7 +98,8 @@ public final class InventoryPostgresRepository: Sendable {
     static let attempts = 8
 
     /// Runs `body` as one all-or-nothing write with the shop's settings and an ``ActivityLog`` (its activities go to the
-    /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed).
+    /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed; a
+    /// notification naming their audit rows, sent in the transaction, carries them to the other instances).
     /// Retried from the start on a serialization failure or deadlock; any other error rolls back and is thrown as an
     /// ``InventoryError``.
     func write<T: Sendable>(_ body: @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
@@ -99,6 +113,8 @@ public final class InventoryPostgresRepository: Sendable {
                         let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
                         let value = try await body(connection, settings, log)
                         try await log.noteLowStock(settings)
+                        // Delivered to the other instances only if the transaction commits.
+                        try await self.liveEvents.notify(log.auditIDs, on: connection, logger: self.logger)
                         return (value, log.activities)
                     }
                 }
