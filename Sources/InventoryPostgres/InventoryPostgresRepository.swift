@@ -11,10 +11,17 @@ import PostgresNIO
 /// SQLite (`Tests/InventoryStoreTests`, ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the
 /// drawer, customer cards, stocktakes and staff. The whole-shop backup answers ``notYetPorted(_:)`` (see
 /// `InventoryPostgresRepository+NotYetPorted.swift`), and the command line does not offer PostgreSQL until that and the
-/// multi-instance parts (live events over `LISTEN/NOTIFY`, pictures in the database) are built.
+/// last multi-instance part (pictures in the database) are built.
 ///
 /// Each write is one transaction at `READ COMMITTED` that locks what it changes; a serialization failure or a
 /// deadlock (SQLSTATE 40001, 40P01) is retried inside (``write(_:)``), never surfaced.
+///
+/// **Live events across instances.** ``activityFeed`` publishes every committed write of every instance on the same
+/// database and schema, once, in commit order: this instance's when its write commits, the others' as they arrive over
+/// `LISTEN/NOTIFY` (``PostgresLiveEvents``: a write notifies the audit rows it added, inside its transaction; the
+/// listener reads them back). Listening starts when someone first observes the feed, on a connection of its own that
+/// is made again when it drops, and stops when the repository is released; ``liveEventsConnected`` says whether it
+/// listens now. Activities committed elsewhere while it was not listening are not replayed.
 public final class InventoryPostgresRepository: Sendable {
     let client: PostgresClient
     let location: PostgresLocation

@@ -20,10 +20,11 @@ import Synchronization
 /// from `auditLog` on that connection and rebuilt by the domain (``StoredAudit/activity(at:userID:username:action:detail:recordKind:recordID:productIDs:facts:)``)
 /// before it is published. When the connection drops (PostgreSQL restarted, the backend terminated) the task connects
 /// again by itself, waiting 100 ms, then twice as long each time up to 2 s, and listens again; it logs one warning
-/// per outage and a notice when it listens again. Activities committed while it was not listening are **not
+/// per outage and a notice when it listens again. Activities committed elsewhere while it was not listening are **not
 /// replayed**: audit ids are taken before commit, so a later id may commit first and "everything after the last id
-/// seen" would lose or repeat some; the screens fetch afresh when they reconnect, and the activity feed reads the
-/// audit log itself. The task ends when the repository is released (``stop()``).
+/// seen" would lose or repeat some. The browsers' streams to this instance stay open through such an outage, so their
+/// screens show those changes when they next load or fetch (the activity feed and the audit log read the table
+/// itself). The task ends when the repository is released (``stop()``).
 ///
 /// Sending a notification takes PostgreSQL's notify-queue lock at commit, so writes that record activities commit
 /// one at a time for that instant, whichever instance runs them.
