@@ -11,10 +11,18 @@ import PostgresNIO
 /// ``Backend/postgres``): settings, catalogue, the books, reports, CSV, tabs, the drawer, customer cards, stocktakes,
 /// staff and the whole-shop backup (the portable SQLite file, see `InventoryPostgresRepository+Backup.swift`); pictures'
 /// bytes are in the database (``PictureFileRepository``), and a database out of reach is refused as `unavailable`
-/// within seconds (`PostgresAvailability.swift`).
+/// within seconds (`PostgresAvailability.swift`). Live events reach every instance over `LISTEN/NOTIFY`
+/// (`PostgresLiveEvents.swift`).
 ///
 /// Each write is one transaction at `READ COMMITTED` that locks what it changes; a serialization failure or a
 /// deadlock (SQLSTATE 40001, 40P01) is retried inside (``write(_:)``), never surfaced.
+///
+/// **Live events across instances.** ``activityFeed`` publishes every committed write of every instance on the same
+/// database and schema, once, in commit order: this instance's when its write commits, the others' as they arrive over
+/// `LISTEN/NOTIFY` (``PostgresLiveEvents``: a write notifies the audit rows it added, inside its transaction; the
+/// listener reads them back). Listening starts when someone first observes the feed, on a connection of its own that
+/// is made again when it drops, and stops when the repository is released; ``liveEventsConnected`` says whether it
+/// listens now. Activities committed elsewhere while it was not listening are not replayed.
 public final class InventoryPostgresRepository: Sendable {
     let client: PostgresClient
     let location: PostgresLocation
@@ -22,8 +30,10 @@ public final class InventoryPostgresRepository: Sendable {
     /// Where backups and restores work on files (``scratchFolder``); nil: the system's temporary folder.
     let scratch: String?
     private let running: Task<Void, Never>
-    /// Every committed write's activities, for the server's live events (``ActivitySource``).
-    public let activityFeed = ActivityFeed()
+    /// Every committed write's activities, this instance's and — once observed — every other instance's on the same
+    /// database, for the server's live events (``ActivitySource``, ``PostgresLiveEvents``).
+    public let activityFeed: ActivityFeed
+    let liveEvents: PostgresLiveEvents
 
     /// Connects to the database (creating the URL's schema when it names one) and migrates it.
     /// - Throws: ``InventoryError`` (`storage`, field `database`) when the server cannot be reached or the schema is
@@ -69,11 +79,22 @@ public final class InventoryPostgresRepository: Sendable {
         let client = PostgresClient(configuration: configuration)
         self.client = client
         self.running = Task { await client.run() }
+        // Listening starts with the first observer, so a one-shot command (which observes nothing) never opens the
+        // listening connection. The feed holds the listener weakly; the listener's task ends in deinit.
+        let liveEvents = PostgresLiveEvents(location, logger: self.logger)
+        self.liveEvents = liveEvents
+        self.activityFeed = ActivityFeed(whenObserved: { [weak liveEvents] feed in liveEvents?.start(publishingTo: feed) })
     }
 
     deinit {
+        self.liveEvents.stop()
         self.running.cancel()
     }
+
+    /// Whether this instance hears the other instances' activities now: its listening connection is open and listening.
+    /// False until someone observes ``activityFeed``, and while the connection is being made again after it dropped
+    /// (activities committed meanwhile on other instances are not replayed). Cheap: one lock, no I/O.
+    public var liveEventsConnected: Bool { self.liveEvents.isConnected }
 
     static func tls(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {
         switch mode {
@@ -98,7 +119,8 @@ public final class InventoryPostgresRepository: Sendable {
     static let attempts = 8
 
     /// Runs `body` as one all-or-nothing write with the shop's settings and an ``ActivityLog`` (its activities go to the
-    /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed).
+    /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed; a
+    /// notification naming their audit rows, sent in the transaction, carries them to the other instances).
     /// Retried from the start on a serialization failure or deadlock; any other error rolls back and is thrown as an
     /// ``InventoryError``.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
@@ -112,6 +134,8 @@ public final class InventoryPostgresRepository: Sendable {
                         let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
                         let value = try await body(connection, settings, log)
                         try await log.noteLowStock(settings)
+                        // Delivered to the other instances only if the transaction commits.
+                        try await self.liveEvents.notify(log.auditIDs, on: connection, logger: self.logger)
                         return (value, log.activities)
                     }
                 }

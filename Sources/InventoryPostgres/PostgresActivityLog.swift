@@ -13,6 +13,8 @@ final class PostgresActivityLog: @unchecked Sendable {
     let currency: Currency
     let logger: Logger
     private(set) var activities: [ShopActivity] = []
+    /// The audit rows the activities went to, in the same order (what the write's notification names: ``LiveEvents``).
+    private(set) var auditIDs: [Int64] = []
 
     init(_ connection: PostgresConnection, agent: Agent, currency: Currency, logger: Logger) {
         self.connection = connection
@@ -30,17 +32,19 @@ final class PostgresActivityLog: @unchecked Sendable {
                                            currency: self.currency))
     }
 
-    /// Writes an activity to the audit log and keeps it for the feed. An agent whose account does not exist is kept by
+    /// Writes an activity to the audit log and keeps it, and its row's id, for the feed. An agent whose account does not exist is kept by
     /// name only. Texts are bound as SQLite receives them (``StoredText``: up to a NUL, which PostgreSQL refuses).
     func record(_ activity: ShopActivity) async throws {
         let stored = try StoredAudit(activity)
-        try await self.connection.execute("""
+        let ids = try await self.connection.query("""
             INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts, feedGroup)
             VALUES (\(activity.at), (SELECT id FROM account WHERE id = \(activity.agent.userID?.rawValue)), \(StoredText.bound(activity.agent.username)),
                     \(activity.kind.rawValue), \(StoredText.bound(activity.sentence)), \(activity.record?.kind.rawValue), \(activity.record?.id),
                     \(stored.productIDs), \(StoredText.bound(stored.facts)), \(activity.feedGroup?.rawValue))
-            """, logger: self.logger)
+            RETURNING id
+            """, logger: self.logger).collect(Int64.self)
         self.activities.append(activity)
+        self.auditIDs.append(contentsOf: ids)
     }
 
     /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before deleting it.

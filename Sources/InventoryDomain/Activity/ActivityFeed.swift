@@ -14,9 +14,18 @@ public final class ActivityFeed: Sendable {
         var next = 0
     }
     private let state = Mutex(State())
+    private let whenObserved: (@Sendable (ActivityFeed) -> Void)?
 
     /// Creates a feed without observers.
-    public init() {}
+    public init() {
+        self.whenObserved = nil
+    }
+
+    /// Creates a feed without observers that calls `whenObserved` with itself each time an observer is added: a store
+    /// that has work to do only for observers (PostgreSQL listening for other instances' activities) starts it then.
+    public init(whenObserved: @escaping @Sendable (ActivityFeed) -> Void) {
+        self.whenObserved = whenObserved
+    }
 
     /// Calls `observer` with the activities of every write committed from now on, until the returned observation
     /// is cancelled or released.
@@ -26,6 +35,7 @@ public final class ActivityFeed: Sendable {
             state.observers[state.next] = observer
             return state.next
         }
+        self.whenObserved?(self)
         return Observation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
     }
 

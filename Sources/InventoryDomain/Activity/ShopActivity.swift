@@ -424,6 +424,24 @@ public struct ShopActivity: Sendable, Hashable {
         self.sentence = ActivitySentence(kind: kind, agent: agent, record: record, related: related, subject: subject, party: party,
                                          reason: reason, figures: figures, changes: changes, currency: currency).text
     }
+
+    /// An activity as it was stored, with the sentence it was stored with (``StoredAudit/activity(at:userID:username:action:detail:recordKind:recordID:productIDs:facts:)``):
+    /// the sentence is not built again, since the shop's currency may have changed since.
+    init(stored kind: Kind, by agent: Agent, at: Instant, record: Record?, related: Record?, productIDs: [ProductID], subject: String?,
+         party: String?, reason: AdjustmentReason?, figures: Figures, changes: [Change], sentence: String) {
+        self.kind = kind
+        self.agent = agent
+        self.at = at
+        self.record = record
+        self.related = related
+        self.productIDs = productIDs
+        self.subject = subject
+        self.party = party
+        self.reason = reason
+        self.figures = figures
+        self.changes = changes
+        self.sentence = sentence
+    }
 }
 
 // MARK: - Staff

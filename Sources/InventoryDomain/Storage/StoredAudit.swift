@@ -2,7 +2,10 @@ import Foundation
 
 /// An audit-log row's two JSON columns as every storage backend keeps them: `productIds` (the products an activity
 /// touched) and `facts` (its figures, changed fields and related record: exact integers — minor units, thousandths —
-/// never a password or a picture name). Written and read here once, for SQLite and PostgreSQL alike.
+/// never a password or a picture name; and the subject, party and reason its sentence names, so the activity can be
+/// rebuilt whole). Written and read here once, for SQLite and PostgreSQL alike: ``entry(id:at:userID:username:action:detail:recordKind:recordID:productIDs:facts:)``
+/// reads a row for the audit log and the activity feed, ``activity(at:userID:username:action:detail:recordKind:recordID:productIDs:facts:)``
+/// rebuilds the ``ShopActivity`` it was written from (PostgreSQL's live events on other instances).
 public struct StoredAudit: Sendable, Hashable {
     /// `[1, 2]`, or nil when the activity touched no product.
     public var productIDs: String?
@@ -17,9 +20,11 @@ public struct StoredAudit: Sendable, Hashable {
             changes: activity.changes.isEmpty ? nil : activity.changes.map {
                 Change(field: $0.field.rawValue, from: Value($0.old), to: Value($0.new))
             },
-            related: activity.related)
+            related: activity.related, subject: activity.subject, party: activity.party, reason: activity.reason?.rawValue)
         self.productIDs = activity.productIDs.isEmpty ? nil : try Self.json(activity.productIDs.map(\.rawValue))
-        self.facts = facts.figures == nil && facts.changes == nil && facts.related == nil ? nil : try Self.json(facts)
+        let none = facts.figures == nil && facts.changes == nil && facts.related == nil && facts.subject == nil && facts.party == nil
+            && facts.reason == nil
+        self.facts = none ? nil : try Self.json(facts)
     }
 
     /// An audit entry from its stored columns; unreadable JSON (an older entry) reads as no facts.
@@ -27,19 +32,49 @@ public struct StoredAudit: Sendable, Hashable {
         id: Int64, at: Int64, userID: Int64?, username: String, action: String, detail: String, recordKind: String?, recordID: Int64?,
         productIDs: String?, facts: String?
     ) -> AuditEntry {
-        let decoder = JSONDecoder()
-        let facts = facts.flatMap { try? decoder.decode(Facts.self, from: Data($0.utf8)) }
-        let products = productIDs.flatMap { try? decoder.decode([Int64].self, from: Data($0.utf8)) } ?? []
-        let record = recordKind.flatMap(ShopActivity.Record.Kind.init(rawValue:)).flatMap { kind in recordID.map { ShopActivity.Record(kind, $0) } }
+        let read = Read(recordKind: recordKind, recordID: recordID, productIDs: productIDs, facts: facts)
         return AuditEntry(
-            id: id, at: at, userID: userID.map(UserID.init(rawValue:)), username: username, action: action, detail: detail, record: record,
-            related: facts?.related, productIDs: products.map(ProductID.init(rawValue:)),
-            figures: ShopActivity.Figures(stored: facts?.figures ?? [:]),
-            changes: (facts?.changes ?? []).compactMap { change in
+            id: id, at: at, userID: userID.map(UserID.init(rawValue:)), username: username, action: action, detail: detail, record: read.record,
+            related: read.facts?.related, productIDs: read.productIDs, figures: read.figures, changes: read.changes)
+    }
+
+    /// The activity an audit row was written from, with the sentence it was stored with; nil for a row that is not an
+    /// activity's (an entry older than activities). A hidden value reads as hidden without its text (it was never
+    /// stored); an entry written before the subject, party and reason were kept reads without them.
+    public static func activity(
+        at: Instant, userID: Int64?, username: String, action: String, detail: String, recordKind: String?, recordID: Int64?,
+        productIDs: String?, facts: String?
+    ) -> ShopActivity? {
+        guard let kind = ShopActivity.Kind(rawValue: action) else { return nil }
+        let read = Read(recordKind: recordKind, recordID: recordID, productIDs: productIDs, facts: facts)
+        return ShopActivity(
+            stored: kind, by: Agent(userID: userID.map(UserID.init(rawValue:)), username: username), at: at, record: read.record,
+            related: read.facts?.related, productIDs: read.productIDs, subject: read.facts?.subject, party: read.facts?.party,
+            reason: read.facts?.reason.flatMap(AdjustmentReason.init(rawValue:)), figures: read.figures, changes: read.changes, sentence: detail)
+    }
+
+    /// A row's stored columns decoded; unreadable JSON (an older entry) reads as none.
+    private struct Read {
+        var record: ShopActivity.Record?
+        var facts: Facts?
+        var productIDs: [ProductID]
+
+        init(recordKind: String?, recordID: Int64?, productIDs: String?, facts: String?) {
+            let decoder = JSONDecoder()
+            self.facts = facts.flatMap { try? decoder.decode(Facts.self, from: Data($0.utf8)) }
+            self.productIDs = (productIDs.flatMap { try? decoder.decode([Int64].self, from: Data($0.utf8)) } ?? []).map(ProductID.init(rawValue:))
+            self.record = recordKind.flatMap(ShopActivity.Record.Kind.init(rawValue:)).flatMap { kind in recordID.map { ShopActivity.Record(kind, $0) } }
+        }
+
+        var figures: ShopActivity.Figures { ShopActivity.Figures(stored: self.facts?.figures ?? [:]) }
+
+        var changes: [ShopActivity.Change] {
+            (self.facts?.changes ?? []).compactMap { change in
                 ShopActivity.Change.Field(rawValue: change.field).map {
                     ShopActivity.Change($0, from: Value.value(change.from), to: Value.value(change.to))
                 }
-            })
+            }
+        }
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
@@ -52,6 +87,10 @@ public struct StoredAudit: Sendable, Hashable {
         var figures: [String: Int64]?
         var changes: [Change]?
         var related: ShopActivity.Record?
+        /// What the sentence names (``ShopActivity/subject``, ``ShopActivity/party``, ``ShopActivity/reason``).
+        var subject: String?
+        var party: String?
+        var reason: String?
     }
 
     struct Change: Codable {
