@@ -40,4 +40,4 @@ export STOCKROOM_ARTIFACTS="${STOCKROOM_ARTIFACTS:-$PWD/test-artifacts}"
 mkdir -p "$STOCKROOM_ARTIFACTS"
 cd tests/cluster
 # -s: the rig prints its figures (requests, documents, retries, 503s, faults, phases).
-"../../$venv/bin/pytest" -q -s -p no:cacheprovider -rfE --junitxml="$STOCKROOM_ARTIFACTS/cluster-junit.xml" "$@"
+"../../$venv/bin/pytest" -q -s -p no:cacheprovider -rfE --tb=short --junitxml="$STOCKROOM_ARTIFACTS/cluster-junit.xml" "$@"
