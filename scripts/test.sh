@@ -65,6 +65,9 @@ echo "== security tests (every finding of issue 9 replayed against a real stockr
 echo "== security tests again, each server's shop in a PostgreSQL schema of its own (--database)"
 STOCKROOM_SECURITY_POSTGRES="$STOCKROOM_TEST_POSTGRES" STOCKROOM_ARTIFACTS="$PWD/test-artifacts/postgres" ./scripts/security-tests.sh
 
+echo "== cluster rig (three instances on one PostgreSQL schema behind nginx, 24 clients for 30 s while an instance is killed and PostgreSQL restarted; its own PostgreSQL)"
+STOCKROOM_CLUSTER_SECONDS=30 ./scripts/cluster-tests.sh
+
 echo "== browser tests (Selenium + headless chromium against a real stockroom serve; screenshots in test-artifacts/)"
 ./scripts/browser-tests.sh
 
