@@ -45,7 +45,7 @@ extension InventoryPostgresRepository: DatabaseHealth {
             Task {
                 do {
                     answer.resume(with: .success(try await self.client.withConnection { connection in
-                        guard state.begin() else { throw Self.unavailable(nil) }
+                        guard state.begin(on: connection) else { throw Self.unavailable(nil) }
                         let started = DispatchTime.now().uptimeNanoseconds
                         defer { operation.timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds &- started)) }
                         return try await body(connection)
@@ -54,10 +54,24 @@ extension InventoryPostgresRepository: DatabaseHealth {
                     answer.resume(with: .failure(error))
                 }
             }
-            Task {
-                while !state.hasBegun, !answer.isDone {
-                    try? await Task.sleep(for: timeout)
-                    guard !state.hasBegun, !answer.isDone else { return }
+            // The watchdog. Before the body begins: every `timeout`, is the database there at all? After: has the
+            // connection closed under the body? (PostgresNIO 1.33.2 leaves a query waiting for a row lock unanswered
+            // when PostgreSQL shuts down; the request is answered `unavailable` instead of never.)
+            answer.watchdog = Task {
+                var waited = Duration.zero
+                while !answer.isDone {
+                    do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                    guard !answer.isDone else { return }
+                    if let connection = state.connection {
+                        if connection.isClosed {
+                            answer.resume(with: .failure(Self.lost(ConnectionClosedUnderRequest())))
+                            return
+                        }
+                        continue
+                    }
+                    waited += .seconds(1)
+                    guard waited >= timeout else { continue }
+                    waited = .zero
                     if probing, await self.probeDirectly() { continue }
                     if state.giveUp() { answer.resume(with: .failure(Self.unavailable(nil))) }
                     return
@@ -146,16 +160,20 @@ extension InventoryPostgresRepository {
 
 /// Whether a lease's body began or its wait gave up (one of the two, decided under the lock).
 private final class LeaseState: Sendable {
-    private let decided = Mutex<(began: Bool, gaveUp: Bool)>((false, false))
+    private let decided = Mutex<(began: Bool, gaveUp: Bool, connection: PostgresConnection?)>((false, false, nil))
 
-    /// The body may begin (false: the wait has given up).
-    func begin() -> Bool {
+    /// The body may begin on `connection` (false: the wait has given up).
+    func begin(on connection: PostgresConnection) -> Bool {
         self.decided.withLock { state in
             guard !state.gaveUp else { return false }
             state.began = true
+            state.connection = connection
             return true
         }
     }
+
+    /// The connection the body runs on, once it has begun.
+    var connection: PostgresConnection? { self.decided.withLock { $0.connection } }
 
     /// The wait gives up (false: the body has begun).
     func giveUp() -> Bool {
@@ -175,9 +193,23 @@ private final class LeaseAnswer<T: Sendable>: Sendable {
 
     init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
 
+    /// The watchdog, stopped once the answer is given.
+    let watchdogTask = Mutex<Task<Void, Never>?>(nil)
+
+    var watchdog: Task<Void, Never>? {
+        get { self.watchdogTask.withLock { $0 } }
+        set { self.watchdogTask.withLock { $0 = newValue } }
+    }
+
     func resume(with result: Result<T, any Error>) {
-        self.continuation.withLock { $0.take() }?.resume(with: result)
+        guard let continuation = self.continuation.withLock({ $0.take() }) else { return }
+        continuation.resume(with: result)
+        self.watchdogTask.withLock { $0 }?.cancel()
     }
 
     var isDone: Bool { self.continuation.withLock { $0 == nil } }
 }
+
+
+/// The connection a request's body ran on closed before the body ended.
+struct ConnectionClosedUnderRequest: Error {}

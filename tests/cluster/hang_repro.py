@@ -68,5 +68,6 @@ try:
     print(f"{len(hung)} never answered within {client_timeout:.0f} s")
 finally:
     instance.stop()
+    shutil.copy(instance.log_path, "/tmp/hang-server.log")
     pg.remove()
     shutil.rmtree(root, ignore_errors=True)

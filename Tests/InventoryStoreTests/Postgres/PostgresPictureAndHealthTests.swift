@@ -86,3 +86,49 @@ struct PostgresPictureAndHealthTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// A request whose connection PostgreSQL terminates while the request waits (for a row lock, here) is answered, not
+/// left hanging: `unavailable`, within seconds.
+@Suite(.enabled(if: Backend.ported.contains(.postgres)))
+struct PostgresTerminatedConnectionTests {
+    @Test func aWriteWaitingForALockWhoseConnectionIsTerminatedIsAnswered() async throws {
+        let location = try Backend.postgresLocation()
+        let repository = try await InventoryPostgresRepository.open(location, maximumConnections: 4)
+        let category = try await repository.createCategory(Category(id: CategoryID(0), name: "Locked"))
+        let holding = Barrier(parties: 2)
+        let release = Barrier(parties: 2)
+        // One write holds the category's row; a second waits for it; the waiting one's backend is terminated.
+        let holder = Task {
+            try await repository.write { connection, _, _ in
+                _ = try await connection.query("SELECT id FROM category WHERE id = \(category.id.rawValue) FOR UPDATE", logger: repository.logger)
+                    .collect(Int64.self)
+                await holding.arrive()
+                await release.arrive()
+            }
+        }
+        await holding.arrive()
+        let waiter = Task {
+            try await repository.write { connection, _, _ in
+                _ = try await connection.query("SELECT id FROM category WHERE id = \(category.id.rawValue) FOR UPDATE", logger: repository.logger)
+                    .collect(Int64.self)
+            }
+        }
+        // Wait until the second write is blocked, then terminate its backend.
+        var terminated = false
+        for _ in 0..<100 where !terminated {
+            try await Task.sleep(for: .milliseconds(100))
+            terminated = try await repository.statement { connection in
+                try await connection.query("""
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%' AND pid <> pg_backend_pid()
+                    """, logger: repository.logger).collect(Bool.self).contains(true)
+            }
+        }
+        #expect(terminated)
+        let started = ContinuousClock.now
+        await #expect(throws: InventoryError(.unavailable, field: "database", "")) { try await waiter.value }
+        #expect(started.duration(to: .now) < .seconds(30))
+        await release.arrive()
+        try await holder.value
+    }
+}
