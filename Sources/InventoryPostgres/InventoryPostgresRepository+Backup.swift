@@ -56,7 +56,8 @@ extension InventoryPostgresRepository {
     public func copyShop(fromShopFile path: String, pictures: String? = nil) async throws -> ShopCopyCounts {
         let file = try SQLiteShopFile.openForReading(at: path)
         defer { file.close() }
-        return try await self.replacingTransaction { connection in
+        return // `transaction`, not `write`: no settings are read before it nor stock alerts noted after it, as it replaces the shop.
+        try await self.transaction { connection in
             // One copy at a time into this database, whichever process runs it: the second finds the first's shop.
             try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-shop-copy'))", logger: self.logger)
             let held = try await PostgresShopCopy.rowCounts(connection, logger: self.logger)
@@ -92,7 +93,8 @@ extension InventoryPostgresRepository {
         let file = try SQLiteShopFile.openForReading(at: scratch)
         defer { file.close() }
         let agent = Agent.current
-        try await self.replacingTransaction { connection in
+        // `transaction`, not `write`: no settings are read before it nor stock alerts noted after it, as it replaces the shop.
+        try await self.transaction { connection in
             // Emptied in the transaction: every other reader and writer waits for its end, and a failure brings it all back.
             let emptied = PostgresShopCopy.tables.map(\.postgres) + (pictures == nil ? [] : ["pictureFile"])
             try await connection.execute(PostgresQuery(unsafeSQL: "TRUNCATE \(emptied.joined(separator: ", ")) RESTART IDENTITY"), logger: self.logger)
@@ -102,37 +104,6 @@ extension InventoryPostgresRepository {
             let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
             try await log.record(ShopActivity(.backupRestored, by: agent, at: Self.now, currency: settings.currency))
             return ((), log.activities)
-        }
-    }
-
-    /// Runs `body` in one `READ COMMITTED` transaction of its own (not ``write(_:)``'s: no settings are read before
-    /// it and no stock alerts noted after it, since it replaces the shop), retried on a serialization failure or
-    /// deadlock; its activities go to ``activityFeed`` once it has committed.
-    func replacingTransaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> (T, [ShopActivity])) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                let (value, activities) = try await self.client.withConnection { connection in
-                    try await connection.execute("BEGIN", logger: self.logger)
-                    do {
-                        let result = try await body(connection)
-                        try await connection.execute("COMMIT", logger: self.logger)
-                        return result
-                    } catch {
-                        try? await connection.execute("ROLLBACK", logger: self.logger)
-                        throw error
-                    }
-                }
-                self.activityFeed.publish(activities)
-                return value
-            } catch {
-                if attempt < Self.attempts, Self.isTransient(error) {
-                    attempt += 1
-                    try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
-                    continue
-                }
-                throw Self.translate(error)
-            }
         }
     }
 }

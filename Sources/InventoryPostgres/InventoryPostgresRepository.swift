@@ -125,19 +125,26 @@ public final class InventoryPostgresRepository: Sendable {
     /// ``InventoryError``.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
         let agent = Agent.current
+        return try await self.transaction { connection in
+            let settings = try await Self.loadSettings(connection, logger: self.logger)
+            let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
+            let value = try await body(connection, settings, log)
+            try await log.noteLowStock(settings)
+            // Delivered to the other instances only if the transaction commits.
+            try await self.liveEvents.notify(log.auditIDs, on: connection, logger: self.logger)
+            return (value, log.activities)
+        }
+    }
+
+    /// Runs `body` in one `READ COMMITTED` transaction, tried again from the start on a serialization failure or
+    /// deadlock; the activities it answers go to ``activityFeed`` once it has committed; any other error rolls back and
+    /// is thrown as an ``InventoryError``. (``write(_:)`` is this with the settings read first and stock alerts noted.)
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> (T, [ShopActivity])) async throws -> T {
         var attempt = 1
         while true {
             do {
                 let (value, activities) = try await self.lease(operation: .write) { connection in
-                    try await self.inTransaction(connection) {
-                        let settings = try await Self.loadSettings(connection, logger: self.logger)
-                        let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
-                        let value = try await body(connection, settings, log)
-                        try await log.noteLowStock(settings)
-                        // Delivered to the other instances only if the transaction commits.
-                        try await self.liveEvents.notify(log.auditIDs, on: connection, logger: self.logger)
-                        return (value, log.activities)
-                    }
+                    try await self.inTransaction(connection) { try await body(connection) }
                 }
                 self.activityFeed.publish(activities)
                 return value

@@ -72,21 +72,24 @@ extension InventorySQLiteRepository {
     public static func verifyBackup(at path: String, scratchFolder: String) throws -> BackupContents {
         try self.withCheckedCopy(of: path, scratchFolder: scratchFolder) { checked, applied in
             do {
-                return try checked.read { db in
-                    func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-                    return BackupContents(
-                        version: applied.last ?? "",
-                        shopName: try Self.loadSettings(db).shopName,
-                        products: try count("SELECT COUNT(*) FROM product"),
-                        documents: try count("SELECT COUNT(*) FROM document"),
-                        users: try count("SELECT COUNT(*) FROM user"),
-                        lastDocumentAt: try Int64.fetchOne(db, sql: "SELECT MAX(effectiveAt) FROM document").map(Instant.init(milliseconds:)))
-                }
+                return try checked.read { db in try Self.contents(db, applied: applied) }
             } catch {
                 if let error = error as? InventoryError { throw error }
                 throw InventoryError(.invalidValue, field: "file", "the backup could not be read back: \(error)", cause: error)
             }
         }
+    }
+
+    /// What a checked backup holds, for the one who restores it.
+    static func contents(_ db: Database, applied: [String]) throws -> BackupContents {
+        func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+        return BackupContents(
+            version: applied.last ?? "",
+            shopName: try Self.loadSettings(db).shopName,
+            products: try count("SELECT COUNT(*) FROM product"),
+            documents: try count("SELECT COUNT(*) FROM document"),
+            users: try count("SELECT COUNT(*) FROM user"),
+            lastDocumentAt: try Int64.fetchOne(db, sql: "SELECT MAX(effectiveAt) FROM document").map(Instant.init(milliseconds:)))
     }
 
     /// Copies a backup file into `scratchFolder`, checks the copy (``inspectBackup(at:)``), brings it up to this

@@ -211,16 +211,7 @@ extension InventorySQLiteRepository {
     /// - Throws: ``InventoryError`` naming `file` with the reason the backup is refused; nothing is left at `copy` then.
     package static func checkedCopy(of path: String, to copy: String, scratchFolder: String) throws -> BackupContents {
         try self.withCheckedCopy(of: path, scratchFolder: scratchFolder) { checked, applied in
-            let contents: BackupContents = try checked.read { db in
-                func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-                return BackupContents(
-                    version: applied.last ?? "",
-                    shopName: try Self.loadSettings(db).shopName,
-                    products: try count("SELECT COUNT(*) FROM product"),
-                    documents: try count("SELECT COUNT(*) FROM document"),
-                    users: try count("SELECT COUNT(*) FROM user"),
-                    lastDocumentAt: try Int64.fetchOne(db, sql: "SELECT MAX(effectiveAt) FROM document").map(Instant.init(milliseconds:)))
-            }
+            let contents: BackupContents = try checked.read { db in try Self.contents(db, applied: applied) }
             guard PrivateFile.create(copy) else {
                 throw InventoryError(.storage, field: "file", "no room for a checked copy of the backup")
             }
