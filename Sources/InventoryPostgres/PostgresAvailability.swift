@@ -23,13 +23,16 @@ extension InventoryPostgresRepository: DatabaseHealth {
         return await self.probeDirectly()
     }
 
-    /// How long a readiness probe waits for the pool, and for a connection of its own.
+    /// How long a readiness probe waits for the pool.
     static var probeTimeout: Duration { .seconds(2) }
+    /// How long a probe on a connection of its own may take: generous, since a database that is down refuses the
+    /// connection at once, while a loaded machine may take seconds to answer one that is up.
+    static var directProbeTimeout: Duration { .seconds(10) }
     /// How long a request waits for a connection before the database is asked directly whether it answers.
     static var leaseTimeout: Duration { .seconds(3) }
 
     /// Runs `body` on a pooled connection. While it waits for one, every `timeout` the database is asked on a
-    /// connection of its own whether it answers: when it does not, the wait gives up with
+    /// connection of its own whether it answers: when it does not, twice in a row, the wait gives up with
     /// ``InventoryError/Code/unavailable`` (nothing done), so a till hears within seconds that the database is down;
     /// when it does, the pool is only busy and the wait goes on. Once `body` has begun it runs to its end (a write cut
     /// off between its COMMIT and the answer could not say whether it was booked). Each body's time is measured as
@@ -59,6 +62,7 @@ extension InventoryPostgresRepository: DatabaseHealth {
             // when PostgreSQL shuts down; the request is answered `unavailable` instead of never.)
             answer.watchdog = Task {
                 var waited = Duration.zero
+                var failedProbes = 0
                 while !answer.isDone {
                     do { try await Task.sleep(for: .seconds(1)) } catch { return }
                     guard !answer.isDone else { return }
@@ -72,7 +76,15 @@ extension InventoryPostgresRepository: DatabaseHealth {
                     waited += .seconds(1)
                     guard waited >= timeout else { continue }
                     waited = .zero
-                    if probing, await self.probeDirectly() { continue }
+                    if probing {
+                        // Two probes in a row must fail: one slow answer on a loaded machine is not an outage.
+                        if await self.probeDirectly() {
+                            failedProbes = 0
+                            continue
+                        }
+                        failedProbes += 1
+                        if failedProbes < 2 { continue }
+                    }
                     if state.giveUp() { answer.resume(with: .failure(Self.unavailable(nil))) }
                     return
                 }
@@ -80,7 +92,7 @@ extension InventoryPostgresRepository: DatabaseHealth {
         }
     }
 
-    /// Whether the database answers `SELECT 1` on a new connection of its own within ``probeTimeout``.
+    /// Whether the database answers `SELECT 1` on a new connection of its own within ``directProbeTimeout``.
     func probeDirectly() async -> Bool {
         var configuration = PostgresConnection.Configuration(
             host: self.location.host, port: self.location.port, username: self.location.username, password: self.location.password,
@@ -88,7 +100,7 @@ extension InventoryPostgresRepository: DatabaseHealth {
         if self.location.tls != .disable, let context = try? NIOSSLContext(configuration: .makeClientConfiguration()) {
             configuration.tls = self.location.tls == .require ? .require(context) : .prefer(context)
         }
-        configuration.options.connectTimeout = .seconds(2)
+        configuration.options.connectTimeout = .seconds(5)
         let logger = self.logger
         let probe = Task { () -> Bool in
             guard let connection = try? await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) else { return false }
@@ -96,7 +108,7 @@ extension InventoryPostgresRepository: DatabaseHealth {
             return (try? await connection.query("SELECT 1", logger: logger).collect(Int.self).first) == 1
         }
         let deadline = Task { () -> Bool in
-            try? await Task.sleep(for: Self.probeTimeout)
+            try? await Task.sleep(for: Self.directProbeTimeout)
             return false
         }
         return await withTaskGroup(of: Bool.self) { group in
