@@ -10,7 +10,7 @@ import PostgresNIO
 extension InventoryPostgresRepository: PictureFileRepository {
     public func storePictureFile(_ name: String, bytes: [UInt8]) async throws -> Bool {
         try Self.checkPictureName(name)
-        let type = name.hasSuffix(".png") ? "image/png" : "image/jpeg"
+        let type = ProductPictures.contentType(ofName: name)
         return try await self.statement { connection in
             // `xmax = 0` holds for a row this statement inserted, not for one it updated.
             try await connection.query("""
@@ -29,18 +29,17 @@ extension InventoryPostgresRepository: PictureFileRepository {
         }
     }
 
-    public func deleteUnusedPictureFiles(_ names: [String]) async throws {
+    public func deleteUnusedPictureFiles() async throws {
         let grace = Self.pictureGraceMilliseconds
         try await self.statement { connection in
-            // `names` are swept like the rest once their grace has passed; before, they are still being committed
-            // somewhere, or were released moments after being stored (the next sweep takes them).
+            // A picture stored within the grace period may still be in a change being committed somewhere, or was
+            // released moments after being stored (a later sweep takes it).
             try await connection.execute("""
                 DELETE FROM pictureFile f
                 WHERE f.storedAt < now() - make_interval(secs => \(grace / 1_000))
                   AND NOT EXISTS (SELECT 1 FROM productPicture p WHERE p.name = f.name)
                 """, logger: self.logger)
         }
-        _ = names
     }
 
     public func deletePictureFiles(except keep: Set<String>) async throws {

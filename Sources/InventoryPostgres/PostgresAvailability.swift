@@ -7,8 +7,8 @@ import PostgresNIO
 import Synchronization
 
 // When PostgreSQL cannot be reached (restarting, a network between), a request must not wait for the pool's own
-// give-up (a minute): it is refused at once as `unavailable` (HTTP 503 with Retry-After), having done nothing, and the
-// pool keeps trying to connect behind it, so the next request after the database is back succeeds.
+// give-up (a minute): it is refused within seconds as `unavailable` (HTTP 503 with Retry-After), having done nothing,
+// and the pool keeps trying to connect behind it, so the next request after the database is back succeeds.
 
 extension InventoryPostgresRepository: DatabaseHealth {
     public var databaseKind: String { "postgresql" }
@@ -196,7 +196,6 @@ private final class LeaseState: Sendable {
         }
     }
 
-    var hasBegun: Bool { self.decided.withLock { $0.began } }
 }
 
 /// A lease's answer, given once: the body's outcome, or the refusal of a wait given up.
@@ -221,7 +220,6 @@ private final class LeaseAnswer<T: Sendable>: Sendable {
 
     var isDone: Bool { self.continuation.withLock { $0 == nil } }
 }
-
 
 /// The connection a request's body ran on closed before the body ended.
 struct ConnectionClosedUnderRequest: Error {}

@@ -14,9 +14,9 @@ public protocol PictureFileRepository: Sendable {
     func storePictureFile(_ name: String, bytes: [UInt8]) async throws -> Bool
     /// A picture's bytes, nil when none is stored under `name`.
     func pictureFile(_ name: String) async throws -> [UInt8]?
-    /// Deletes the named pictures that no product shows and that were stored more than the grace period ago, together
-    /// with every other such picture (a sweep of what earlier deletions spared).
-    func deleteUnusedPictureFiles(_ names: [String]) async throws
+    /// Deletes every picture no product shows that was stored more than the grace period ago: what a change just left
+    /// unused, and what earlier deletions spared.
+    func deleteUnusedPictureFiles() async throws
     /// Deletes every stored picture whose name is not in `keep`, whatever shows it (a restore's pictures replace the
     /// old ones).
     func deletePictureFiles(except keep: Set<String>) async throws

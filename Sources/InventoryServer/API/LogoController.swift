@@ -37,7 +37,7 @@ struct LogoController<Store: SettingsRepository> {
         }
         guard body.readableBytes <= ShopLogo.maxBytes else { throw tooLarge }
         let prepared = try await self.images.prepare(Array(body.readableBytesView), field: "body")
-        let type = prepared.name.hasSuffix(".png") ? "image/png" : "image/jpeg"
+        let type = ProductPictures.contentType(ofName: prepared.name)
         let logo = try await self.store.setShopLogo(prepared.bytes, contentType: type)
         return JSON(LogoResponse(url: logo.map { LogoResponse.url(version: $0.version) }, width: prepared.width, height: prepared.height))
     }

@@ -177,7 +177,7 @@ public struct ImageStore: Sendable {
     func delete(_ names: [String]) async {
         if let database = self.database {
             // Best effort, as for files: a picture left behind is swept by a later deletion.
-            try? await database.deleteUnusedPictureFiles(names.filter(ProductPictures.isValidName))
+            try? await database.deleteUnusedPictureFiles()
             return
         }
         for name in names where ProductPictures.isValidName(name) {
@@ -189,10 +189,10 @@ public struct ImageStore: Sendable {
     public func load(_ name: String) async throws -> (data: Data, contentType: String)? {
         guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }), !name.hasPrefix(".") else { return nil }
         if let database = self.database {
-            return try await database.pictureFile(name).map { (Data($0), name.hasSuffix(".png") ? "image/png" : "image/jpeg") }
+            return try await database.pictureFile(name).map { (Data($0), ProductPictures.contentType(ofName: name)) }
         }
         guard let data = FileManager.default.contents(atPath: (self.folder as NSString).appendingPathComponent(name)) else { return nil }
-        return (data, name.hasSuffix(".png") ? "image/png" : "image/jpeg")
+        return (data, ProductPictures.contentType(ofName: name))
     }
 }
 

@@ -37,7 +37,7 @@ struct PostgresPictureAndHealthTests {
         try await repository.client.withConnection { connection in
             try await connection.query("UPDATE pictureFile SET storedAt = now() - interval '1 hour' WHERE name <> \(fresh)", logger: repository.logger)
         }
-        try await repository.deleteUnusedPictureFiles([old, fresh])
+        try await repository.deleteUnusedPictureFiles()
         #expect(try await repository.pictureFileNames() == [shown, fresh])
         try await repository.deletePictureFiles(except: [fresh])
         #expect(try await repository.pictureFileNames() == [fresh])
