@@ -43,11 +43,15 @@ public final class InventoryPostgresRepository: Sendable {
     public static func open(_ location: PostgresLocation, maximumConnections: Int = 20, scratchFolder: String? = nil) async throws -> InventoryPostgresRepository {
         let repository = InventoryPostgresRepository(location, maximumConnections: maximumConnections, scratchFolder: scratchFolder)
         do {
-            try await repository.client.withConnection { connection in
-                _ = try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
+            // Through `lease`: a server that does not answer is reported within seconds, not after the pool's minute.
+            _ = try await repository.lease { connection in
+                try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
             }
             // Settings out of range (written behind the server's back) stop it at start, naming the setting, as on SQLite.
             _ = try await repository.settings()
+        } catch let error as InventoryError where error.code == .unavailable {
+            throw InventoryError(.unavailable, field: "database", "cannot reach the database \(location): is PostgreSQL running and accepting connections there?",
+                                 cause: Self.sendable(error))
         } catch let error as InventoryError {
             throw error
         } catch {

@@ -64,6 +64,17 @@ struct PostgresPictureAndHealthTests {
         }
     }
 
+    @Test func openingADatabaseNobodyServesSaysWhereItLooked() async throws {
+        var location = try Backend.postgresLocation()
+        location.port = try Self.closedPort()
+        await #expect {
+            _ = try await InventoryPostgresRepository.open(location, maximumConnections: 1)
+        } throws: { error in
+            guard let error = error as? InventoryError else { return false }
+            return error.code == .unavailable && error.field == "database" && error.userMessage.contains("127.0.0.1:\(location.port)")
+        }
+    }
+
     /// A TCP port on 127.0.0.1 with nothing listening (bound, then closed).
     static func closedPort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
