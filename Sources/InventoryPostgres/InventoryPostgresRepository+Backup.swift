@@ -70,7 +70,7 @@ extension InventoryPostgresRepository {
             let rows = try await PostgresShopCopy.copy(from: file, to: connection, field: "from", logger: self.logger)
             var stored = 0
             if let pictures { stored = try await PostgresShopCopy.storePictures(from: pictures, connection, field: "from", logger: self.logger) }
-            return (ShopCopyCounts(rows: rows, pictures: stored), [])
+            return Committing(value: ShopCopyCounts(rows: rows, pictures: stored))
         }
     }
 
@@ -103,7 +103,7 @@ extension InventoryPostgresRepository {
             let settings = try await Self.loadSettings(connection, logger: self.logger)
             let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
             try await log.record(ShopActivity(.backupRestored, by: agent, at: Self.now, currency: settings.currency))
-            return ((), log.activities)
+            return Committing(value: (), activities: log.activities)
         }
     }
 }

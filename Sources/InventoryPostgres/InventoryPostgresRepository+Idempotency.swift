@@ -10,9 +10,10 @@ extension InventoryPostgresRepository {
     func writeOnce<T: Sendable>(
         _ key: IdempotencyKey?, kind: MovementKind,
         book: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> (documentID: Int64, record: T),
-        replay: @escaping @Sendable (PostgresConnection, Int64) async throws -> T
+        replay: @escaping @Sendable (PostgresConnection, Int64) async throws -> T,
+        afterCommit: (@Sendable (PostgresConnection, Idempotent<T>) async -> Idempotent<T>)? = nil
     ) async throws -> Idempotent<T> {
-        try await self.write { connection, settings, log in
+        try await self.write({ connection, settings, log in
             guard let key else { return Idempotent(record: try await book(connection, settings, log).record, replayed: false) }
             let now = Self.now
             let oldest = Instant(milliseconds: now.milliseconds - IdempotencyKey.lifetimeMilliseconds)
@@ -39,9 +40,12 @@ extension InventoryPostgresRepository {
             let (documentID, record) = try await book(connection, settings, log)
             try await connection.execute("UPDATE idempotencyKey SET documentId = \(documentID) WHERE userId = \(key.userID.rawValue) AND key = \(key.key)",
                                        logger: self.logger)
-            try await connection.execute("DELETE FROM idempotencyKey WHERE createdAt < \(oldest)", logger: self.logger)
+            // Expired keys, but none another write is deleting: waiting for its commit would serialize the writes.
+            try await connection.execute("""
+                DELETE FROM idempotencyKey WHERE ctid IN (SELECT ctid FROM idempotencyKey WHERE createdAt < \(oldest) FOR UPDATE SKIP LOCKED)
+                """, logger: self.logger)
             return Idempotent(record: record, replayed: false)
-        }
+        }, afterCommit: afterCommit)
     }
 
     /// Runs `body` exactly as a write would and answers what it returned, then rolls everything back: a dry run (its

@@ -13,11 +13,63 @@ extension InventoryPostgresRepository {
             let record = try await self.bookSale(connection, settings, draft, replacing: nil)
             try await log.recordDocument(.recorded, .sale, id: record.id.rawValue)
             return (record.id.rawValue, record)
-        }, replay: { connection, id in try await self.fetchSale(connection, SaleID(id)) })
+        }, replay: { connection, id in try await self.fetchSale(connection, SaleID(id)) }, afterCommit: { connection, booked in
+            // A replayed sale whose first answer was lost may still be waiting for its number too.
+            guard booked.record.receiptNumber == 0 else { return booked }
+            var numbered = booked
+            numbered.record.receiptNumber = await self.numberReceipts(on: connection, waitingFor: booked.record.id) ?? 0
+            return numbered
+        })
     }
 
     public func previewSale(_ draft: SaleDraft, replacing id: SaleID? = nil) async throws -> SaleRecord {
-        try await self.dryRun { connection, settings in try await self.bookSale(connection, settings, draft, replacing: id) }
+        try await self.dryRun { connection, settings in
+            var sale = try await self.bookSale(connection, settings, draft, replacing: id)
+            if sale.receiptNumber == 0 {
+                // The number it would get: after the last one given and those of the sales waiting for theirs (this
+                // one among them, uncommitted).
+                sale.receiptNumber = try await connection.query("""
+                    SELECT (SELECT COALESCE(MAX(receiptNumber), 0) FROM document WHERE receiptNumber IS NOT NULL)
+                         + (SELECT COUNT(*) FROM document WHERE kind = 'sale' AND receiptNumber IS NULL)
+                    """, logger: self.logger).collect(Int64.self).first ?? 0
+            }
+            return sale
+        }
+    }
+
+    // MARK: - Receipt numbers
+
+    /// Gives receipt numbers, without gaps across every instance, to the sales committed without one — in the order
+    /// of their ids, after the last number given — and answers the number of sale `id` (nil when it could not be
+    /// given: the connection lost; the next sale booked on any instance, or the next start, numbers it).
+    ///
+    /// A sale is numbered just after its own commit, on the same connection, rather than inside its transaction: the
+    /// lock that makes numbers gapless (an advisory lock on the whole database) would otherwise be held until the
+    /// sale's commit reached the disk, so sales would reach the disk one at a time whatever the number of instances
+    /// and connections. Here the lock covers a short transaction that numbers every sale waiting, so one flush numbers
+    /// many sales under load, and a sale already numbered by another's transaction (visible, so on disk) skips the
+    /// lock altogether. Refused sales and dry runs take no number, as they never commit.
+    func numberReceipts(on connection: PostgresConnection, waitingFor id: SaleID?) async -> Int64? {
+        func numberOf(_ id: SaleID) async throws -> Int64? {
+            try await connection.query("SELECT receiptNumber FROM document WHERE id = \(id.rawValue)", logger: self.logger)
+                .collect(Int64?.self).first ?? nil
+        }
+        do {
+            if let id, let number = try await numberOf(id) { return number }
+            return try await self.inTransaction(connection) {
+                try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-receipt-number'))", logger: self.logger)
+                try await connection.execute("""
+                    WITH last AS (SELECT COALESCE(MAX(receiptNumber), 0) AS number FROM document WHERE receiptNumber IS NOT NULL),
+                         waiting AS (SELECT id, row_number() OVER (ORDER BY id) AS position
+                                     FROM document WHERE kind = 'sale' AND receiptNumber IS NULL)
+                    UPDATE document d SET receiptNumber = last.number + waiting.position FROM last, waiting WHERE d.id = waiting.id
+                    """, logger: self.logger)
+                return try await id.asyncMap(numberOf) ?? nil
+            }
+        } catch {
+            self.logger.warning("receipt numbers not given yet", metadata: ["error": "\(String(reflecting: error))"])
+            return nil
+        }
     }
 
     /// Books a sale (new, or replacing `id`) and reads it back: the one write path of posting, editing and previewing.
@@ -31,7 +83,7 @@ extension InventoryPostgresRepository {
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
-        try await self.write { connection, settings, log in
+        try await self.write({ connection, settings, log in
             let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
@@ -43,7 +95,7 @@ extension InventoryPostgresRepository {
             }
             try await writer.flush()
             try await self.recordImported(connection, log, .sale, ids: ids)
-        }
+        }, afterCommit: { connection, _ in _ = await self.numberReceipts(on: connection, waitingFor: nil) })
     }
 
     public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
@@ -198,13 +250,7 @@ extension InventoryPostgresRepository {
             }
         }
         try await self.writePayments(connection, sale.payments, documentID: documentID, replacing: old != nil)
-        if old == nil {
-            try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-receipt-number'))", logger: self.logger)
-            try await connection.execute("""
-                UPDATE document SET receiptNumber = (SELECT COALESCE(MAX(receiptNumber), 0) + 1 FROM document WHERE receiptNumber IS NOT NULL)
-                WHERE id = \(documentID)
-                """, logger: self.logger)
-        }
+        // A new sale is numbered just after it commits (``numberReceipts(on:waitingFor:)``).
         return documentID
     }
 

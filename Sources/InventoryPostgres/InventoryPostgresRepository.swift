@@ -46,6 +46,8 @@ public final class InventoryPostgresRepository: Sendable {
             // Through `lease`: a server that does not answer is reported within seconds, not after the pool's minute.
             _ = try await repository.lease { connection in
                 try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
+                // Sales an instance committed but did not live to number.
+                _ = await repository.numberReceipts(on: connection, waitingFor: nil)
             }
             // Settings out of range (written behind the server's back) stop it at start, naming the setting, as on SQLite.
             _ = try await repository.settings()
@@ -124,34 +126,57 @@ public final class InventoryPostgresRepository: Sendable {
 
     /// Runs `body` as one all-or-nothing write with the shop's settings and an ``ActivityLog`` (its activities go to the
     /// audit log in the same transaction, attributed to ``Agent/current``, and to ``activityFeed`` once committed; a
-    /// notification naming their audit rows, sent in the transaction, carries them to the other instances).
+    /// notification naming their audit rows, sent just after the commit, carries them to the other instances).
     /// Retried from the start on a serialization failure or deadlock; any other error rolls back and is thrown as an
-    /// ``InventoryError``.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T) async throws -> T {
+    /// ``InventoryError``. `afterCommit`, if given, runs on the same connection once the transaction has committed (see
+    /// ``transaction(_:afterCommit:)``).
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, ShopSettings, PostgresActivityLog) async throws -> T,
+        afterCommit: (@Sendable (PostgresConnection, T) async -> T)? = nil
+    ) async throws -> T {
         let agent = Agent.current
-        return try await self.transaction { connection in
+        return try await self.transaction({ connection in
             let settings = try await Self.loadSettings(connection, logger: self.logger)
             let log = PostgresActivityLog(connection, agent: agent, currency: settings.currency, logger: self.logger)
             let value = try await body(connection, settings, log)
             try await log.noteLowStock(settings)
-            // Delivered to the other instances only if the transaction commits.
-            try await self.liveEvents.notify(log.auditIDs, on: connection, logger: self.logger)
-            return (value, log.activities)
-        }
+            return Committing(value: value, activities: log.activities, auditIDs: log.auditIDs)
+        }, afterCommit: afterCommit)
+    }
+
+    /// What a transaction's body answers: its value, the activities for ``activityFeed`` and the audit rows to announce
+    /// to the other instances once it has committed.
+    struct Committing<T: Sendable>: Sendable {
+        var value: T
+        var activities: [ShopActivity] = []
+        var auditIDs: [Int64] = []
     }
 
     /// Runs `body` in one `READ COMMITTED` transaction, tried again from the start on a serialization failure or
-    /// deadlock; the activities it answers go to ``activityFeed`` once it has committed; any other error rolls back and
-    /// is thrown as an ``InventoryError``. (``write(_:)`` is this with the settings read first and stock alerts noted.)
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> (T, [ShopActivity])) async throws -> T {
+    /// deadlock; any other error rolls back and is thrown as an ``InventoryError``. Once it has committed, on the same
+    /// connection: the audit rows it names are announced (``PostgresLiveEvents``) and `afterCommit` runs; then its
+    /// activities go to ``activityFeed``. (``write(_:afterCommit:)`` is this with the settings read first and stock
+    /// alerts noted.)
+    ///
+    /// Nothing after the commit is held to it: the commit is what makes the write durable, and a statement there that
+    /// fails (the connection lost just after the commit) is logged, not thrown, since the write did happen. Keeping
+    /// them out of the transaction keeps its locks short: `pg_notify` takes a database-wide lock from the commit until
+    /// the commit is on disk, so inside the transaction it made every write wait for every other write's disk flush.
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Committing<T>,
+        afterCommit: (@Sendable (PostgresConnection, T) async -> T)? = nil
+    ) async throws -> T {
         var attempt = 1
         while true {
             do {
-                let (value, activities) = try await self.lease(operation: .write) { connection in
-                    try await self.inTransaction(connection) { try await body(connection) }
+                let outcome = try await self.lease(operation: .write) { connection in
+                    var outcome = try await self.inTransaction(connection) { try await body(connection) }
+                    await self.liveEvents.announce(outcome.auditIDs, on: connection, logger: self.logger)
+                    if let afterCommit { outcome.value = await afterCommit(connection, outcome.value) }
+                    return outcome
                 }
-                self.activityFeed.publish(activities)
-                return value
+                self.activityFeed.publish(outcome.activities)
+                return outcome.value
             } catch {
                 if attempt < Self.attempts, Self.isTransient(error) {
                     attempt += 1
@@ -174,7 +199,7 @@ public final class InventoryPostgresRepository: Sendable {
         }
     }
 
-    private func inTransaction<T: Sendable>(
+    func inTransaction<T: Sendable>(
         _ connection: PostgresConnection, begin: String = "BEGIN", _ body: () async throws -> T
     ) async throws -> T {
         try await connection.execute(PostgresQuery(unsafeSQL: begin), logger: self.logger)

@@ -5,11 +5,11 @@ import PostgresNIO
 import Synchronization
 
 /// Live events across instances: every committed write of every `stockroom serve` instance on one database reaches
-/// every instance's ``ActivityFeed``, once, in commit order, over PostgreSQL's `LISTEN/NOTIFY`.
+/// every instance's ``ActivityFeed``, once, over PostgreSQL's `LISTEN/NOTIFY`.
 ///
-/// **Sending.** A write that recorded activities sends one notification on ``channel`` inside its transaction
-/// (``notify(_:on:logger:)``), so PostgreSQL delivers it only if the write commits: a refused write or a dry run sends
-/// nothing. The payload is small whatever the activity — this instance's id and the ids of the audit rows the write
+/// **Sending.** A write that recorded activities sends one notification on ``channel`` just after its transaction
+/// has committed, on the same connection (``announce(_:on:logger:)``): a refused write or a dry run sends nothing.
+/// (Two writes committing at the same instant on different connections may be announced in either order.) The payload is small whatever the activity — this instance's id and the ids of the audit rows the write
 /// added, as ranges (`<instance> 41-43,47`) — since PostgreSQL refuses payloads of 8000 bytes or more; a write whose
 /// ids do not fit (hundreds of rows interleaved with another writer's) sends several, which listeners publish one by
 /// one, in order.
@@ -26,8 +26,10 @@ import Synchronization
 /// screens show those changes when they next load or fetch (the activity feed and the audit log read the table
 /// itself). The task ends when the repository is released (``stop()``).
 ///
-/// Sending a notification takes PostgreSQL's notify-queue lock at commit, so writes that record activities commit
-/// one at a time for that instant, whichever instance runs them.
+/// The notification is sent after the commit, not inside the transaction, because PostgreSQL holds its notify-queue
+/// lock from a notifying transaction's commit until that commit is on disk: inside, every write of every instance
+/// would wait for every other write's disk flush; after, in a transaction that does not wait for the disk, the lock
+/// is held for microseconds.
 final class PostgresLiveEvents: Sendable {
     /// This repository's id in the notifications it sends.
     let instance = UUID()
@@ -112,10 +114,19 @@ final class PostgresLiveEvents: Sendable {
         return (String(parts[0]), ids)
     }
 
-    /// Sends, inside a write's transaction, the notification naming the audit rows it added (nothing without any).
-    func notify(_ auditIDs: [Int64], on connection: PostgresConnection, logger: Logger) async throws {
+    /// Announces, just after a write has committed, the audit rows it added (nothing without any). Each payload is
+    /// one statement in a transaction of its own that does not wait for the disk (`synchronous_commit` off for it
+    /// alone): the rows it names are durable already, and a notification lost to a crash is a screen that misses one
+    /// live update, never a lost write. A failure is logged, not thrown: the write it announces has happened.
+    func announce(_ auditIDs: [Int64], on connection: PostgresConnection, logger: Logger) async {
         for payload in Self.payloads(instance: self.instance, ids: auditIDs) {
-            try await connection.execute("SELECT pg_notify(\(self.channel), \(payload))", logger: logger)
+            do {
+                try await connection.execute(
+                    "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(self.channel), \(payload))", logger: logger)
+            } catch {
+                logger.warning("live event not announced to the other instances", metadata: ["error": "\(String(reflecting: error))"])
+                return
+            }
         }
     }
 

@@ -408,6 +408,10 @@ enum PostgresSchema {
         Migration(name: "v2-picture-stored-at", statements: [
             "ALTER TABLE pictureFile ADD COLUMN storedAt timestamptz NOT NULL DEFAULT now()",
         ]),
+        // Sales are numbered just after they commit (InventoryPostgresRepository.numberReceipts): the ones still waiting.
+        Migration(name: "v3-unnumbered-sales", statements: [
+            "CREATE INDEX document_unnumbered_sale ON document (id) WHERE kind = 'sale' AND receiptNumber IS NULL",
+        ]),
     ]
 
     /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the database

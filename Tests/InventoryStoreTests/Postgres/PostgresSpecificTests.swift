@@ -142,6 +142,53 @@ import Testing
     }
 }
 
+extension PostgresSpecificTests {
+    /// Receipt numbers are given just after each sale commits, outside its transaction: sales committing together on two
+    /// instances still get 1…n without gaps or repeats, each answer says the number stored, and a sale an instance
+    /// committed but did not live to number is numbered by the next sale, in id order, or at the next start.
+    @Test(.enabled(if: Backend.ported.contains(.postgres)))
+    func receiptNumbersStayGaplessWhenSalesCommitTogetherOnTwoInstances() async throws {
+        let location = try Backend.postgresLocation()
+        let one = try await InventoryPostgresRepository.open(location, maximumConnections: 6)
+        let two = try await InventoryPostgresRepository.open(location, maximumConnections: 6)
+        let products = [try await one.createProduct(ProductDetails(name: "Tea", salePrice: eur("2.00"))),
+                        try await one.createProduct(ProductDetails(name: "Cake", salePrice: eur("3.00")))]
+        _ = try await one.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: products.map { .init(productID: $0.id, quantity: qty(100), unitCost: eur("1.00")) }))
+        let answered = try await withThrowingTaskGroup(of: SaleRecord.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    let store = index.isMultiple(of: 2) ? one : two
+                    return try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: products[index % 2].id, quantity: qty(1))]))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answered.map(\.receiptNumber).sorted() == Array(1...30))
+        for sale in answered { #expect(try await two.sale(sale.id).receiptNumber == sale.receiptNumber) }
+
+        // Two sales committed by an instance that died before numbering them (their numbers taken away by hand).
+        let last = answered.map(\.id.rawValue).sorted().suffix(2)
+        try await one.client.withConnection { connection in
+            try await connection.query("UPDATE document SET receiptNumber = NULL WHERE id IN (\(last.first!), \(last.last!))", logger: one.logger)
+        }
+        let unnumbered = try await one.sale(SaleID(last.last!))
+        #expect(unnumbered.receiptNumber == 0)
+        let next = try await two.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: products[0].id, quantity: qty(1))]))
+        #expect(try await one.sale(SaleID(last.first!)).receiptNumber == 29)
+        #expect(try await one.sale(SaleID(last.last!)).receiptNumber == 30)
+        #expect(next.receiptNumber == 31)
+        try await one.client.withConnection { connection in
+            try await connection.query("UPDATE document SET receiptNumber = NULL WHERE id = \(next.id.rawValue)", logger: one.logger)
+        }
+        _ = try await InventoryPostgresRepository.open(location, maximumConnections: 1)
+        #expect(try await one.sale(next.id).receiptNumber == 31)
+        // A preview says the number the next sale would get, and takes none.
+        let preview = try await one.previewSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: products[1].id, quantity: qty(1))]), replacing: nil)
+        #expect(preview.receiptNumber == 32)
+        #expect(try await two.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: products[1].id, quantity: qty(1))])).receiptNumber == 32)
+    }
+}
+
 /// Counts attempts across tasks.
 final class AttemptCounter: @unchecked Sendable {
     private let lock = NSLock()
