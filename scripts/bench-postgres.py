@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Durable one-line sales over HTTP on PostgreSQL, beside pgbench's raw transaction of the same three statements.
 
-Usage: scripts/bench-postgres.py BINARY [--seconds N] [--products N]
+Usage: scripts/bench-postgres.py BINARY [--seconds N] [--products N] [--profile]
   BINARY     a release build of stockroom (swift build -c release --product stockroom)
+  --profile  also print, for the sales at 16 connections on one instance, the statements PostgreSQL spent its time on
+             (pg_stat_statements: calls per sale, mean and total time), and the statements a sale sends
 
 Starts its own throwaway PostgreSQL 15 with every commit flushed to disk (scripts/postgres-throwaway.sh with
 STOCKROOM_PG_DURABLE=1), a shop of N products (default 200) each with 1,000,000 units of stock, then:
@@ -66,8 +68,10 @@ def wait_ready(base, process, seconds=120):
 class Postgres:
     """The throwaway server, durable."""
 
-    def __init__(self):
+    def __init__(self, profile=False):
         env = dict(os.environ, STOCKROOM_PG_DURABLE="1")
+        if profile:
+            env["STOCKROOM_PG_OPTIONS"] = "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
         out = subprocess.run([str(ROOT / "scripts/postgres-throwaway.sh"), "start"], env=env, check=True, capture_output=True, text=True).stdout
         values = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", out))
         self.url = values["STOCKROOM_TEST_POSTGRES"]
@@ -77,6 +81,11 @@ class Postgres:
 
     def stop(self):
         subprocess.run([str(ROOT / "scripts/postgres-throwaway.sh"), "stop", self.folder], check=False, capture_output=True)
+
+
+def psql(pg, sql, separator="|"):
+    return subprocess.run([str(PG_BIN / "psql"), "-qAt", "-F", separator, "-h", pg.host, "-p", pg.port, "-U", pg.user, pg.database,
+                           "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def install(command, package):
@@ -145,10 +154,12 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--products", type=int, default=200)
+    parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     binary = str(pathlib.Path(args.binary).resolve())
     install("wrk", "wrk")
-    pg = Postgres()
+    pg = Postgres(profile=args.profile)
+    profile = []
     work = pathlib.Path(tempfile.mkdtemp(prefix="stockroom-bench-pg-"))
     servers = []
     try:
@@ -226,7 +237,18 @@ COMMIT;
             # A few sales first, so each instance's pool and caches are warm.
             run_wrk(str(lua), bases, max(instances, 4), 2)
             for connections in (16, 64):
+                measured = args.profile and instances == 1 and connections == 16
+                if measured:
+                    psql(pg, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()")
+                    sales_before = int(psql(pg, "SELECT count(*) FROM bench.document WHERE kind = 'sale'"))
                 rate, p50, p99, errors = run_wrk(str(lua), bases, connections, args.seconds)
+                if measured:
+                    sales = int(psql(pg, "SELECT count(*) FROM bench.document WHERE kind = 'sale'")) - sales_before
+                    profile = [line.split("\t") for line in psql(pg, """
+                        SELECT calls, round(mean_exec_time::numeric, 3), round(total_exec_time::numeric), regexp_replace(left(query, 90), '\\s+', ' ', 'g')
+                        FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 40
+                        """, separator="\t").splitlines()]
+                    profile_sales = sales
                 rows.append((f"one-line sale over HTTP, {instances} instance{'s' if instances > 1 else ''}", connections, rate, p50, p99, errors,
                              100 * rate / raw_rates[16 if connections == 16 else 64]))
         stop_all()
@@ -240,6 +262,12 @@ COMMIT;
         for what, connections, rate, p50, p99, errors, share in rows:
             print(f"{what:52} {connections:>5} {rate:>8.0f} {'' if p50 is None else f'{p50:.1f}':>7} {'' if p99 is None else f'{p99:.1f}':>7} "
                   f"{errors:>6} {'' if share is None else f'{share:.0f}':>12}")
+        if profile:
+            print()
+            print(f"pg_stat_statements over {profile_sales} sales (1 instance, 16 connections): the 40 statements PostgreSQL spent most time on")
+            print(f"{'per sale':>8} {'mean ms':>8} {'total ms':>8}  statement")
+            for calls, mean, total, query in profile:
+                print(f"{int(calls) / max(1, profile_sales):>8.2f} {float(mean):>8.3f} {int(total):>8}  {query}")
     finally:
         for _, process in servers:
             process.kill()

@@ -39,6 +39,8 @@ start() {
   # STOCKROOM_PG_DURABLE=1 (benchmarks): every commit flushed to disk, as a shop's server would; tests skip the flushes.
   local durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   [ "${STOCKROOM_PG_DURABLE:-}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+  # STOCKROOM_PG_OPTIONS: more server settings (-c name=value …), e.g. for scripts/bench-postgres.py --profile.
+  durability="$durability ${STOCKROOM_PG_OPTIONS:-}"
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   as_postgres "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 start \
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$folder $durability -c max_connections=400" >/dev/null

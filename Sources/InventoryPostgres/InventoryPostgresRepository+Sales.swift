@@ -46,26 +46,14 @@ extension InventoryPostgresRepository {
     /// A sale is numbered just after its own commit, on the same connection, rather than inside its transaction: the
     /// lock that makes numbers gapless (an advisory lock on the whole database) would otherwise be held until the
     /// sale's commit reached the disk, so sales would reach the disk one at a time whatever the number of instances
-    /// and connections. Here the lock covers a short transaction that numbers every sale waiting, so one flush numbers
-    /// many sales under load, and a sale already numbered by another's transaction (visible, so on disk) skips the
+    /// and connections. Here one statement (`stockroom_number_receipts`, a function of the schema, in a transaction of
+    /// its own) numbers every sale waiting, so one flush numbers many sales under load and the lock is never held over
+    /// a round trip to this process; a sale already numbered by another's statement (visible, so on disk) skips the
     /// lock altogether. Refused sales and dry runs take no number, as they never commit.
     func numberReceipts(on connection: PostgresConnection, waitingFor id: SaleID?) async -> Int64? {
-        func numberOf(_ id: SaleID) async throws -> Int64? {
-            try await connection.query("SELECT receiptNumber FROM document WHERE id = \(id.rawValue)", logger: self.logger)
-                .collect(Int64?.self).first ?? nil
-        }
         do {
-            if let id, let number = try await numberOf(id) { return number }
-            return try await self.inTransaction(connection) {
-                try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-receipt-number'))", logger: self.logger)
-                try await connection.execute("""
-                    WITH last AS (SELECT COALESCE(MAX(receiptNumber), 0) AS number FROM document WHERE receiptNumber IS NOT NULL),
-                         waiting AS (SELECT id, row_number() OVER (ORDER BY id) AS position
-                                     FROM document WHERE kind = 'sale' AND receiptNumber IS NULL)
-                    UPDATE document d SET receiptNumber = last.number + waiting.position FROM last, waiting WHERE d.id = waiting.id
-                    """, logger: self.logger)
-                return try await id.asyncMap(numberOf) ?? nil
-            }
+            return try await connection.query("SELECT stockroom_number_receipts(\(id?.rawValue))", logger: self.logger)
+                .collect(Int64?.self).first ?? nil
         } catch {
             self.logger.warning("receipt numbers not given yet", metadata: ["error": "\(String(reflecting: error))"])
             return nil

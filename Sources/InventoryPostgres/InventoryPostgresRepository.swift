@@ -199,7 +199,7 @@ public final class InventoryPostgresRepository: Sendable {
         }
     }
 
-    func inTransaction<T: Sendable>(
+    private func inTransaction<T: Sendable>(
         _ connection: PostgresConnection, begin: String = "BEGIN", _ body: () async throws -> T
     ) async throws -> T {
         try await connection.execute(PostgresQuery(unsafeSQL: begin), logger: self.logger)

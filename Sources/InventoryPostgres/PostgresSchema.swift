@@ -408,9 +408,33 @@ enum PostgresSchema {
         Migration(name: "v2-picture-stored-at", statements: [
             "ALTER TABLE pictureFile ADD COLUMN storedAt timestamptz NOT NULL DEFAULT now()",
         ]),
-        // Sales are numbered just after they commit (InventoryPostgresRepository.numberReceipts): the ones still waiting.
-        Migration(name: "v3-unnumbered-sales", statements: [
+        // Sales are numbered just after they commit (InventoryPostgresRepository.numberReceipts): the ones still waiting,
+        // and the one statement that numbers them. A function, so that the lock is held for the server's work and the
+        // commit only, never for a round trip to a busy client; VOLATILE, so each statement in it sees what committed
+        // before it ran (under READ COMMITTED), the numbers given by the lock's previous holder included.
+        Migration(name: "v3-receipts-after-commit", statements: [
             "CREATE INDEX document_unnumbered_sale ON document (id) WHERE kind = 'sale' AND receiptNumber IS NULL",
+            """
+            CREATE FUNCTION stockroom_number_receipts(sale bigint) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+            DECLARE
+                given bigint;
+            BEGIN
+                IF sale IS NOT NULL THEN
+                    SELECT receiptNumber INTO given FROM document WHERE id = sale;
+                    IF given IS NOT NULL THEN RETURN given; END IF;
+                END IF;
+                PERFORM pg_advisory_xact_lock(hashtext('stockroom-receipt-number'));
+                WITH last AS (SELECT COALESCE(MAX(receiptNumber), 0) AS number FROM document WHERE receiptNumber IS NOT NULL),
+                     waiting AS (SELECT id, row_number() OVER (ORDER BY id) AS position
+                                 FROM document WHERE kind = 'sale' AND receiptNumber IS NULL)
+                UPDATE document d SET receiptNumber = last.number + waiting.position FROM last, waiting WHERE d.id = waiting.id;
+                IF sale IS NOT NULL THEN
+                    SELECT receiptNumber INTO given FROM document WHERE id = sale;
+                END IF;
+                RETURN given;
+            END
+            $$
+            """,
         ]),
     ]
 

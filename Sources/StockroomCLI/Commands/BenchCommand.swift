@@ -1,19 +1,24 @@
 import ArgumentParser
 import Foundation
 import InventoryDomain
+import InventoryPostgres
 import InventoryStore
 
 /// `stockroom bench`: builds a large synthetic shop and times posting, reports and re-costing.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmark the books on a synthetic shop (use a release build).",
-        discussion: "Defaults: 10,000 products, 1,000,000 sale lines and 100,000 purchase lines over two years, in a new database under --data (default: a temporary folder, removed afterwards).")
+        discussion: "Defaults: 10,000 products, 1,000,000 sale lines and 100,000 purchase lines over two years, in a new database under --data (default: a temporary folder, removed afterwards), or on the PostgreSQL database --database names (a schema with no shop in it: postgres://…?schema=bench).")
     @Option(help: "Products.") var products: Int = 10_000
     @Option(help: "Sale lines.") var saleLines: Int = 1_000_000
     @Option(help: "Purchase lines.") var purchaseLines: Int = 100_000
     @Option(help: "Days of history.") var days: Int = 730
     @Option(help: "Sale lines of the busy product in the last year (re-costing benchmark).") var busy: Int = 5_000
     @Option(help: "Folder for the benchmark database (must not exist).") var data: String?
+    @Option(help: ArgumentHelp("Run it on this PostgreSQL database instead (postgres://user@host/db?schema=NAME; the schema must hold no shop); the password as for serve.",
+                               valueName: "url"))
+    var database: String?
+    @Option(help: ArgumentHelp("A file holding the PostgreSQL password (when the URL has none).", valueName: "file")) var databasePasswordFile: String?
     @Option(help: "Random seed.") var seed: UInt64 = 7
     @Flag(help: "Only time the raw SQLite ceiling (the three statements of a one-line sale, per commit and in batches) in --data, and print it: for scripts/bench-wrk.sh.")
     var ceilingOnly = false
@@ -42,6 +47,32 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("need --products ≥ 10, --sale-lines ≥ 100, --purchase-lines ≥ --products, --days ≥ 31 (the 30-day report needs a day to start on), --busy ≥ 10")
         }
         guard self.busy < self.saleLines / 2 else { throw ValidationError("--busy must be less than half of --sale-lines") }
+        if self.database != nil, self.ceilingOnly || self.data != nil { throw ValidationError("--database runs on PostgreSQL: leave out --data and --ceiling-only") }
+        _ = try self.postgres()
+    }
+
+    /// The PostgreSQL database named, if any.
+    func postgres() throws -> PostgresLocation? {
+        guard let url = self.database else { return nil }
+        do {
+            return try PostgresLocation(url: url, passwordFile: self.databasePasswordFile)
+        } catch let error as InventoryError {
+            throw ValidationError("--database: \(error.userMessage)")
+        }
+    }
+
+    /// What the benchmark runs on: the store, its raw ceiling (sales per second for `sales` one-line sales,
+    /// `perTransaction` to a transaction) and the targets that hold there.
+    struct Backend {
+        var name: String
+        var ceiling: (_ sales: Int, _ perTransaction: Int) async throws -> Double
+        /// Median report time, and re-costing time, in milliseconds (issue 13 asks 100 and 200 of PostgreSQL; SQLite
+        /// keeps its own 50 and 100).
+        var reportTarget: Double
+        var recostTarget: Double
+        /// Batch posting in lines per second, if an absolute target applies.
+        var batchTarget: Double?
+        var size: () async -> String
     }
 
     struct Measure {
@@ -59,6 +90,18 @@ struct BenchCommand: AsyncParsableCommand {
         guard !FileManager.default.fileExists(atPath: folder) else {
             throw InventoryError(.conflict, field: "data", "\(folder) already exists; the benchmark needs a new folder")
         }
+        if let location = try self.postgres() {
+            let store = try await InventoryPostgresRepository.open(location, maximumConnections: 4)
+            guard try await store.products(ProductQuery(limit: 1)).total == 0 else {
+                throw InventoryError(.conflict, field: "database", "\(location) already holds a shop; the benchmark needs an empty schema (?schema=NAME)")
+            }
+            try await self.run(on: store, Backend(
+                name: "PostgreSQL", ceiling: { sales, perTransaction in
+                    Double(sales) / (try await PostgresRawLedgerCeiling.time(location: location, sales: sales, perTransaction: perTransaction)).seconds
+                }, reportTarget: 100, recostTarget: 200, batchTarget: nil,
+                size: { "PostgreSQL \(location)" }))
+            return
+        }
         defer { if self.data == nil { try? FileManager.default.removeItem(atPath: folder) } }
         if self.ceilingOnly {
             let perCommit = try Self.ceilingRate(folder: folder, sales: Self.ceilingCommits, perTransaction: 1)
@@ -68,13 +111,21 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         let store = try InventorySQLiteRepository.open(dataFolder: folder)
+        try await self.run(on: store, Backend(
+            name: "SQLite", ceiling: { sales, perTransaction in try Self.ceilingRate(folder: folder + "-ceiling", sales: sales, perTransaction: perTransaction) },
+            reportTarget: 50, recostTarget: 100, batchTarget: 20_000,
+            size: { "\(((try? FileManager.default.attributesOfItem(atPath: folder + "/stockroom.sqlite")[.size] as? Int) ?? 0) / 1_048_576) MiB" }))
+    }
+
+    /// The benchmark itself, written once for every store.
+    func run(on store: some InventoryRepository, _ backend: Backend) async throws {
         var random = SeededRandom(seed: self.seed)
         let calendar = ShopCalendar(timeZone: TimeZone(identifier: "UTC") ?? .current)
         let firstDay = 20240101
         let lastDay = calendar.addingDays(self.days - 1, to: firstDay)
         var measures: [Measure] = []
         let clock = ContinuousClock()
-        print("Building: \(self.products) products, \(self.saleLines) sale lines, \(self.purchaseLines) purchase lines over \(self.days) days in \(folder)")
+        print("Building on \(backend.name): \(self.products) products, \(self.saleLines) sale lines, \(self.purchaseLines) purchase lines over \(self.days) days")
 
         // Products, through the CSV importer in one transaction.
         var csv = "name,sku,barcode,sale_price,low_stock_threshold\n"
@@ -152,11 +203,11 @@ struct BenchCommand: AsyncParsableCommand {
         let batchLines = postedSales + postedPurchases
         let batchRate = Double(batchLines) / batchTime.seconds
         measures.append(Measure(name: "batch posting (\(batchLines) lines, one transaction per day)", result: "\(Int(batchRate)) lines/s",
-                                target: "≥ 20000 lines/s", met: batchRate >= 20_000))
+                                target: backend.batchTarget.map { "≥ \(Int($0)) lines/s" } ?? "—", met: backend.batchTarget.map { batchRate >= $0 }))
         // The ceiling in the same run: the same three statements per line, raw, in transactions of a day's lines.
         let dayLines = max(1, batchLines / self.days)
-        let rawBatch = try Self.ceilingRate(folder: folder + "-ceiling", sales: min(200_000, batchLines), perTransaction: dayLines)
-        measures.append(Measure(name: "  raw SQLite, the same three statements per line, \(dayLines) lines per transaction", result: "\(Int(rawBatch)) lines/s",
+        let rawBatch = try await backend.ceiling(min(200_000, batchLines), dayLines)
+        measures.append(Measure(name: "  raw \(backend.name), the same three statements per line, \(dayLines) lines per transaction", result: "\(Int(rawBatch)) lines/s",
                                 target: "—", met: nil))
         measures.append(Measure(name: "  batch posting as a share of it", result: "\(Int(100 * batchRate / rawBatch)) %", target: "≥ 50 %",
                                 met: batchRate >= rawBatch / 2))
@@ -176,11 +227,11 @@ struct BenchCommand: AsyncParsableCommand {
             singleTimes.append(clock.now - start)
         }
         let singleMedian = Self.median(singleTimes)
-        measures.append(Measure(name: "one sale per transaction (synchronous=FULL, \(singleTimes.count) sales)",
+        measures.append(Measure(name: "one sale per transaction (durable commit, \(singleTimes.count) sales)",
                                 result: "\(Int(1 / singleMedian.seconds)) sales/s (median \(Self.ms(singleMedian)))", target: "—", met: nil))
-        let rawCommits = try Self.ceilingRate(folder: folder + "-ceiling", sales: Self.ceilingCommits, perTransaction: 1)
+        let rawCommits = try await backend.ceiling(Self.ceilingCommits, 1)
         let singleRate = Double(singleTimes.count) / singleTimes.reduce(Duration.zero, +).seconds
-        measures.append(Measure(name: "  raw SQLite, the same three statements, one sale per commit", result: "\(Int(rawCommits)) sales/s",
+        measures.append(Measure(name: "  raw \(backend.name), the same three statements, one sale per commit", result: "\(Int(rawCommits)) sales/s",
                                 target: "—", met: nil))
         measures.append(Measure(name: "  one sale per transaction as a share of it (mean rate)", result: "\(Int(100 * singleRate / rawCommits)) %",
                                 target: "—", met: nil))
@@ -198,26 +249,26 @@ struct BenchCommand: AsyncParsableCommand {
             measures.append(Measure(name: name, result: "median \(Self.ms(median)), max \(Self.ms(worst))", target: "≤ \(Int(target)) ms",
                                     met: median.seconds * 1000 <= target))
         }
-        try await time("snapshot at a random past date-time (\(self.products) products)", runs: 20, target: 50) { random in
+        try await time("snapshot at a random past date-time (\(self.products) products)", runs: 20, target: backend.reportTarget) { random in
             let day = calendar.addingDays(Int.random(in: 0..<self.days, using: &random), to: firstDay)
             _ = try await store.snapshot(at: calendar.startOfDay(day).adding(seconds: Int64.random(in: 0..<86_400, using: &random)))
         }
-        try await time("daily performance for a random day", runs: 20, target: 50) { random in
+        try await time("daily performance for a random day", runs: 20, target: backend.reportTarget) { random in
             let day = calendar.addingDays(Int.random(in: 0..<self.days, using: &random), to: firstDay)
             _ = try await store.daily(from: day, to: day)
         }
-        try await time("daily performance, 30 days", runs: 10, target: 50) { random in
+        try await time("daily performance, 30 days", runs: 10, target: backend.reportTarget) { random in
             let day = calendar.addingDays(Int.random(in: 0..<(self.days - 30), using: &random), to: firstDay)
             _ = try await store.daily(from: day, to: calendar.addingDays(29, to: day))
         }
-        try await time("top 10 over one year, by quantity", runs: 5, target: 50) { _ in
+        try await time("top 10 over one year, by quantity", runs: 5, target: backend.reportTarget) { _ in
             _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.adding(seconds: 86_400), by: .quantity, limit: 10)
         }
-        try await time("top 10 over one year, by revenue", runs: 5, target: 50) { _ in
+        try await time("top 10 over one year, by revenue", runs: 5, target: backend.reportTarget) { _ in
             _ = try await store.topProducts(from: calendar.startOfDay(calendar.addingDays(-364, to: lastDay)), to: now.adding(seconds: 86_400), by: .revenue, limit: 10)
         }
-        try await time("low-stock list", runs: 20, target: 50) { _ in _ = try await store.lowStock() }
-        try await time("valuation by category", runs: 20, target: 50) { _ in _ = try await store.valuation() }
+        try await time("low-stock list", runs: 20, target: backend.reportTarget) { _ in _ = try await store.lowStock() }
+        try await time("valuation by category", runs: 20, target: backend.reportTarget) { _ in _ = try await store.valuation() }
 
         // Re-costing: a purchase of the busy product back-dated one year.
         var recost: [Duration] = []
@@ -231,15 +282,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let recostMedian = Self.median(recost)
         measures.append(Measure(name: "re-cost after a purchase back-dated one year (\(replayed) later movements)",
-                                result: "median \(Self.ms(recostMedian)), max \(Self.ms(recost.max() ?? .zero))", target: "≤ 100 ms",
-                                met: recostMedian.seconds * 1000 <= 100))
+                                result: "median \(Self.ms(recostMedian)), max \(Self.ms(recost.max() ?? .zero))", target: "≤ \(Int(backend.recostTarget)) ms",
+                                met: recostMedian.seconds * 1000 <= backend.recostTarget))
 
-        let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/stockroom.sqlite")[.size] as? Int) ?? 0
+        let size = await backend.size()
         print("")
         print(Table(
             columns: ["measure", "result", "target", "met"],
             rows: measures.map { [$0.name, $0.result, $0.target, $0.met.map { $0 ? "yes" : "NO" } ?? ""] }).render(.table), terminator: "")
-        print("database: \(size / 1_048_576) MiB, \(postedSales + singleTimes.count) sale lines, \(postedPurchases + 5) purchase lines, \(self.products) products")
+        print("database: \(size), \(postedSales + singleTimes.count) sale lines, \(postedPurchases + 5) purchase lines, \(self.products) products")
     }
 
     /// The raw SQLite ceiling (``RawLedgerCeiling``) in sales per second.
