@@ -88,6 +88,16 @@ def psql(pg, sql, separator="|"):
                            "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def cpu_seconds(pid=None):
+    """CPU time used so far by process `pid` (user + system), or by the whole machine when None."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    if pid is None:
+        fields = open("/proc/stat").readline().split()[1:]
+        return (sum(int(f) for f in fields) - int(fields[3]) - int(fields[4])) / ticks  # all but idle and iowait
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
 def install(command, package):
     if shutil.which(command):
         return
@@ -241,8 +251,11 @@ COMMIT;
                 if measured:
                     psql(pg, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()")
                     sales_before = int(psql(pg, "SELECT count(*) FROM bench.document WHERE kind = 'sale'"))
+                    instance = servers[0][1].pid
+                    cpu_before = (cpu_seconds(instance), cpu_seconds())
                 rate, p50, p99, errors = run_wrk(str(lua), bases, connections, args.seconds)
                 if measured:
+                    cpu_used = (cpu_seconds(instance) - cpu_before[0], cpu_seconds() - cpu_before[1])
                     sales = int(psql(pg, "SELECT count(*) FROM bench.document WHERE kind = 'sale'")) - sales_before
                     profile = [line.split("\t") for line in psql(pg, """
                         SELECT calls, round(mean_exec_time::numeric, 3), round(total_exec_time::numeric), regexp_replace(left(query, 90), '\\s+', ' ', 'g')
@@ -264,6 +277,9 @@ COMMIT;
                   f"{errors:>6} {'' if share is None else f'{share:.0f}':>12}")
         if profile:
             print()
+            server_ms, total_ms = (1000 * used / max(1, profile_sales) for used in cpu_used)
+            print(f"CPU per sale (1 instance, 16 connections): {total_ms:.1f} ms in all, of which stockroom {server_ms:.1f} ms and "
+                  f"PostgreSQL, wrk and the rest {total_ms - server_ms:.1f} ms")
             print(f"pg_stat_statements over {profile_sales} sales (1 instance, 16 connections): the 40 statements PostgreSQL spent most time on")
             print(f"{'per sale':>8} {'mean ms':>8} {'total ms':>8}  statement")
             for calls, mean, total, query in profile:

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """A shop's day over the JSON API, with 1 and more concurrent clients, then a check that the books balance.
 
-Usage: scripts/bench-shopday.py BINARY [--clients 1,8]
-  BINARY     a build of stockroom (release for figures: swift build -c release --product stockroom)
-  --clients  client counts, comma-separated (default 1,8); each count gets a fresh server on a fresh data folder
+Usage: scripts/bench-shopday.py BINARY [--clients 1,8] [--postgres N]
+  BINARY      a build of stockroom (release for figures: swift build -c release --product stockroom)
+  --clients   client counts, comma-separated (default 1,8); each count gets a fresh server on a fresh data folder
+  --postgres  run the day on PostgreSQL instead, through nginx balancing over N instances (issue 13): a throwaway
+              durable PostgreSQL 15 for the run (scripts/postgres-throwaway.sh, STOCKROOM_PG_DURABLE=1), a fresh schema
+              and N `serve --database` instances per client count, nginx (Debian's package, the cluster rig's
+              configuration: tests/cluster/conftest.py) in front; the clients talk to nginx only
 
 For each client count: starts `BINARY serve` on 127.0.0.1 (a free port) on a new empty temporary data folder, creates
 the admin and an API token, then runs these phases in order, each phase's operations split round-robin across the
@@ -26,7 +30,10 @@ import concurrent.futures
 import datetime
 import http.client
 import json
+import os
+import pathlib
 import random
+import re
 import shutil
 import socket
 import sqlite3
@@ -40,6 +47,7 @@ import urllib.parse
 import urllib.request
 from decimal import Decimal
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 PRODUCTS, PURCHASE_LINES, SALES, SEARCHES, LOOKUPS = 200, 1000, 2000, 500, 500
 REQUEST_TIMEOUT = 120  # seconds, per request (a debug build is slow)
 WORDS = ["Espresso", "Oat milk", "Croissant", "Tea", "Lemonade", "Brownie", "Bagel", "Muffin", "Granola", "Chai",
@@ -90,9 +98,9 @@ class Client:
 
 
 class Server:
-    """`stockroom serve` on a fresh temporary data folder."""
+    """`stockroom serve` on a fresh temporary data folder (and on `database`, a PostgreSQL URL, when given)."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, database=None):
         self.work = tempfile.mkdtemp(prefix="stockroom-shopday-")
         self.data = f"{self.work}/data"
         with socket.socket() as s:
@@ -100,7 +108,8 @@ class Server:
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(f"{self.work}/server.log", "wb")
-        self.process = subprocess.Popen([binary, "serve", "--data", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--no-backups"],
+        extra = ["--database", database, "--max-connections-per-address", "10000"] if database else []
+        self.process = subprocess.Popen([binary, "serve", "--data", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--no-backups"] + extra,
                                         stdout=self.log, stderr=subprocess.STDOUT, env={"LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"})
         deadline = time.monotonic() + 120
         while True:
@@ -143,6 +152,71 @@ class Server:
 
     def remove(self):
         shutil.rmtree(self.work, ignore_errors=True)
+
+    def database_facts(self):
+        """Documents by kind, Σ movement valueChange in cents and the integrity check, read from the file read-only
+        (after the server has stopped)."""
+        db = sqlite3.connect(f"file:{self.data}/stockroom.sqlite?mode=ro", uri=True)
+        kinds = dict(db.execute("SELECT kind, COUNT(*) FROM document GROUP BY kind").fetchall())
+        value_cents = db.execute("SELECT COALESCE(SUM(valueChange), 0) FROM movement").fetchone()[0]
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        db.close()
+        return kinds, value_cents, ("integrity_check", integrity, "ok")
+
+
+class Postgres:
+    """The throwaway PostgreSQL 15 of a --postgres run, every commit flushed to disk."""
+
+    def __init__(self):
+        env = dict(os.environ, STOCKROOM_PG_DURABLE="1")
+        out = subprocess.run([f"{ROOT}/scripts/postgres-throwaway.sh", "start"], env=env, check=True, capture_output=True, text=True).stdout
+        values = dict(re.findall(r"export (\w+)=['\"]?([^'\"\n]+)", out))
+        self.url, self.folder = values["STOCKROOM_TEST_POSTGRES"], values["STOCKROOM_PG_FOLDER"]
+        self.host, self.port, self.database = re.match(r"postgres://\w+@([\d.]+):(\d+)/(\w+)", self.url).groups()
+
+    def psql(self, sql):
+        return subprocess.run(["/usr/lib/postgresql/15/bin/psql", "-qAt", "-F", "|", "-h", self.host, "-p", self.port, "-U", "postgres",
+                               self.database, "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True, text=True).stdout.strip()
+
+    def stop(self):
+        subprocess.run([f"{ROOT}/scripts/postgres-throwaway.sh", "stop", self.folder], check=False, capture_output=True)
+
+
+class Cluster:
+    """N `stockroom serve` instances on a fresh schema of `postgres`, behind nginx: the same interface as Server."""
+
+    def __init__(self, binary, postgres, instances):
+        sys.path.insert(0, str(ROOT / "tests/cluster"))
+        import conftest  # the cluster rig's nginx (its configuration is docs/nginx-stockroom.conf's proxy rules)
+        self.postgres = postgres
+        self.schema = "shopday_" + "".join(random.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(10))
+        url = f"{postgres.url}?schema={self.schema}"
+        self.servers = [Server(binary, url)]  # the first one migrates the schema; the others find it ready
+        self.servers += [Server(binary, url) for _ in range(instances - 1)]
+        self.work = tempfile.mkdtemp(prefix="stockroom-shopday-nginx-")
+        self.nginx = conftest.Nginx(self.work, [server.port for server in self.servers])
+        self.port = self.nginx.port
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.call = Server.call.__get__(self)
+
+    def stop(self):
+        for server in self.servers:
+            server.stop()
+        if self.nginx.process.poll() is None:
+            self.nginx.stop()
+
+    def remove(self):
+        for server in self.servers:
+            server.remove()
+        shutil.rmtree(self.work, ignore_errors=True)
+        self.postgres.psql(f"DROP SCHEMA IF EXISTS {self.schema} CASCADE")
+
+    def database_facts(self):
+        kinds = dict((kind, int(count)) for kind, count in (line.split("|") for line in self.postgres.psql(
+            f"SELECT kind, COUNT(*) FROM {self.schema}.document GROUP BY kind").splitlines()))
+        value_cents = int(self.postgres.psql(f"SELECT COALESCE(SUM(valueChange), 0) FROM {self.schema}.movement"))
+        gaps = self.postgres.psql(f"SELECT COUNT(*) = COALESCE(MAX(receiptNumber), 0) FROM {self.schema}.document WHERE kind = 'sale'")
+        return kinds, value_cents, ("receipt numbers 1…n, no gaps", "yes" if gaps == "t" else "no", "yes")
 
 
 class Phase:
@@ -197,10 +271,10 @@ def run_phase(phase, clients, operations):
     return phase
 
 
-def shop_day(binary, client_count, seed):
-    """One run: a fresh server, the five phases, the books check. Returns (phases, checks, ok)."""
+def shop_day(binary, client_count, seed, postgres=None, instances=1):
+    """One run: a fresh server (or cluster), the five phases, the books check. Returns (phases, checks, ok)."""
     rng = random.Random(seed)
-    server = Server(binary)
+    server = Cluster(binary, postgres, instances) if postgres else Server(binary)
     try:
         headers, signed_in = server.call("POST", "/api/v1/auth/setup", {"username": "bench", "password": "bench password", "pin": "1234"})
         cookie = headers["Set-Cookie"].split(";")[0]
@@ -316,16 +390,12 @@ def shop_day(binary, client_count, seed):
         checks.append(("Σ purchase cost − (Σ COGS + Σ adjustments + stock value)", purchase_total - (cogs + adjustments + stock_value), Decimal(0), ""))
         server.stop()
 
-        # Read-only look at the file, after the server has stopped.
-        db = sqlite3.connect(f"file:{server.data}/stockroom.sqlite?mode=ro", uri=True)
-        kinds = dict(db.execute("SELECT kind, COUNT(*) FROM document GROUP BY kind").fetchall())
-        value_cents = db.execute("SELECT COALESCE(SUM(valueChange), 0) FROM movement").fetchone()[0]
-        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
-        db.close()
+        # A look at the database itself, after the server has stopped.
+        kinds, value_cents, (check_name, check_value, check_expected) = server.database_facts()
         checks.append(("database: purchase documents", kinds.get("purchase", 0), PURCHASE_LINES, "sent"))
         checks.append(("database: sale documents", kinds.get("sale", 0), SALES, "sent"))
         checks.append(("database: Σ movement valueChange", Decimal(value_cents) / 100, stock_value, "stock value from the API"))
-        checks.append(("database: integrity_check", integrity, "ok", ""))
+        checks.append((f"database: {check_name}", check_value, check_expected, ""))
         books = identity and stock_quantity == expected_quantity
         cross_checks = all(expected is None or value == expected for _, value, expected, _ in checks)
         return phases, checks, (books, cross_checks)
@@ -339,54 +409,67 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--clients", default="1,8", help="client counts, comma-separated (default 1,8)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--postgres", type=int, metavar="N", help="on PostgreSQL, through nginx over N instances")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",") if c.strip()]
     if not counts or any(not 1 <= c <= 64 for c in counts):
         parser.error("--clients takes counts from 1 to 64")
 
     failed = False
-    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; shop-day over HTTP on 127.0.0.1; fresh server and data folder per client count; "
-          f"latency in ms, client side")
-    for count in counts:
-        started = time.perf_counter()
-        try:
-            phases, checks, ok = shop_day(args.binary, count, args.seed)
-        except Exception as error:  # noqa: BLE001
-            print(f"\n{count} client(s): the run stopped: {error}")
-            failed = True
-            continue
-        print(f"\n{count} client{'s' if count > 1 else ''} ({time.perf_counter() - started:.0f} s in all)")
-        print(f"{'phase':42} {'ops':>6} {'ops/s':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'errors':>6}")
-        print(f"{'-' * 42} {'-' * 6} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 6}")
-        errors = 0
-        for phase in phases:
-            latencies = sorted(phase.latencies)
-            rate = phase.operations / phase.seconds if phase.seconds > 0 else 0
-            print(f"{phase.name:42} {phase.operations:>6} {rate:>8.1f} {percentile(latencies, 50):>8.1f} {percentile(latencies, 95):>8.1f} "
-                  f"{percentile(latencies, 99):>8.1f} {len(phase.errors):>6}")
-            errors += len(phase.errors)
-        shown = [e for phase in phases for e in phase.errors][:5]
-        for error in shown:
-            print(f"  error: {error}")
-        if errors > len(shown):
-            print(f"  … and {errors - len(shown)} more errors")
-        for name, value, expected, source in checks:
-            compare = "" if expected is None else (f"  = {source or 'expected'} {expected}" if value == expected else f"  ≠ {source or 'expected'} {expected}  MISMATCH")
-            print(f"  {name}: {value}{compare}")
-        books_ok, cross_ok = ok
-        if checks:
-            figures = {n: (v, e) for n, v, e, _ in checks}
-            quantity, expected_quantity = figures["stock quantity (GET /reports/snapshot)"]
-            difference = figures["Σ purchase cost − (Σ COGS + Σ adjustments + stock value)"][0]
-            print(f"  cross-checks (API against what was sent, and against the database file): {'all equal' if cross_ok else 'MISMATCH'}")
-            print(f"  books balance: {'yes' if books_ok else 'no'} (Σ purchase cost {figures['Σ purchase cost (GET /purchases totals)'][0]} "
-                  f"{'=' if difference == 0 else '≠'} Σ COGS {figures['Σ COGS (GET /reports/daily)'][0]} + Σ cost adjustments "
-                  f"{figures['Σ cost adjustments (GET /products/{id}/movements)'][0]} + stock value {figures['stock value (GET /reports/valuation)'][0]}; "
-                  f"stock quantity {quantity} {'=' if quantity == expected_quantity else '≠'} received − sold {expected_quantity})")
-        else:
-            print("  books balance: no (not checked: a phase failed)")
-        failed = failed or errors > 0 or not books_ok or not cross_ok
+    postgres = Postgres() if args.postgres else None
+    where = (f"PostgreSQL 15 (durable), nginx over {args.postgres} instance{'s' if args.postgres > 1 else ''}, a fresh schema per client count"
+             if postgres else "fresh server and data folder per client count")
+    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; shop-day over HTTP on 127.0.0.1; {where}; latency in ms, client side")
+    try:
+        for count in counts:
+            failed = report(args, count, postgres) or failed
+    finally:
+        if postgres:
+            postgres.stop()
     sys.exit(1 if failed else 0)
+
+
+def report(args, count, postgres):
+    """Runs the day with `count` clients and prints it; answers whether it failed."""
+    failed = False
+    started = time.perf_counter()
+    try:
+        phases, checks, ok = shop_day(args.binary, count, args.seed, postgres, args.postgres or 1)
+    except Exception as error:  # noqa: BLE001
+        print(f"\n{count} client(s): the run stopped: {error}")
+        return True
+    print(f"\n{count} client{'s' if count > 1 else ''} ({time.perf_counter() - started:.0f} s in all)")
+    print(f"{'phase':42} {'ops':>6} {'ops/s':>8} {'p50':>8} {'p95':>8} {'p99':>8} {'errors':>6}")
+    print(f"{'-' * 42} {'-' * 6} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 6}")
+    errors = 0
+    for phase in phases:
+        latencies = sorted(phase.latencies)
+        rate = phase.operations / phase.seconds if phase.seconds > 0 else 0
+        print(f"{phase.name:42} {phase.operations:>6} {rate:>8.1f} {percentile(latencies, 50):>8.1f} {percentile(latencies, 95):>8.1f} "
+              f"{percentile(latencies, 99):>8.1f} {len(phase.errors):>6}")
+        errors += len(phase.errors)
+    shown = [e for phase in phases for e in phase.errors][:5]
+    for error in shown:
+        print(f"  error: {error}")
+    if errors > len(shown):
+        print(f"  … and {errors - len(shown)} more errors")
+    for name, value, expected, source in checks:
+        compare = "" if expected is None else (f"  = {source or 'expected'} {expected}" if value == expected else f"  ≠ {source or 'expected'} {expected}  MISMATCH")
+        print(f"  {name}: {value}{compare}")
+    books_ok, cross_ok = ok
+    if checks:
+        figures = {n: (v, e) for n, v, e, _ in checks}
+        quantity, expected_quantity = figures["stock quantity (GET /reports/snapshot)"]
+        difference = figures["Σ purchase cost − (Σ COGS + Σ adjustments + stock value)"][0]
+        print(f"  cross-checks (API against what was sent, and against the database file): {'all equal' if cross_ok else 'MISMATCH'}")
+        print(f"  books balance: {'yes' if books_ok else 'no'} (Σ purchase cost {figures['Σ purchase cost (GET /purchases totals)'][0]} "
+              f"{'=' if difference == 0 else '≠'} Σ COGS {figures['Σ COGS (GET /reports/daily)'][0]} + Σ cost adjustments "
+              f"{figures['Σ cost adjustments (GET /products/{id}/movements)'][0]} + stock value {figures['stock value (GET /reports/valuation)'][0]}; "
+              f"stock quantity {quantity} {'=' if quantity == expected_quantity else '≠'} received − sold {expected_quantity})")
+    else:
+        print("  books balance: no (not checked: a phase failed)")
+    failed = failed or errors > 0 or not books_ok or not cross_ok
+    return failed
 
 
 if __name__ == "__main__":

@@ -56,8 +56,8 @@ extension InventoryPostgresRepository {
     public func copyShop(fromShopFile path: String, pictures: String? = nil) async throws -> ShopCopyCounts {
         let file = try SQLiteShopFile.openForReading(at: path)
         defer { file.close() }
-        return // `transaction`, not `write`: no settings are read before it nor stock alerts noted after it, as it replaces the shop.
-        try await self.transaction { connection in
+        // `transaction`, not `write`: no settings are read before it nor stock alerts noted after it, as it replaces the shop.
+        return try await self.transaction { connection in
             // One copy at a time into this database, whichever process runs it: the second finds the first's shop.
             try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-shop-copy'))", logger: self.logger)
             let held = try await PostgresShopCopy.rowCounts(connection, logger: self.logger)

@@ -45,7 +45,7 @@ public final class InventoryPostgresRepository: Sendable {
         do {
             // Through `lease`: a server that does not answer is reported within seconds, not after the pool's minute.
             _ = try await repository.lease { connection in
-                try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
+                _ = try await PostgresSchema.migrate(connection, schema: location.schema, logger: repository.logger)
                 // Sales an instance committed but did not live to number.
                 _ = await repository.numberReceipts(on: connection, waitingFor: nil)
             }
