@@ -194,7 +194,7 @@ enum PostgresShopCopy {
     /// - Returns: how many were written.
     static func writePictures(from connection: PostgresConnection, to folder: String, logger: Logger) async throws -> Int {
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: folder)
         } catch {
             throw InventoryError(.storage, field: "to", "cannot create the pictures folder \(folder)", cause: error)
         }

@@ -82,11 +82,11 @@ struct ShopArchive<Store: BackupRepository> {
     /// archived or restored.
     static func isPictureName(_ name: String) -> Bool { ProductPictures.isValidName(name) }
 
-    /// A new 0700 folder beside the database for scratch work.
+    /// A new 0700 folder beside the database for scratch work (``PrivateFolder``: never wider, not even for an instant).
     func scratchFolder(_ kind: String) throws -> URL {
         let url = URL(fileURLWithPath: self.store.scratchFolder).appendingPathComponent(".\(kind)-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: url.path)
         } catch {
             throw InventoryError(.storage, field: "file", "no room for scratch files beside the database", cause: error)
         }
@@ -120,7 +120,7 @@ struct ShopArchive<Store: BackupRepository> {
             try? FileManager.default.removeItem(at: old)
         }
         do {
-            try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: pictures.path)
         } catch {
             throw InventoryError(.storage, field: "file", "no room to unpack the backup's pictures", cause: error)
         }
@@ -152,7 +152,7 @@ struct ShopArchive<Store: BackupRepository> {
     private func restore(from path: String, into pictures: any PictureFileRepository, scratch: URL, limit: Int64) async throws -> Int {
         let folder = scratch.appendingPathComponent("images")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: folder.path)
         } catch {
             throw InventoryError(.storage, field: "file", "no room to unpack the backup's pictures", cause: error)
         }
@@ -187,8 +187,7 @@ struct ShopArchive<Store: BackupRepository> {
         }
         let scratch = URL(fileURLWithPath: scratchFolder).appendingPathComponent(".verify-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("images"), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: scratch.appendingPathComponent("images").path)
         } catch {
             throw InventoryError(.storage, field: "file", "no room for scratch files to check the backup", cause: error)
         }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import InventoryDomain
+import InventoryStore
 import Logging
 import ServiceLifecycle
 
@@ -176,7 +177,7 @@ public actor BackupFolder<Store: BackupRepository & SettingsRepository & StaffRe
     @discardableResult
     public func take(automatic: Bool) async throws -> BackupRecord {
         do {
-            try FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: self.path)
         } catch {
             throw InventoryError(.storage, "the backups folder could not be made", cause: error)
         }

@@ -26,7 +26,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
     public static func open(dataFolder: String) throws -> InventorySQLiteRepository {
         do {
-            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: dataFolder)
         } catch {
             throw InventoryError(.storage, field: "data", "cannot create the data folder \(dataFolder): \(error.localizedDescription)")
         }

@@ -105,7 +105,7 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         let source = try await InventoryPostgresRepository.open(location, maximumConnections: 4)
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.create(atPath: folder)
         } catch {
             throw InventoryError(.storage, field: "to", "cannot create the data folder \(folder)", cause: error)
         }

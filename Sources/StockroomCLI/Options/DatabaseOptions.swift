@@ -67,7 +67,7 @@ public struct DatabaseOptions: ParsableArguments {
     public func open(connections: Int = 8) async throws -> any ShopStore {
         if let location = try self.postgres() {
             // The data folder still holds this machine's files: backups, and the scratch files they are made in.
-            try? FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try? PrivateFolder.create(atPath: self.folder)
             return try await InventoryPostgresRepository.open(location, maximumConnections: connections, scratchFolder: self.folder)
         }
         return try InventorySQLiteRepository.open(dataFolder: self.folder)
