@@ -53,12 +53,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The PostgreSQL database named, if any.
     func postgres() throws -> PostgresLocation? {
-        guard let url = self.database else { return nil }
-        do {
-            return try PostgresLocation(url: url, passwordFile: self.databasePasswordFile)
-        } catch let error as InventoryError {
-            throw ValidationError("--database: \(error.userMessage)")
-        }
+        try DatabaseOptions.postgres(url: self.database, passwordFile: self.databasePasswordFile)
     }
 
     /// What the benchmark runs on: the store, its raw ceiling (sales per second for `sales` one-line sales,

@@ -48,9 +48,16 @@ public struct DatabaseOptions: ParsableArguments {
     /// The PostgreSQL database named, if any.
     /// - Throws: `ValidationError` saying what is wrong with the URL (never showing its password).
     public func postgres() throws -> PostgresLocation? {
-        guard let url = self.databaseURL else { return nil }
+        try Self.postgres(url: self.databaseURL, passwordFile: self.databasePasswordFile)
+    }
+
+    /// The PostgreSQL database a `--database` URL (and `--database-password-file`) names, if any; for commands with
+    /// options of their own (`bench`).
+    /// - Throws: `ValidationError` saying what is wrong with the URL (never showing its password).
+    static func postgres(url: String?, passwordFile: String?) throws -> PostgresLocation? {
+        guard let url else { return nil }
         do {
-            return try PostgresLocation(url: url, passwordFile: self.databasePasswordFile)
+            return try PostgresLocation(url: url, passwordFile: passwordFile)
         } catch let error as InventoryError {
             throw ValidationError("--database: \(error.userMessage)")
         }
