@@ -15,6 +15,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     let sessionCache = RecentReads<String, CachedSession>(name: "sessions")
     /// The categories as last read (see ``categories()``): every product's stock status needs its category's threshold.
     let categoryCache = RecentReads<Int, [Category]>(name: "categories", capacity: 1)
+    /// What searches listed by name need of every product (see ``ProductSearchIndex``).
+    let searchIndex = ProductSearchIndexCache()
     /// Drops the kept reads when a committed transaction changes their tables (kept alive here: GRDB holds it weakly).
     let cacheInvalidator: CacheInvalidator
     /// Every committed write's activities, for the server's live events (``ActivitySource``).
@@ -61,8 +63,9 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
             "setting": [self.settingsCache],
             "session": [self.sessionCache],
             "user": [self.sessionCache],
-            "category": [self.categoryCache],
-        ])
+            "category": [self.categoryCache, self.searchIndex],
+            "product": [self.searchIndex],
+        ], updatedColumns: ["product": ["name", "searchKey", "sku", "barcode", "isArchived", "categoryId"]])
         dbWriter.add(transactionObserver: self.cacheInvalidator, extent: .observerLifetime)
     }
 
@@ -398,17 +401,26 @@ protocol Invalidatable: AnyObject, Sendable {
 /// covered without a call of its own; a rolled-back transaction drops nothing.
 final class CacheInvalidator: TransactionObserver, Sendable {
     private let caches: [String: [any Invalidatable]]
+    /// For a table listed here, an update matters only when it sets one of these columns (a sale updates a product's
+    /// stock, which no kept read of the product table holds).
+    private let updatedColumns: [String: Set<String>]
     /// Tables changed by the transaction under way (touched only on the writer's queue; a lock keeps it Sendable).
     private let changed = Mutex(Set<String>())
 
-    init(_ caches: [String: [any Invalidatable]]) {
+    init(_ caches: [String: [any Invalidatable]], updatedColumns: [String: Set<String>] = [:]) {
         self.caches = Dictionary(uniqueKeysWithValues: caches.map { ($0.key.lowercased(), $0.value) })
+        self.updatedColumns = Dictionary(uniqueKeysWithValues: updatedColumns.map { ($0.key.lowercased(), Set($0.value.map { $0.lowercased() })) })
     }
 
     var allCaches: [any Invalidatable] { self.caches.values.flatMap { $0 } }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        self.caches[eventKind.tableName.lowercased()] != nil
+        let table = eventKind.tableName.lowercased()
+        guard self.caches[table] != nil else { return false }
+        if case .update(_, let columns) = eventKind, let watched = self.updatedColumns[table] {
+            return columns.contains { watched.contains($0.lowercased()) }
+        }
+        return true
     }
 
     func databaseDidChange(with event: DatabaseEvent) {

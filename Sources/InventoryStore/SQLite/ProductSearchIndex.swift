@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import InventoryDomain
+import Synchronization
+
+/// What a search listed by name needs of every product (its folded search text, SKU, barcode, whether archived, its
+/// category), in memory, in the order of the list: name (`COLLATE NOCASE`), then id.
+///
+/// A search by name over SQL ranked every match (`CASE` over three `LIKE`s) and sorted them all before taking a page,
+/// and a word of one or two letters ("g 1") cannot use the trigram index, so it read every product: 34 million
+/// instructions per search over 10,000 products (BENCHMARKS.md, issue 15 point 2). Here one pass over the entries,
+/// already in name order, finds, ranks and counts the matches, and the database reads only the page's rows.
+///
+/// The rule is the one the SQL states (``InventorySQLiteRepository/products(_:)``; PostgreSQL states the same):
+/// - a product matches when its search text contains every word of the search, folded (``SearchText/key(_:)``), as
+///   the `LIKE` of each word does (archived products only when the query includes them), or when its barcode is one
+///   of the search's barcode candidates (archived or not);
+/// - ranks: 0 the exact barcode or the SKU equal to the search (ASCII case folded, as `COLLATE NOCASE`), 1 the search
+///   text starting with the folded search, 2 a word of it starting so, 3 the rest; each rank in list order.
+///
+/// `ProductSearchIndexTests` holds this against the SQL on random catalogues and searches.
+struct ProductSearchIndex: Sendable {
+    struct Entry: Sendable {
+        var id: Int64
+        var key: [UInt8]
+        var sku: [UInt8]?
+        var barcode: String?
+        var isArchived: Bool
+        var categoryID: Int64?
+    }
+
+    /// Every product, in list order.
+    let entries: [Entry]
+    /// ``fingerprint(_:)`` when the entries were read.
+    let fingerprint: [Int64]
+
+    /// How many products there are and the sum of their `updatedAt`: every change a search reads (made by this store or
+    /// by another process on the file) changes it, since each sets `updatedAt`, and a sale, which does not, keeps it.
+    /// Reading it is one pass over the table (about 2 ms over 10,000 products), reading the index about ten times that.
+    static func fingerprint(_ db: Database) throws -> [Int64] {
+        // (Each time's low 32 bits, so the sum cannot overflow.)
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(updatedAt % 4294967296), 0) FROM product"))
+        return [row?[0] ?? 0, row?[1] ?? 0]
+    }
+
+    /// Reads every product's search facts, ordered as the list is (by SQLite's own `NOCASE`, so the order is the SQL's).
+    static func read(_ db: Database) throws -> ProductSearchIndex {
+        let fingerprint = try Self.fingerprint(db)
+        var entries: [Entry] = []
+        entries.reserveCapacity(Int(fingerprint[0]))
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, searchKey, sku, barcode, isArchived, categoryId FROM product ORDER BY name COLLATE NOCASE, id
+            """)
+        while let row = try rows.next() {
+            let key: String = row[1]
+            let sku: String? = row[2]
+            entries.append(Entry(id: row[0], key: Array(key.utf8), sku: sku.map { Array($0.utf8) }, barcode: row[3],
+                                 isArchived: row[4], categoryID: row[5]))
+        }
+        return ProductSearchIndex(entries: entries, fingerprint: fingerprint)
+    }
+
+    /// The ids of one page of the products matching `search` (split into `words`), best first, and how many match.
+    func search(_ search: String, words: [String], includeArchived: Bool, categoryID: Int64?, offset: Int, limit: Int)
+        -> (ids: [Int64], total: Int)
+    {
+        let folded = words.map { Array(SearchText.key($0).utf8) }
+        let whole = Array(SearchText.key(search.trimmingCharacters(in: .whitespaces)).utf8)
+        let spacedWhole = [UInt8(ascii: " ")] + whole
+        let searchBytes = Array(search.utf8)
+        let candidates = Set(Barcode.lookupCandidates(search))
+        let wanted = offset + limit
+        var ranks: [[Int64]] = [[], [], [], []]
+        var total = 0
+        for entry in self.entries {
+            if let categoryID, entry.categoryID != categoryID { continue }
+            // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
+            let byBarcode = entry.barcode.map(candidates.contains) ?? false
+            guard byBarcode || ((includeArchived || !entry.isArchived) && folded.allSatisfy({ Self.contains(entry.key, $0) })) else { continue }
+            total += 1
+            let rank: Int
+            if byBarcode || entry.sku.map({ Self.equalIgnoringASCIICase($0, searchBytes) }) == true {
+                rank = 0
+            } else if entry.key.starts(with: whole) {
+                rank = 1
+            } else if Self.contains(entry.key, spacedWhole) {
+                rank = 2
+            } else {
+                rank = 3
+            }
+            if ranks[rank].count < wanted { ranks[rank].append(entry.id) }
+        }
+        var ordered: [Int64] = []
+        ordered.reserveCapacity(min(wanted, total))
+        for rank in ranks {
+            ordered.append(contentsOf: rank.prefix(wanted - ordered.count))
+            if ordered.count >= wanted { break }
+        }
+        return (Array(ordered.dropFirst(offset).prefix(limit)), total)
+    }
+
+    /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                let first = pin[0]
+                var start = 0
+                while start <= hay.count - pin.count {
+                    if hay[start] == first {
+                        var offset = 1
+                        while offset < pin.count && hay[start + offset] == pin[offset] { offset += 1 }
+                        if offset == pin.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// SQLite's `NOCASE` equality: the same bytes once ASCII capitals are lower-cased.
+    static func equalIgnoringASCIICase(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where Self.lower(a[index]) != Self.lower(b[index]) { return false }
+        return true
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+}
+
+/// The ``ProductSearchIndex`` as last read. A write through this repository that adds, removes or renames a product (or
+/// changes its SKU, barcode, category or archiving, or any category) drops it at commit (``CacheInvalidator``), so the
+/// next search reads it again; a sale, which changes only stock, keeps it. A change made by another process on the same
+/// file is seen within ``lifetime``: once an index is that old, one search compares its
+/// ``ProductSearchIndex/fingerprint(_:)`` with the table's and reads it again only when they differ, while the other
+/// searches go on using it.
+final class ProductSearchIndexCache: Invalidatable {
+    private struct State {
+        var index: ProductSearchIndex?
+        var readAt = ContinuousClock.now
+        var generation = 0
+        var refreshing = false
+    }
+    let lifetime: Duration
+    private let state = Mutex(State())
+
+    init(lifetime: Duration = .seconds(1)) {
+        self.lifetime = lifetime
+    }
+
+    /// The index, read in `db` (the caller's read transaction) when there is none yet or it has aged.
+    func index(_ db: Database) throws -> ProductSearchIndex {
+        enum Next { case use(ProductSearchIndex), check(ProductSearchIndex, Int), read(Int) }
+        let next: Next = self.state.withLock { state in
+            guard let index = state.index else { return .read(state.generation) }
+            if ContinuousClock.now - state.readAt < self.lifetime || state.refreshing { return .use(index) }
+            state.refreshing = true
+            return .check(index, state.generation)
+        }
+        let generation: Int
+        switch next {
+        case .use(let index):
+            return index
+        case .check(let index, let kept):
+            defer { self.state.withLock { $0.refreshing = false } }
+            if try ProductSearchIndex.fingerprint(db) == index.fingerprint {
+                self.state.withLock { state in
+                    if state.generation == kept { state.readAt = ContinuousClock.now }
+                }
+                return index
+            }
+            generation = kept
+        case .read(let current):
+            generation = current
+        }
+        let index = try ProductSearchIndex.read(db)
+        self.state.withLock { state in
+            guard state.generation == generation else { return }
+            state.index = index
+            state.readAt = ContinuousClock.now
+        }
+        return index
+    }
+
+    func invalidate() {
+        self.state.withLock { state in
+            state.index = nil
+            state.generation += 1
+        }
+    }
+
+    /// Whether an index is kept, for tests.
+    var isKept: Bool { self.state.withLock { $0.index != nil } }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import InventoryDomain
+@testable import InventoryStore
+import Testing
+
+/// Searches listed by name are answered from ``ProductSearchIndex`` in memory: the same products, in the same order, with
+/// the same count as the SQL that states the rule, and never older than the last change made through the store.
+extension SQLiteSpecificTests {
+    /// A random catalogue (accents, capitals, LIKE's wildcards, equal names, archived products, categories, SKUs and
+    /// barcodes) and random searches (fragments of names, words out of order, SKUs in other cases, barcodes in their
+    /// other forms, single letters, wildcards): the index answers exactly what the SQL answers.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func theSearchIndexAnswersWhatTheSQLAnswers(seed: UInt64) async throws {
+        var rng = SplitMix(state: seed)
+        let store = try InventorySQLiteRepository.inMemory()
+        var categories: [CategoryID] = []
+        for name in ["Dairy", "Bakery", "Drinks"] {
+            categories.append(try await store.createCategory(Category(id: CategoryID(0), name: name)).id)
+        }
+        let brands = ["Alpenhof", "alpenhof", "Café Olé", "CAFE", "Ærø", "Straße", "Bio_Farm", "50% Cacao", "Back\\slash", "Crème", "creme", "Żółw"]
+        let items = ["Oat milk", "Crème fraîche", "Rye bread", "Cola", "Espresso beans", "Müsli", "Tea", "Eggs 6", "Jam", "A"]
+        let sizes = ["100 g", "250 g", "1 kg", "200 ml", "1 l", "", "6 pcs", "12"]
+        var names: [String] = []
+        var skus: [String] = []
+        var barcodes: [String] = []
+        for index in 0..<240 {
+            let name = [brands.randomElement(using: &rng)!, items.randomElement(using: &rng)!, sizes.randomElement(using: &rng)!]
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            let sku = Bool.random(using: &rng) ? "Sk-\(index)\(["a", "B", "c"].randomElement(using: &rng)!)" : nil
+            var barcode: String?
+            if rng.next() % 3 != 0 {
+                // EAN-13s, some starting with 0 (their UPC-A form finds them too).
+                var digits = (0..<12).map { _ in Int(rng.next() % 10) }
+                if index % 4 == 0 { digits[0] = 0 }
+                digits[11] = index % 10
+                digits[10] = (index / 10) % 10
+                digits[9] = (index / 100) % 10
+                barcode = (digits + [Barcode.checkDigit(digits)]).map(String.init).joined()
+            }
+            let details = ProductDetails(name: name, sku: sku, barcode: barcode,
+                                         categoryID: rng.next() % 4 == 0 ? nil : categories.randomElement(using: &rng),
+                                         isArchived: rng.next() % 7 == 0)
+            _ = try await store.createProduct(details)
+            names.append(name)
+            if let sku { skus.append(sku) }
+            if let barcode { barcodes.append(barcode) }
+        }
+
+        var searches: [String] = ["e", "E", "a", "%", "_", "\\", "50%", "bio_", "creme", "CRÈME", "cafe ole", "ole cafe", "ss",
+                                  "straße", "aero", "zzz", "  oat   milk  ", "g 1", "1 k", "żółw", "ZOLW", "00", "a a"]
+        for _ in 0..<60 {
+            let name = names.randomElement(using: &rng)!
+            let size = min(name.count, Int(rng.next() % 6) + 1)
+            let start = Int(rng.next() % UInt64(name.count - size + 1))
+            let fragment = String(name.dropFirst(start).prefix(size))
+            searches.append(Bool.random(using: &rng) ? fragment : fragment.uppercased())
+        }
+        for sku in skus.shuffled(using: &rng).prefix(10) { searches.append(Bool.random(using: &rng) ? sku.uppercased() : sku.lowercased()) }
+        for barcode in barcodes.shuffled(using: &rng).prefix(10) {
+            searches.append(barcode)
+            if barcode.hasPrefix("0") { searches.append(String(barcode.dropFirst())) }  // the UPC-A form
+        }
+
+        var compared = 0
+        for search in searches {
+            var query = ProductQuery(search: search)
+            query.includeArchived = rng.next() % 3 == 0
+            if rng.next() % 4 == 0 { query.categoryID = categories.randomElement(using: &rng) }
+            query.limit = [1, 5, 20, 1000].randomElement(using: &rng)!
+            query.offset = [0, 0, 3, 17].randomElement(using: &rng)!
+            let fromIndex = try await store.products(query)
+            let fromSQL = try await store.testOnly_productsBySQL(query)
+            #expect(fromIndex.products.map(\.id) == fromSQL.products.map(\.id), "search \(search.debugDescription), \(query)")
+            #expect(fromIndex.total == fromSQL.total, "search \(search.debugDescription), \(query)")
+            #expect(fromIndex.products == fromSQL.products)
+            if fromSQL.total > 0 { compared += 1 }
+        }
+        #expect(compared > searches.count / 2, "most searches find something, so the comparison means something")
+        #expect(store.searchIndex.isKept)
+    }
+
+    /// A change of a name, SKU, barcode, category or archiving through the store drops the index at commit, so the next
+    /// search sees it; a purchase or a sale, which changes only stock, keeps it; a refused write changes nothing.
+    @Test func theSearchIndexFollowsEveryCatalogueChangeAndIgnoresStock() async throws {
+        let store = try InventorySQLiteRepository.inMemory()
+        let milk = try await store.createProduct(ProductDetails(name: "Oat milk"))
+        _ = try await store.createProduct(ProductDetails(name: "Rye bread", sku: "RYE"))
+        func names(_ search: String, archived: Bool = false) async throws -> [String] {
+            try await store.products(ProductQuery(search: search, includeArchived: archived)).products.map(\.name)
+        }
+        #expect(try await names("milk") == ["Oat milk"])
+        #expect(store.searchIndex.isKept)
+
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [.init(productID: milk.id, quantity: qty(5), unitCost: eur("0.50"))]))
+        _ = try await store.postSale(SaleDraft(effectiveAt: at(20260102), lines: [.init(productID: milk.id, quantity: qty(1), unitPrice: eur("1.00"))]))
+        #expect(store.searchIndex.isKept, "stock moved; nothing a search reads changed")
+        #expect(try await store.products(ProductQuery(search: "milk")).products.first?.stock.quantity == qty(4),
+                "the page's rows are read from the database, with their stock as it is now")
+
+        var details = milk.details
+        details.name = "Oat drink"
+        _ = try await store.updateProduct(milk.id, details)
+        #expect(!store.searchIndex.isKept)
+        #expect(try await names("milk") == [])
+        #expect(try await names("drink") == ["Oat drink"])
+
+        _ = try await store.createProduct(ProductDetails(name: "Milk chocolate", barcode: "4006381333931"))
+        #expect(try await names("milk") == ["Milk chocolate"])
+        #expect(try await names("4006381333931") == ["Milk chocolate"])
+
+        // A refused write (a SKU another product has) leaves the index and the answers as they were.
+        _ = try await names("drink")
+        details.sku = "RYE"
+        await #expect(throws: InventoryError.self) { try await store.updateProduct(milk.id, details) }
+        #expect(try await names("rye") == ["Rye bread"])
+
+        details.sku = nil
+        details.isArchived = true
+        _ = try await store.updateProduct(milk.id, details)
+        #expect(try await names("drink") == [])
+        #expect(try await names("drink", archived: true) == ["Oat drink"])
+
+        let bread = try #require(try await store.products(ProductQuery(search: "rye")).products.first)
+        try await store.deleteProduct(bread.id)
+        #expect(try await names("rye") == [])
+    }
+
+    /// Another process on the same file (the command line's import, while the server runs) adds a product: the
+    /// server's searches find it within the index's lifetime.
+    @Test func aProductAddedByAnotherProcessIsFoundWithinTheIndexsLifetime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-search-\(UUID().uuidString)").path
+        let server = try InventorySQLiteRepository.open(dataFolder: folder)
+        let commandLine = try InventorySQLiteRepository.open(dataFolder: folder)
+        _ = try await server.createProduct(ProductDetails(name: "Oat milk"))
+        #expect(try await server.products(ProductQuery(search: "milk")).total == 1)
+        let soy = try await commandLine.createProduct(ProductDetails(name: "Soy milk"))
+        func eventually(_ search: String, _ expected: Int) async throws -> Int {
+            let deadline = ContinuousClock.now + server.searchIndex.lifetime + .seconds(5)
+            var total = try await server.products(ProductQuery(search: search)).total
+            while total != expected && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                total = try await server.products(ProductQuery(search: search)).total
+            }
+            return total
+        }
+        #expect(try await eventually("milk", 2) == 2)
+        // A rename keeps the number of products: the fingerprint's times see it.
+        var details = soy.details
+        details.name = "Soy drink"
+        _ = try await commandLine.updateProduct(soy.id, details)
+        #expect(try await eventually("drink", 1) == 1)
+        #expect(try await server.products(ProductQuery(search: "milk")).total == 1)
+    }
+
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            self.state &+= 0x9E37_79B9_7F4A_7C15
+            var z = self.state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
