@@ -383,7 +383,7 @@ extension InventorySQLiteRepository {
     }
 
     /// ``products(_:)`` in SQL alone: the answer for every query the search index does not take, and what
-    /// `ProductSearchIndexTests` holds the index to.
+    /// `SQLiteSpecificTests.theSearchIndexAnswersWhatTheSQLAnswers` holds the index to.
     static func productsBySQL(_ db: Database, _ query: ProductQuery, words: [String]) throws -> (products: [Product], total: Int) {
         do {
             var conditions: [String] = []

@@ -18,21 +18,20 @@ import Synchronization
 /// - ranks: 0 the exact barcode or the SKU equal to the search (ASCII case folded, as `COLLATE NOCASE`), 1 the search
 ///   text starting with the folded search, 2 a word of it starting so, 3 the rest; each rank in list order.
 ///
-/// `ProductSearchIndexTests` holds this against the SQL on random catalogues and searches.
+/// `SQLiteSpecificTests.theSearchIndexAnswersWhatTheSQLAnswers` holds this to the SQL on random catalogues and searches.
 struct ProductSearchIndex: Sendable {
-    struct Entry: Sendable {
-        var id: Int64
-        var key: [UInt8]
-        var sku: [UInt8]?
-        var barcode: String?
-        var isArchived: Bool
-        var categoryID: Int64?
-    }
-
-    /// Every product, in list order.
-    let entries: [Entry]
+    /// Every product's folded search text, one after the other (a product's is `keys[keyStarts[i]..<keyStarts[i + 1]]`):
+    /// one pass over contiguous bytes, with no reference counting per product.
+    private var keys: [UInt8] = []
+    private var keyStarts: [Int] = [0]
+    /// Per product, in list order: its id, SKU, barcode, whether archived, its category.
+    private var ids: [Int64] = []
+    private var skus: [[UInt8]?] = []
+    private var barcodes: [String?] = []
+    private var archived: [Bool] = []
+    private var categories: [Int64?] = []
     /// ``fingerprint(_:)`` when the entries were read.
-    let fingerprint: [Int64]
+    private(set) var fingerprint: [Int64] = []
 
     /// How many products there are and the sum of their `updatedAt`: every change a search reads (made by this store or
     /// by another process on the file) changes it, since each sets `updatedAt`, and a sale, which does not, keeps it.
@@ -45,19 +44,26 @@ struct ProductSearchIndex: Sendable {
 
     /// Reads every product's search facts, ordered as the list is (by SQLite's own `NOCASE`, so the order is the SQL's).
     static func read(_ db: Database) throws -> ProductSearchIndex {
-        let fingerprint = try Self.fingerprint(db)
-        var entries: [Entry] = []
-        entries.reserveCapacity(Int(fingerprint[0]))
+        var index = ProductSearchIndex()
+        index.fingerprint = try Self.fingerprint(db)
+        let count = Int(index.fingerprint[0])
+        index.keys.reserveCapacity(count * 40)
+        index.keyStarts.reserveCapacity(count + 1)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT id, searchKey, sku, barcode, isArchived, categoryId FROM product ORDER BY name COLLATE NOCASE, id
             """)
         while let row = try rows.next() {
             let key: String = row[1]
             let sku: String? = row[2]
-            entries.append(Entry(id: row[0], key: Array(key.utf8), sku: sku.map { Array($0.utf8) }, barcode: row[3],
-                                 isArchived: row[4], categoryID: row[5]))
+            index.keys.append(contentsOf: key.utf8)
+            index.keyStarts.append(index.keys.count)
+            index.ids.append(row[0])
+            index.skus.append(sku.map { Array($0.utf8) })
+            index.barcodes.append(row[3])
+            index.archived.append(row[4])
+            index.categories.append(row[5])
         }
-        return ProductSearchIndex(entries: entries, fingerprint: fingerprint)
+        return index
     }
 
     /// The ids of one page of the products matching `search` (split into `words`), best first, and how many match.
@@ -68,27 +74,31 @@ struct ProductSearchIndex: Sendable {
         let whole = Array(SearchText.key(search.trimmingCharacters(in: .whitespaces)).utf8)
         let spacedWhole = [UInt8(ascii: " ")] + whole
         let searchBytes = Array(search.utf8)
-        let candidates = Set(Barcode.lookupCandidates(search))
+        let candidates = Barcode.lookupCandidates(search)
         let wanted = offset + limit
         var ranks: [[Int64]] = [[], [], [], []]
         var total = 0
-        for entry in self.entries {
-            if let categoryID, entry.categoryID != categoryID { continue }
-            // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
-            let byBarcode = entry.barcode.map(candidates.contains) ?? false
-            guard byBarcode || ((includeArchived || !entry.isArchived) && folded.allSatisfy({ Self.contains(entry.key, $0) })) else { continue }
-            total += 1
-            let rank: Int
-            if byBarcode || entry.sku.map({ Self.equalIgnoringASCIICase($0, searchBytes) }) == true {
-                rank = 0
-            } else if entry.key.starts(with: whole) {
-                rank = 1
-            } else if Self.contains(entry.key, spacedWhole) {
-                rank = 2
-            } else {
-                rank = 3
+        self.keys.withUnsafeBufferPointer { keys in
+            for product in self.ids.indices {
+                if let categoryID, self.categories[product] != categoryID { continue }
+                let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
+                // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
+                let byBarcode = !candidates.isEmpty && self.barcodes[product].map(candidates.contains) == true
+                guard byBarcode || ((includeArchived || !self.archived[product]) && folded.allSatisfy({ Self.contains(key, $0) }))
+                else { continue }
+                total += 1
+                let rank: Int
+                if byBarcode || self.skus[product].map({ Self.equalIgnoringASCIICase($0, searchBytes) }) == true {
+                    rank = 0
+                } else if key.starts(with: whole) {
+                    rank = 1
+                } else if Self.contains(key, spacedWhole) {
+                    rank = 2
+                } else {
+                    rank = 3
+                }
+                if ranks[rank].count < wanted { ranks[rank].append(self.ids[product]) }
             }
-            if ranks[rank].count < wanted { ranks[rank].append(entry.id) }
         }
         var ordered: [Int64] = []
         ordered.reserveCapacity(min(wanted, total))
@@ -100,23 +110,21 @@ struct ProductSearchIndex: Sendable {
     }
 
     /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         guard needle.count <= haystack.count else { return false }
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                let first = pin[0]
-                var start = 0
-                while start <= hay.count - pin.count {
-                    if hay[start] == first {
-                        var offset = 1
-                        while offset < pin.count && hay[start + offset] == pin[offset] { offset += 1 }
-                        if offset == pin.count { return true }
-                    }
-                    start += 1
+        return needle.withUnsafeBufferPointer { pin in
+            let first = pin[0]
+            var start = 0
+            while start <= haystack.count - pin.count {
+                if haystack[start] == first {
+                    var offset = 1
+                    while offset < pin.count && haystack[start + offset] == pin[offset] { offset += 1 }
+                    if offset == pin.count { return true }
                 }
-                return false
+                start += 1
             }
+            return false
         }
     }
 
