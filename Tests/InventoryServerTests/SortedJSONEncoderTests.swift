@@ -97,4 +97,49 @@ import Testing
             #expect(try APIJSON.encode(value) == (try APIJSON.foundationEncode(value)))
         }
     }
+
+    /// A product writes itself (``SortedJSONWritable``): the bytes `JSONEncoder` writes for its `Encodable` conformance,
+    /// with and without costs, with every optional member present and absent, with pictures, inside a page, and with a
+    /// control character (then the general way, still the same bytes).
+    @Test func aProductWritesWhatJSONEncoderWrites() throws {
+        let formats = Formats(currency: .eur, calendar: ShopCalendar(timeZone: .gmt))
+        let bare = Product(id: ProductID(7), details: ProductDetails(name: "Crème \"fraîche\" / 200 ml"),
+                           stock: LedgerBalance(quantity: Quantity(3), value: Money(minorUnits: 150), averageCost: UnitCost(scaled: 500_000)),
+                           createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_001)
+        var full = bare
+        full.details = ProductDetails(name: "Oat milk", sku: "OAT-1", barcode: "4006381333931", categoryID: CategoryID(3), unit: "l",
+                                      salePrice: Money(minorUnits: 199), minimumSalePrice: Money(minorUnits: 150), taxRate: Percent(hundredths: 700),
+                                      lowStockThreshold: Quantity(5), iconEmoji: "🥛", isArchived: true, preferredSupplierID: SupplierID(2),
+                                      supplierCode: "S-9", packSize: Quantity(6), description: "tab\there", shelf: "A3")
+        full.pictures = ["a.jpg", "b.png"]
+        var controlled = full
+        controlled.details.description = "bell \u{07}"
+        let thresholds = StockThresholds(shopDefault: Quantity(2), categories: [])
+        for product in [bare, full, controlled] {
+            let response = ProductResponse(product, formats: formats, thresholds: thresholds)
+            for visible in [false, true] {
+                let page = ProductPage(items: [response, response], total: 2, limit: 50, offset: 0)
+                // (SortedJSONEncoder itself, not APIJSON: a difference fails here instead of stopping the debug build.)
+                let written = try CostDisclosure.$visible.withValue(visible) { () throws -> [Data?] in
+                    [SortedJSONEncoder.encode(response).map { Data($0) }, try APIJSON.foundationEncode(response),
+                     SortedJSONEncoder.encode(page).map { Data($0) }, try APIJSON.foundationEncode(page),
+                     product == controlled ? try APIJSON.encode(page) : nil]
+                }
+                if product == controlled {
+                    #expect(written[0] == nil && written[2] == nil, "a control character is left to JSONEncoder")
+                    #expect(written[4] == written[3])
+                } else {
+                    #expect(written[0] == written[1], "\(String(decoding: written[0] ?? Data(), as: UTF8.self))")
+                    #expect(written[2] == written[3])
+                    #expect(String(decoding: written[1]!, as: UTF8.self).contains("averageCost") == visible)
+                }
+            }
+        }
+        var object = SortedJSONObject()
+        ProductResponse(controlled, formats: formats, thresholds: thresholds).writeSortedJSON(to: &object)
+        #expect(object.finished() == nil, "a control character is left to JSONEncoder")
+        object = SortedJSONObject()
+        ProductResponse(full, formats: formats, thresholds: thresholds).writeSortedJSON(to: &object)
+        #expect(object.finished() != nil)
+    }
 }

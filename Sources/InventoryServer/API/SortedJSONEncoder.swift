@@ -37,6 +37,8 @@ enum SortedJSONEncoder {
         case string(String)
         case object(Container)
         case array(Container)
+        /// JSON text a ``SortedJSONWritable`` value wrote itself.
+        case raw([UInt8])
     }
 
     /// The members of an object or the elements of an array, shared by the containers that fill it.
@@ -61,6 +63,11 @@ enum SortedJSONEncoder {
         case let number as UInt8: return .number(String(number))
         case is Date, is Data, is URL, is Decimal, is Double, is Float: throw Unsupported()
         default:
+            if let writable = value as? any SortedJSONWritable {
+                var object = SortedJSONObject()
+                writable.writeSortedJSON(to: &object)
+                if let bytes = object.finished() { return .raw(bytes) }
+            }
             let encoder = ValueEncoder(codingPath: codingPath, state: state)
             try value.encode(to: encoder)
             guard let result = encoder.value else { throw Unsupported() }  // nothing encoded: JSONEncoder says why
@@ -76,6 +83,7 @@ enum SortedJSONEncoder {
         case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
         case .number(let text): output.append(contentsOf: text.utf8)
         case .string(let string): return self.write(string, to: &output)
+        case .raw(let bytes): output.append(contentsOf: bytes)
         case .array(let container):
             output.append(UInt8(ascii: "["))
             for (index, element) in container.elements.enumerated() {
@@ -116,7 +124,7 @@ enum SortedJSONEncoder {
     }
 
     /// A JSON string; false for a character this writer leaves to `JSONEncoder`.
-    private static func write(_ string: String, to output: inout [UInt8]) -> Bool {
+    static func write(_ string: String, to output: inout [UInt8]) -> Bool {
         output.append(UInt8(ascii: "\""))
         var string = string
         let fine = string.withUTF8 { bytes -> Bool in
@@ -329,5 +337,80 @@ enum SortedJSONEncoder {
         var intValue: Int?
         init(intValue: Int) { self.intValue = intValue }
         init?(stringValue: String) { nil }
+    }
+}
+
+/// A type that writes its own JSON object, its members in the order of their keys' bytes, exactly as `JSONEncoder` with
+/// `.sortedKeys` writes its `Encodable` conformance (absent optionals left out), without building a tree of values
+/// first: for the answers listed by the hundred (a page of products). Debug builds compare every answer with
+/// `JSONEncoder`'s (``APIJSON``), so a member added to the type but not here fails every test that gets one back.
+protocol SortedJSONWritable: Encodable {
+    /// Writes the members, in sorted order, into `object`.
+    func writeSortedJSON(to object: inout SortedJSONObject)
+}
+
+/// One JSON object being written member by member (see ``SortedJSONWritable``).
+struct SortedJSONObject {
+    private var output: [UInt8] = []
+    private var empty = true
+    /// Set when a text needs `JSONEncoder` (a control character): the value is then encoded the general way.
+    private var refused = false
+
+    init() {
+        self.output.reserveCapacity(640)
+        self.output.append(UInt8(ascii: "{"))
+    }
+
+    /// The object's text, or nil when `JSONEncoder` must write it.
+    mutating func finished() -> [UInt8]? {
+        guard !self.refused else { return nil }
+        self.output.append(UInt8(ascii: "}"))
+        return self.output
+    }
+
+    /// Starts a member (`key` is a plain ASCII name: no escaping).
+    private mutating func key(_ key: StaticString) {
+        if !self.empty { self.output.append(UInt8(ascii: ",")) }
+        self.empty = false
+        self.output.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { self.output.append(contentsOf: $0) }
+        self.output.append(UInt8(ascii: "\""))
+        self.output.append(UInt8(ascii: ":"))
+    }
+
+    /// A text member; left out when nil.
+    mutating func string(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        if !SortedJSONEncoder.write(value, to: &self.output) { self.refused = true }
+    }
+
+    /// An integer member; left out when nil.
+    mutating func integer(_ key: StaticString, _ value: Int64?) {
+        guard let value else { return }
+        self.key(key)
+        self.output.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func bool(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        self.output.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// An array of objects.
+    mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
+        self.key(key)
+        self.output.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { self.output.append(UInt8(ascii: ",")) }
+            var object = SortedJSONObject()
+            value.writeSortedJSON(to: &object)
+            guard let bytes = object.finished() else {
+                self.refused = true
+                return
+            }
+            self.output.append(contentsOf: bytes)
+        }
+        self.output.append(UInt8(ascii: "]"))
     }
 }

@@ -114,15 +114,14 @@ struct ProductSearchIndex: Sendable {
         guard !needle.isEmpty else { return true }
         guard needle.count <= haystack.count else { return false }
         return needle.withUnsafeBufferPointer { pin in
-            let first = pin[0]
+            // memchr finds each place the needle's first byte is, memcmp compares the rest there.
+            let base = haystack.baseAddress!, last = haystack.count - pin.count
             var start = 0
-            while start <= haystack.count - pin.count {
-                if haystack[start] == first {
-                    var offset = 1
-                    while offset < pin.count && haystack[start + offset] == pin[offset] { offset += 1 }
-                    if offset == pin.count { return true }
-                }
-                start += 1
+            while start <= last {
+                guard let hit = memchr(base + start, Int32(pin[0]), last - start + 1) else { return false }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if pin.count == 1 || memcmp(base + at + 1, pin.baseAddress! + 1, pin.count - 1) == 0 { return true }
+                start = at + 1
             }
             return false
         }

@@ -152,6 +152,19 @@ extension SQLiteSpecificTests {
         #expect(try await server.products(ProductQuery(search: "milk")).total == 1)
     }
 
+    /// The index's substring test against a plain one, on short texts over a three-letter alphabet (needles at either
+    /// end, overlapping first bytes, needles longer than the text, empty ones).
+    @Test func theIndexsSubstringTestIsASubstringTest() {
+        var rng = SplitMix(state: 11)
+        func text(_ count: Int) -> [UInt8] { (0..<count).map { _ in [UInt8(ascii: "a"), UInt8(ascii: "b"), UInt8(ascii: " ")].randomElement(using: &rng)! } }
+        for _ in 0..<5_000 {
+            let haystack = text(Int(rng.next() % 9)), needle = text(Int(rng.next() % 4))
+            let expected = needle.isEmpty || (haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle })
+            let found = haystack.withUnsafeBufferPointer { ProductSearchIndex.contains($0, needle) }
+            #expect(found == expected, "\(haystack) \(needle)")
+        }
+    }
+
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {

@@ -13,6 +13,13 @@ struct PictureResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension PictureResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("imageRef", self.imageRef)
+        object.string("url", self.url)
+    }
+}
+
 /// `PUT /api/v1/products/{id}/image` (and `added` in a ``PictureList``): the picture as stored.
 struct UploadedPicture: Encodable, Sendable {
     var imageRef: String

@@ -84,6 +84,45 @@ struct ProductResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension ProductResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        let costs = CostDisclosure.visible
+        object.bool("allowsNegativeStock", self.allowsNegativeStock)
+        object.bool("archived", self.archived)
+        if costs {
+            object.string("averageCost", self.averageCost)
+            object.string("averageCostExact", self.averageCostExact)
+        }
+        object.string("barcode", self.barcode)
+        object.integer("categoryId", self.categoryId)
+        if costs { object.string("costPrice", self.costPrice) }
+        object.string("createdAt", self.createdAt)
+        object.string("description", self.description)
+        object.string("effectiveLowStockThreshold", self.effectiveLowStockThreshold)
+        object.string("iconEmoji", self.iconEmoji)
+        object.integer("id", self.id)
+        object.string("imageRef", self.imageRef)
+        object.string("lowStockThreshold", self.lowStockThreshold)
+        object.string("minimumSalePrice", self.minimumSalePrice)
+        object.string("name", self.name)
+        object.string("packSize", self.packSize)
+        object.objects("pictures", self.pictures)
+        object.integer("preferredSupplierId", self.preferredSupplierId)
+        object.string("quantity", self.quantity)
+        object.string("salePrice", self.salePrice)
+        object.string("shelf", self.shelf)
+        object.string("sku", self.sku)
+        object.bool("soldOut", self.soldOut)
+        object.string("status", self.status)
+        if costs { object.string("stockValue", self.stockValue) }
+        object.string("supplierCode", self.supplierCode)
+        object.string("taxRate", self.taxRate)
+        object.bool("tracksStock", self.tracksStock)
+        object.string("unit", self.unit)
+        object.string("updatedAt", self.updatedAt)
+    }
+}
+
 /// `POST /api/v1/products`, `PUT /api/v1/products/{id}` (and a purchase line's `newProduct`): the fields of a product
 /// to create or replace. Amounts are decimal strings.
 struct ProductRequest: Decodable, Sendable, KnownFields {
