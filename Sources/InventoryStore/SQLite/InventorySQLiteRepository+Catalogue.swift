@@ -338,8 +338,11 @@ extension InventorySQLiteRepository {
         return try await self.readEach { db in
             for candidate in candidates {
                 let statement = try db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product p WHERE barcode = ?")
-                if let row = try Row.fetchOne(statement, arguments: [candidate]) {
-                    return Self.product(row)
+                // (Read from the cursor's row, which reads the statement's columns directly, while the cursor lives;
+                // fetchOne copies them first.)
+                let rows = try Row.fetchCursor(statement, arguments: [candidate])
+                if let row = try rows.next() {
+                    return withExtendedLifetime(rows) { Self.product(row) }
                 }
             }
             return nil
@@ -374,9 +377,12 @@ extension InventorySQLiteRepository {
         guard !ids.isEmpty else { return [] }
         let placeholders = ids.map { _ in "?" }.joined(separator: ", ")
         var byID: [Int64: Product] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE p.id IN (\(placeholders))",
-                                    arguments: StatementArguments(ids)) {
-            let product = Self.product(row)
+        byID.reserveCapacity(ids.count)
+        // A cursor's rows are read straight from the statement (GRDB's fast path), not copied first.
+        let statement = try db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product p WHERE p.id IN (\(placeholders))")
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))
+        while let row = try rows.next() {
+            let product = withExtendedLifetime(rows) { Self.product(row) }
             byID[product.id.rawValue] = product
         }
         return ids.compactMap { byID[$0] }

@@ -24,10 +24,11 @@ struct ProductSearchIndex: Sendable {
     /// one pass over contiguous bytes, with no reference counting per product.
     private var keys: [UInt8] = []
     private var keyStarts: [Int] = [0]
-    /// Per product, in list order: its id, SKU, barcode, whether archived, its category.
+    /// Per product, in list order: its id, SKU, whether archived, its category.
     private var ids: [Int64] = []
     private var skus: [[UInt8]?] = []
-    private var barcodes: [String?] = []
+    /// Each barcode's product (its position in list order): barcodes are unique.
+    private var byBarcode: [String: Int] = [:]
     private var archived: [Bool] = []
     private var categories: [Int64?] = []
     /// ``fingerprint(_:)`` when the entries were read.
@@ -57,9 +58,9 @@ struct ProductSearchIndex: Sendable {
             let sku: String? = row[2]
             index.keys.append(contentsOf: key.utf8)
             index.keyStarts.append(index.keys.count)
+            if let barcode: String = row[3] { index.byBarcode[barcode] = index.ids.count }
             index.ids.append(row[0])
             index.skus.append(sku.map { Array($0.utf8) })
-            index.barcodes.append(row[3])
             index.archived.append(row[4])
             index.categories.append(row[5])
         }
@@ -74,7 +75,7 @@ struct ProductSearchIndex: Sendable {
         let whole = Array(SearchText.key(search.trimmingCharacters(in: .whitespaces)).utf8)
         let spacedWhole = [UInt8(ascii: " ")] + whole
         let searchBytes = Array(search.utf8)
-        let candidates = Barcode.lookupCandidates(search)
+        let barcodeHits = Barcode.lookupCandidates(search).compactMap { self.byBarcode[$0] }
         let wanted = offset + limit
         var ranks: [[Int64]] = [[], [], [], []]
         var total = 0
@@ -83,7 +84,7 @@ struct ProductSearchIndex: Sendable {
                 if let categoryID, self.categories[product] != categoryID { continue }
                 let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
                 // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
-                let byBarcode = !candidates.isEmpty && self.barcodes[product].map(candidates.contains) == true
+                let byBarcode = !barcodeHits.isEmpty && barcodeHits.contains(product)
                 guard byBarcode || ((includeArchived || !self.archived[product]) && folded.allSatisfy({ Self.contains(key, $0) }))
                 else { continue }
                 total += 1
