@@ -27,6 +27,9 @@ struct ProductSearchIndex: Sendable {
     /// Per product, in list order: its id, SKU, whether archived, its category.
     private var ids: [Int64] = []
     private var skus: [[UInt8]?] = []
+    /// For each three-byte piece of the search texts, the positions (in list order, ascending) of the products whose
+    /// text holds it: a word of three bytes or more can only be in the texts holding all of its pieces.
+    private var postings: [UInt32: [Int32]] = [:]
     /// Each barcode's product (its position in list order): barcodes are unique.
     private var byBarcode: [String: Int] = [:]
     private var archived: [Bool] = []
@@ -56,8 +59,16 @@ struct ProductSearchIndex: Sendable {
         while let row = try rows.next() {
             let key: String = row[1]
             let sku: String? = row[2]
+            let start = index.keys.count
             index.keys.append(contentsOf: key.utf8)
             index.keyStarts.append(index.keys.count)
+            let position = Int32(index.ids.count)
+            if index.keys.count - start >= 3 {
+                for offset in start..<(index.keys.count - 2) {
+                    let piece = Self.piece(index.keys[offset], index.keys[offset + 1], index.keys[offset + 2])
+                    if index.postings[piece, default: []].last != position { index.postings[piece, default: []].append(position) }
+                }
+            }
             if let barcode: String = row[3] { index.byBarcode[barcode] = index.ids.count }
             index.ids.append(row[0])
             index.skus.append(sku.map { Array($0.utf8) })
@@ -80,13 +91,13 @@ struct ProductSearchIndex: Sendable {
         var ranks: [[Int64]] = [[], [], [], []]
         var total = 0
         self.keys.withUnsafeBufferPointer { keys in
-            for product in self.ids.indices {
-                if let categoryID, self.categories[product] != categoryID { continue }
+            func consider(_ product: Int) {
+                if let categoryID, self.categories[product] != categoryID { return }
                 let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
                 // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
                 let byBarcode = !barcodeHits.isEmpty && barcodeHits.contains(product)
                 guard byBarcode || ((includeArchived || !self.archived[product]) && folded.allSatisfy({ Self.contains(key, $0) }))
-                else { continue }
+                else { return }
                 total += 1
                 let rank: Int
                 if byBarcode || self.skus[product].map({ Self.equalIgnoringASCIICase($0, searchBytes) }) == true {
@@ -100,6 +111,22 @@ struct ProductSearchIndex: Sendable {
                 }
                 if ranks[rank].count < wanted { ranks[rank].append(self.ids[product]) }
             }
+            // Only the products holding the rarest three-byte piece of a word of three bytes or more can match by their
+            // words (with the products the barcode finds); with no such word, every product is looked at.
+            guard let rarest = self.rarestPostings(folded) else {
+                for product in self.ids.indices { consider(product) }
+                return
+            }
+            var hits = barcodeHits.sorted()[...]
+            for position in rarest {
+                let product = Int(position)
+                while let hit = hits.first, hit <= product {
+                    if hit < product { consider(hit) }
+                    hits.removeFirst()
+                }
+                consider(product)
+            }
+            for hit in hits { consider(hit) }
         }
         var ordered: [Int64] = []
         ordered.reserveCapacity(min(wanted, total))
@@ -108,6 +135,23 @@ struct ProductSearchIndex: Sendable {
             if ordered.count >= wanted { break }
         }
         return (Array(ordered.dropFirst(offset).prefix(limit)), total)
+    }
+
+    private static func piece(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+    }
+
+    /// The shortest list of positions among the pieces of the words of three bytes or more (an empty list when one
+    /// piece is in no text), or nil when every word is shorter.
+    private func rarestPostings(_ words: [[UInt8]]) -> [Int32]? {
+        var rarest: [Int32]?
+        for word in words where word.count >= 3 {
+            for offset in 0..<(word.count - 2) {
+                let postings = self.postings[Self.piece(word[offset], word[offset + 1], word[offset + 2])] ?? []
+                if postings.count < rarest?.count ?? Int.max { rarest = postings }
+            }
+        }
+        return rarest
     }
 
     /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).

@@ -107,6 +107,15 @@ extension SQLiteSpecificTests {
         _ = try await store.createProduct(ProductDetails(name: "Milk chocolate", barcode: "4006381333931"))
         #expect(try await names("milk") == ["Milk chocolate"])
         #expect(try await names("4006381333931") == ["Milk chocolate"])
+        // A UPC-E scan finds the product stored under its EAN-13, which its search text does not hold as such: found
+        // through the barcode, archived or not, as the SQL finds it.
+        let stored = try Barcode.normalize("01234565")
+        #expect(stored != "01234565")
+        _ = try await store.createProduct(ProductDetails(name: "Gum", barcode: stored, isArchived: true))
+        for query in [ProductQuery(search: "01234565"), ProductQuery(search: "01234565", includeArchived: true)] {
+            #expect(try await store.products(query).products.map(\.name) == ["Gum"])
+            #expect(try await store.testOnly_productsBySQL(query).products.map(\.name) == ["Gum"])
+        }
 
         // A refused write (a SKU another product has) leaves the index and the answers as they were.
         _ = try await names("drink")
