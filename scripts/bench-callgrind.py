@@ -215,6 +215,7 @@ def main():
             (server, "barcode lookup, API token", get(lambda i: "/api/v1/products/barcode/" + codes[i % len(codes)], bearer), n),
             (server, "barcode lookup, browser session", get(lambda i: "/api/v1/products/barcode/" + codes[i % len(codes)], {"Cookie": cookie}), n),
             (server, "search (?search=…&limit=50)", get(lambda i: f"/api/v1/products?search={fragments[i % len(fragments)]}&limit=50", bearer), max(10, n // 3)),
+            (server, "search, a picker's page (&limit=8)", get(lambda i: f"/api/v1/products?search={fragments[i % len(fragments)]}&limit=8", bearer), max(10, n // 3)),
             (server, "one-line sale (POST /sales)", lambda connection, i: expect(
                 connection, "POST", "/api/v1/sales", {"lines": [{"productId": sellable[i % len(sellable)]["id"], "quantity": "1"}]}, bearer), max(10, n // 3)),
         ]
