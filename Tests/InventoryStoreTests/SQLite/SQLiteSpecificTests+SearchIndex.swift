@@ -11,7 +11,7 @@ extension SQLiteSpecificTests {
     /// other forms, single letters, wildcards): the index answers exactly what the SQL answers.
     @Test(arguments: [UInt64(1), 2, 3])
     func theSearchIndexAnswersWhatTheSQLAnswers(seed: UInt64) async throws {
-        var rng = SplitMix(state: seed)
+        var rng = SeededRandom(seed: seed)
         let store = try InventorySQLiteRepository.inMemory()
         var categories: [CategoryID] = []
         for name in ["Dairy", "Bakery", "Drinks"] {
@@ -164,24 +164,13 @@ extension SQLiteSpecificTests {
     /// The index's substring test against a plain one, on short texts over a three-letter alphabet (needles at either
     /// end, overlapping first bytes, needles longer than the text, empty ones).
     @Test func theIndexsSubstringTestIsASubstringTest() {
-        var rng = SplitMix(state: 11)
+        var rng = SeededRandom(seed: 11)
         func text(_ count: Int) -> [UInt8] { (0..<count).map { _ in [UInt8(ascii: "a"), UInt8(ascii: "b"), UInt8(ascii: " ")].randomElement(using: &rng)! } }
         for _ in 0..<5_000 {
             let haystack = text(Int(rng.next() % 9)), needle = text(Int(rng.next() % 4))
             let expected = needle.isEmpty || (haystack.count >= needle.count && (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle })
             let found = haystack.withUnsafeBufferPointer { ProductSearchIndex.contains($0, needle) }
             #expect(found == expected, "\(haystack) \(needle)")
-        }
-    }
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            self.state &+= 0x9E37_79B9_7F4A_7C15
-            var z = self.state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
