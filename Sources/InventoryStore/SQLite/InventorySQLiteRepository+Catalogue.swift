@@ -360,10 +360,11 @@ extension InventorySQLiteRepository {
         let words = try query.searchWords()
         return try await self.read { db in
             // A search listed by name is answered from the products' search facts in memory; the database reads the
-            // page. (Control characters, which SQLite's LIKE reads only up to a NUL, and the stock filter go to SQL.)
+            // page. (Control characters, which SQLite's LIKE reads only up to a NUL, the stock filter, and searches
+            // made while another reads the index go to SQL.)
             if query.sort == .name, query.status == nil, let search = query.searchText,
-                !search.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-                let page = try self.searchIndex.index(db).search(
+                !search.unicodeScalars.contains(where: { $0.value < 0x20 }), let index = try self.searchIndex.index(db) {
+                let page = index.search(
                     search, words: words, includeArchived: query.includeArchived, categoryID: query.categoryID?.rawValue,
                     offset: query.pageOffset, limit: query.pageLimit)
                 return (try Self.fetchProducts(db, page.ids), page.total)

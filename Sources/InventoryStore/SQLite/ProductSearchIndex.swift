@@ -204,11 +204,17 @@ final class ProductSearchIndexCache: Invalidatable {
         self.lifetime = lifetime
     }
 
-    /// The index, read in `db` (the caller's read transaction) when there is none yet or it has aged.
-    func index(_ db: Database) throws -> ProductSearchIndex {
-        enum Next { case use(ProductSearchIndex), check(ProductSearchIndex, Int), read(Int) }
+    /// The index, read in `db` (the caller's read transaction) when there is none yet or it has aged; nil while
+    /// another search is reading it (that caller then answers by SQL, as the index would), so that the first searches
+    /// after a catalogue change do not each read their own copy at once.
+    func index(_ db: Database, read: (Database) throws -> ProductSearchIndex = ProductSearchIndex.read) throws -> ProductSearchIndex? {
+        enum Next { case use(ProductSearchIndex?), check(ProductSearchIndex, Int), read(Int) }
         let next: Next = self.state.withLock { state in
-            guard let index = state.index else { return .read(state.generation) }
+            guard let index = state.index else {
+                if state.refreshing { return .use(nil) }
+                state.refreshing = true
+                return .read(state.generation)
+            }
             if ContinuousClock.now - state.readAt < self.lifetime || state.refreshing { return .use(index) }
             state.refreshing = true
             return .check(index, state.generation)
@@ -218,10 +224,17 @@ final class ProductSearchIndexCache: Invalidatable {
         case .use(let index):
             return index
         case .check(let index, let kept):
-            defer { self.state.withLock { $0.refreshing = false } }
-            if try ProductSearchIndex.fingerprint(db) == index.fingerprint {
+            let unchanged: Bool
+            do {
+                unchanged = try ProductSearchIndex.fingerprint(db) == index.fingerprint
+            } catch {
+                self.state.withLock { $0.refreshing = false }
+                throw error
+            }
+            if unchanged {
                 self.state.withLock { state in
                     if state.generation == kept { state.readAt = ContinuousClock.now }
+                    state.refreshing = false
                 }
                 return index
             }
@@ -229,7 +242,8 @@ final class ProductSearchIndexCache: Invalidatable {
         case .read(let current):
             generation = current
         }
-        let index = try ProductSearchIndex.read(db)
+        defer { self.state.withLock { $0.refreshing = false } }
+        let index = try read(db)
         self.state.withLock { state in
             guard state.generation == generation else { return }
             state.index = index

@@ -161,6 +161,34 @@ extension SQLiteSpecificTests {
         #expect(try await server.products(ProductQuery(search: "milk")).total == 1)
     }
 
+    /// While one search reads the index, another gets none (and answers by SQL) instead of reading a copy of its own;
+    /// a read that fails leaves the way open for the next; concurrent searches all answer what the SQL answers.
+    @Test func oneSearchReadsTheIndexWhileTheOthersAnswerBySQL() async throws {
+        let store = try InventorySQLiteRepository.inMemory()
+        for index in 0..<200 { _ = try await store.createProduct(ProductDetails(name: "Oat milk \(index)")) }
+        let cache = ProductSearchIndexCache()
+        try await store.dbWriter.read { db in
+            struct Refused: Error {}
+            #expect(throws: Refused.self) { try cache.index(db) { _ in throw Refused() } }
+            var innerAsked = false, innerGotOne = true
+            let outer = try cache.index(db) { db in
+                innerAsked = true
+                innerGotOne = try cache.index(db) != nil
+                return try ProductSearchIndex.read(db)
+            }
+            #expect(outer != nil && innerAsked && !innerGotOne, "the search that came while the index was read got none")
+            #expect(try cache.index(db) != nil && cache.isKept)
+        }
+
+        let query = ProductQuery(search: "milk 1", limit: 20)
+        let expected = try await store.testOnly_productsBySQL(query)
+        let answers = try await withThrowingTaskGroup(of: [ProductID].self) { group in
+            for _ in 0..<16 { group.addTask { try await store.products(query).products.map(\.id) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 16 && answers.allSatisfy { $0 == expected.products.map(\.id) })
+    }
+
     /// The index's substring test against a plain one, on short texts over a three-letter alphabet (needles at either
     /// end, overlapping first bytes, needles longer than the text, empty ones).
     @Test func theIndexsSubstringTestIsASubstringTest() {
