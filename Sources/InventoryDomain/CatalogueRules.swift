@@ -156,11 +156,17 @@ extension ShopActivity.Change {
 }
 
 extension SearchText {
-    /// A search text as a `LIKE` pattern's literal part (``key(_:)-(String?...)`` of it trimmed of spaces and tabs, with
+    /// A whole search as the ranking compares it with a record's search key: trimmed of spaces and tabs, then folded
+    /// (``key(_:)-(String?...)``).
+    public static func folded(_ text: String) -> String {
+        self.key(text.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A search text as a `LIKE` pattern's literal part (``folded(_:)``, with
     /// `%`, `_` and the escape character `\` escaped): both SQL backends match with `ESCAPE '\'`, so a wildcard in a
     /// search is only text.
     public static func likeEscaped(_ text: String) -> String {
-        self.key(text.trimmingCharacters(in: .whitespaces))
+        self.folded(text)
             .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
     }

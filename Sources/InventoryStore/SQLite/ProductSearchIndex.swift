@@ -35,22 +35,28 @@ struct ProductSearchIndex: Sendable {
     private var archived: [Bool] = []
     private var categories: [Int64?] = []
     /// ``fingerprint(_:)`` when the entries were read.
-    private(set) var fingerprint: [Int64] = []
+    private(set) var fingerprint = Fingerprint(products: 0, updatedAtSum: 0)
+
+    /// See ``fingerprint(_:)``.
+    struct Fingerprint: Equatable {
+        var products: Int64
+        var updatedAtSum: Int64
+    }
 
     /// How many products there are and the sum of their `updatedAt`: every change a search reads (made by this store or
     /// by another process on the file) changes it, since each sets `updatedAt`, and a sale, which does not, keeps it.
     /// Reading it is one pass over the table (about 2 ms over 10,000 products), reading the index about ten times that.
-    static func fingerprint(_ db: Database) throws -> [Int64] {
+    static func fingerprint(_ db: Database) throws -> Fingerprint {
         // (Each time's low 32 bits, so the sum cannot overflow.)
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), COALESCE(SUM(updatedAt % 4294967296), 0) FROM product"))
-        return [row?[0] ?? 0, row?[1] ?? 0]
+        return Fingerprint(products: row?[0] ?? 0, updatedAtSum: row?[1] ?? 0)
     }
 
     /// Reads every product's search facts, ordered as the list is (by SQLite's own `NOCASE`, so the order is the SQL's).
     static func read(_ db: Database) throws -> ProductSearchIndex {
         var index = ProductSearchIndex()
         index.fingerprint = try Self.fingerprint(db)
-        let count = Int(index.fingerprint[0])
+        let count = Int(index.fingerprint.products)
         index.keys.reserveCapacity(count * 40)
         index.keyStarts.reserveCapacity(count + 1)
         let rows = try Row.fetchCursor(db, sql: """
@@ -83,7 +89,7 @@ struct ProductSearchIndex: Sendable {
         -> (ids: [Int64], total: Int)
     {
         let folded = words.map { Array(SearchText.key($0).utf8) }
-        let whole = Array(SearchText.key(search.trimmingCharacters(in: .whitespaces)).utf8)
+        let whole = Array(SearchText.folded(search).utf8)
         let spacedWhole = [UInt8(ascii: " ")] + whole
         let searchBytes = Array(search.utf8)
         let barcodeHits = Barcode.lookupCandidates(search).compactMap { self.byBarcode[$0] }
