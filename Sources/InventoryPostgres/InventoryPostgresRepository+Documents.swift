@@ -33,10 +33,14 @@ extension InventoryPostgresRepository: LedgerRepository {
     public func postPurchases(_ drafts: [PurchaseDraft]) async throws {
         try await self.write { connection, settings, log in
             let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
+            // The batch's products are read, and locked, once for all its purchases rather than purchase by purchase.
+            let existing = Set(drafts.flatMap { $0.lines.compactMap { if case .existing(let id) = $0.product { id } else { nil } } })
+            let known = try await self.productFacts(connection, Array(existing))
+            try await writer.lock(Array(known.keys))
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try await self.insertPurchase(connection, settings, draft, writer: writer, replacing: nil))
+                    ids.append(try await self.insertPurchase(connection, settings, draft, writer: writer, replacing: nil, known: known))
                 } catch let error as InventoryError {
                     throw error.nested(under: "purchases[\(index)]")
                 }
@@ -103,9 +107,10 @@ extension InventoryPostgresRepository: LedgerRepository {
     }
 
     /// Inserts (or replaces, keeping the id and entry sequence) a purchase and costs its lines. The products are locked
-    /// before the purchase is dated, so a purchase dated when booked is booked in its products' ledger order.
+    /// before the purchase is dated, so a purchase dated when booked is booked in its products' ledger order. `known`
+    /// holds facts already read (a batch reads all its products' at once).
     func insertPurchase(_ connection: PostgresConnection, _ settings: ShopSettings, _ draft: PurchaseDraft, writer: PostgresLedgerWriter,
-                        replacing old: DocumentHeader?) async throws -> Int64 {
+                        replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> Int64 {
         var draft = try draft.validated()
         if let supplier = draft.supplierID {
             try await self.requireRow(connection, table: "supplier", id: supplier.rawValue, field: "supplierId", label: "supplier")
@@ -114,7 +119,11 @@ extension InventoryPostgresRepository: LedgerRepository {
         for (index, line) in draft.lines.enumerated() {
             switch line.product {
             case .existing(let id):
-                try await self.requireUsableProduct(connection, id, field: "lines[\(index)].productId", editing: old != nil)
+                if let facts = known[id] {
+                    try facts.requireUsable(field: "lines[\(index)].productId", editing: old != nil)
+                } else {
+                    try await self.requireUsableProduct(connection, id, field: "lines[\(index)].productId", editing: old != nil)
+                }
                 productIDs.append(id)
             case .new(let details):
                 do {

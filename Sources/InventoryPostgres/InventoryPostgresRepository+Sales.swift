@@ -73,10 +73,13 @@ extension InventoryPostgresRepository {
     public func postSales(_ drafts: [SaleDraft]) async throws {
         try await self.write({ connection, settings, log in
             let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
+            // The batch's products are read, and locked, once for all its sales rather than sale by sale.
+            let known = try await self.productFacts(connection, Array(Set(drafts.flatMap { $0.lines.map(\.productID) })))
+            try await writer.lock(Array(known.keys) + known.values.flatMap { $0.recipe.map(\.ingredientID) })
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil))
+                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil, known: known))
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
@@ -156,31 +159,52 @@ extension InventoryPostgresRepository {
 
     /// The facts a sale needs about product `id` (its options and recipe read only when it has any).
     func productFacts(_ connection: PostgresConnection, _ id: ProductID, field: String) async throws -> ProductFacts {
-        var found: (Bool, Int64, Int64?, Int64, String, Bool, Bool)?
+        guard let facts = try await self.productFacts(connection, [id])[id] else {
+            throw InventoryError(.notFound, field: field, "product \(id) does not exist")
+        }
+        return facts
+    }
+
+    /// The facts a sale needs about each of the products that exist among `ids`, in one statement (plus one for the
+    /// options of those that have any, and one per recipe).
+    func productFacts(_ connection: PostgresConnection, _ ids: [ProductID]) async throws -> [ProductID: ProductFacts] {
+        var found: [ProductID: ProductFacts] = [:]
+        var withOptions: [ProductID] = []
+        var withRecipe: [ProductID] = []
         for try await row in try await connection.query("""
-            SELECT isArchived, salePrice, minimumSalePrice, taxRate, name,
+            SELECT id, isArchived, salePrice, minimumSalePrice, taxRate, name,
                    EXISTS (SELECT 1 FROM optionGroup WHERE productId = p.id), EXISTS (SELECT 1 FROM recipeComponent WHERE productId = p.id)
-            FROM product p WHERE id = \(id.rawValue)
-            """, logger: self.logger).decode((Bool, Int64, Int64?, Int64, String, Bool, Bool).self) { found = row }
-        guard let row = found else { throw InventoryError(.notFound, field: field, "product \(id) does not exist") }
-        return ProductFacts(
-            id: id, isArchived: row.0, salePrice: Money(minorUnits: row.1), minimumSalePrice: row.2.map(Money.init(minorUnits:)),
-            taxRate: Percent(hundredths: row.3), name: row.4,
-            optionGroups: row.5 ? try await self.optionGroups(connection, of: [id])[id] ?? [] : [], recipe: row.6 ? try await self.recipe(connection, id) : [])
+            FROM product p WHERE id = ANY(\(ids.map(\.rawValue)))
+            """, logger: self.logger).decode((Int64, Bool, Int64, Int64?, Int64, String, Bool, Bool).self) {
+            let id = ProductID(row.0)
+            found[id] = ProductFacts(
+                id: id, isArchived: row.1, salePrice: Money(minorUnits: row.2), minimumSalePrice: row.3.map(Money.init(minorUnits:)),
+                taxRate: Percent(hundredths: row.4), name: row.5, optionGroups: [], recipe: [])
+            if row.6 { withOptions.append(id) }
+            if row.7 { withRecipe.append(id) }
+        }
+        if !withOptions.isEmpty {
+            for (id, groups) in try await self.optionGroups(connection, of: withOptions) { found[id]?.optionGroups = groups }
+        }
+        for id in withRecipe { found[id]?.recipe = try await self.recipe(connection, id) }
+        return found
     }
 
     /// Inserts (or replaces) a sale and costs its lines. Its products (and its recipes' ingredients) are locked before
     /// it is dated, so a sale dated when booked is booked in each product's ledger order whichever instance books it;
     /// a new sale takes the next receipt number last, under a lock held to the commit, so numbers stay gapless
     /// across instances and a refused sale takes none.
+    /// `known` holds facts already read (a batch reads all its products' at once).
     func insertSale(_ connection: PostgresConnection, _ settings: ShopSettings, _ draft: SaleDraft, writer: PostgresLedgerWriter,
-                    replacing old: DocumentHeader?) async throws -> Int64 {
+                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> Int64 {
         if let customer = draft.customerID {
             try await self.requireRow(connection, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
         }
         var products: [ProductID: ProductFacts] = [:]
         for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
-            products[line.productID] = try await self.productFacts(connection, line.productID, field: "lines[\(index)].productId")
+            products[line.productID] = try await known[line.productID].asyncOr {
+                try await self.productFacts(connection, line.productID, field: "lines[\(index)].productId")
+            }
         }
         let ingredients = products.values.flatMap { $0.recipe.map(\.ingredientID) }
         try await writer.lock(Array(products.keys) + ingredients + (old?.firstPositions.keys.map { $0 } ?? []))

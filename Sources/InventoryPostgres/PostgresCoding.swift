@@ -13,7 +13,9 @@ enum PostgresStoreError {
 /// An instant as `timestamptz` in PostgreSQL's binary form (microseconds since 2000-01-01T00:00:00Z), converted from
 /// and to whole milliseconds with integer arithmetic: Foundation's `Date` coding goes through a `Double`, which
 /// Stockroom never uses for times.
-extension Instant: PostgresEncodable, PostgresDecodable, PostgresNonThrowingEncodable {
+extension Instant: PostgresEncodable, PostgresDecodable, PostgresNonThrowingEncodable, PostgresArrayEncodable {
+    public static var psqlArrayType: PostgresDataType { .timestamptzArray }
+
     /// 2000-01-01T00:00:00Z in milliseconds since 1970.
     static let postgresEpoch: Int64 = 946_684_800_000
 
