@@ -436,6 +436,35 @@ enum PostgresSchema {
             $$
             """,
         ]),
+        // v3's one UPDATE joined the waiting sales to the whole document table: with the statistics of a moment when many
+        // sales waited (a day's import), PostgreSQL hashed every document, so numbering one sale cost a scan of them all
+        // (47 ms a sale in a shop of 400,000 documents). Each waiting sale is now numbered by its key, in id order.
+        Migration(name: "v4-receipts-numbered-by-key", statements: [
+            """
+            CREATE OR REPLACE FUNCTION stockroom_number_receipts(sale bigint) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+            DECLARE
+                given bigint;
+                last bigint;
+                waiting bigint;
+            BEGIN
+                IF sale IS NOT NULL THEN
+                    SELECT receiptNumber INTO given FROM document WHERE id = sale;
+                    IF given IS NOT NULL THEN RETURN given; END IF;
+                END IF;
+                PERFORM pg_advisory_xact_lock(hashtext('stockroom-receipt-number'));
+                SELECT COALESCE(MAX(receiptNumber), 0) INTO last FROM document WHERE receiptNumber IS NOT NULL;
+                FOR waiting IN SELECT id FROM document WHERE kind = 'sale' AND receiptNumber IS NULL ORDER BY id LOOP
+                    last := last + 1;
+                    UPDATE document SET receiptNumber = last WHERE id = waiting;
+                END LOOP;
+                IF sale IS NOT NULL THEN
+                    SELECT receiptNumber INTO given FROM document WHERE id = sale;
+                END IF;
+                RETURN given;
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the database
