@@ -245,11 +245,11 @@ final class PostgresLedgerWriter: @unchecked Sendable {
     /// a batch's statements). Every writer is flushed before its transaction commits.
     func flush() async throws {
         var balances = ChangedBalances()
-        for state in self.states.values.sorted(by: { $0.id < $1.id }) where state.dirty { balances.append(state) }
+        for state in self.states.values where state.dirty { balances.append(state) }
         try await balances.write(on: self.connection, logger: self.logger)
         for key in Array(self.states.keys) { self.states[key]?.dirty = false }
         var sales = CountedSales()
-        for (key, sum) in self.salesByMonth.sorted(by: { ($0.key.productID, $0.key.month) < ($1.key.productID, $1.key.month) }) {
+        for (key, sum) in self.salesByMonth {
             sales.append(month: key.month, productID: key.productID, quantitySold: sum.quantitySold, revenue: sum.revenue)
         }
         try await sales.write(on: self.connection, logger: self.logger)

@@ -227,28 +227,18 @@ final class ProductSearchIndexCache: Invalidatable {
         }
         let generation: Int
         switch next {
-        case .use(let index):
-            return index
-        case .check(let index, let kept):
-            let unchanged: Bool
-            do {
-                unchanged = try ProductSearchIndex.fingerprint(db) == index.fingerprint
-            } catch {
-                self.state.withLock { $0.refreshing = false }
-                throw error
-            }
-            if unchanged {
-                self.state.withLock { state in
-                    if state.generation == kept { state.readAt = ContinuousClock.now }
-                    state.refreshing = false
-                }
-                return index
-            }
-            generation = kept
-        case .read(let current):
-            generation = current
+        case .use(let index): return index
+        case .check(_, let kept): generation = kept
+        case .read(let current): generation = current
         }
+        // This caller checks or reads; whatever happens, it leaves the way open to the next.
         defer { self.state.withLock { $0.refreshing = false } }
+        if case .check(let index, _) = next, try ProductSearchIndex.fingerprint(db) == index.fingerprint {
+            self.state.withLock { state in
+                if state.generation == generation { state.readAt = ContinuousClock.now }
+            }
+            return index
+        }
         let index = try read(db)
         self.state.withLock { state in
             guard state.generation == generation else { return }
