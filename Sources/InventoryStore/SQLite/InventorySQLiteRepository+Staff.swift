@@ -147,7 +147,7 @@ extension InventorySQLiteRepository: StaffRepository {
     /// kept at once (``CacheInvalidator``); a change by another process on the same file (the command line) is seen
     /// within a second. Unknown tokens are not kept.
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
-        let found = try await self.sessionCache.value(for: tokenHash) { try await self.read { db -> CachedSession? in
+        let found = try await self.sessionCache.value(for: tokenHash) { try self.readHere { db -> CachedSession? in
             let statement = try db.cachedStatement(sql: """
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt FROM session s
                 WHERE s.tokenHash = ?

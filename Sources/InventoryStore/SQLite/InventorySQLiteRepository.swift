@@ -150,27 +150,42 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         }
     }
 
+    /// Runs `body` on one of GRDB's reader queues and resumes the caller with its answer. The reader is taken and given
+    /// back on GRDB's own queues (`asyncRead`), never held while a task waits for a thread of the Swift concurrency
+    /// pool: GRDB's `async` read hands the reader to the calling task before running the body, so a task holding one
+    /// could wait behind the very pool threads that ``readHere(_:)`` blocks waiting for a reader, and both would wait
+    /// for ever. It also takes one hop less.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await self.read(inTransaction: true, body)
+        let start = StoreMetrics.now
+        defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }
+        try Task.checkCancellation()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            self.dbWriter.asyncRead { database in
+                continuation.resume(with: Result { try body(try database.get()) }.mapError(Self.translateStorage))
+            }
+        }
     }
 
-    /// A read whose statements need not see one snapshot together (one statement, or lookups tried in turn), without
-    /// the transaction ``read(_:)`` wraps around its body: each statement still reads one snapshot of its own, and
-    /// GRDB's `BEGIN`/`COMMIT` around it, prepared anew each time, were a tenth of a barcode lookup's instructions.
-    func readEach<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await self.read(inTransaction: false, body)
-    }
-
-    private func read<T: Sendable>(inTransaction: Bool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// A short read run on the calling thread, for what nearly every request asks (the caller's session, a product by
+    /// barcode, the settings): one or two indexed statements, each reading one snapshot of its own, without the
+    /// `BEGIN`/`COMMIT` that ``read(_:)`` wraps around its body (prepared anew each time, they were a tenth of a barcode
+    /// lookup's instructions). It blocks the thread only for those statements (readers never wait for the writer in
+    /// WAL), or until a reader is free when every reader is busy, and saves the hops to GRDB's queues and back that
+    /// ``read(_:)`` takes (BENCHMARKS.md: about a tenth more lookups per second on one connection). Reports and
+    /// searches, which take milliseconds, use ``read(_:)``.
+    func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         let start = StoreMetrics.now
         defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }
         do {
-            return inTransaction ? try await self.dbWriter.read(body) : try await self.dbWriter.unsafeRead(body)
-        } catch let error as InventoryError {
-            throw error
-        } catch let error as DatabaseError {
-            throw Self.translate(error)
+            return try self.dbWriter.unsafeRead(body)
+        } catch {
+            throw Self.translateStorage(error)
         }
+    }
+
+    /// A read's or a write's error as the store reports it: GRDB's errors become ``InventoryError``s (``translate(_:)``).
+    static func translateStorage(_ error: any Error) -> any Error {
+        (error as? DatabaseError).map(Self.translate) ?? error
     }
 
     static func translate(_ error: DatabaseError) -> InventoryError {
@@ -193,7 +208,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// after a read; a change committed through this repository (``CacheInvalidator``) or a restore is seen at once,
     /// one made by another process on the same file within a second.
     public func settings() async throws -> ShopSettings {
-        try await self.settingsCache.value(for: 0) { try await self.read { db in try Self.loadSettings(db) } }!
+        try await self.settingsCache.value(for: 0) { try self.readHere { db in try Self.loadSettings(db) } }!
     }
 
     /// The stored settings, parsed strictly and checked by the domain's rules: a value that is not a number, or out
