@@ -68,6 +68,33 @@ func makeApp(_ configure: (inout ServerConfiguration) -> Void) throws -> (some A
         }
     }
 
+    /// The check of an ASCII target by its bytes answers what the check by Characters answers (the same reason, or
+    /// none), on random targets made of the pieces each rule looks at, and on the refusals above; a non-ASCII target
+    /// is checked by Characters.
+    @Test func theCanonicalFormRuleByBytesAnswersWhatTheRuleByCharactersAnswers() {
+        typealias Auth = AuthMiddleware<InventorySQLiteRepository>
+        var random = SeededRandom(seed: 2_026_112_8)
+        let pieces = ["/", "/", "/", ".", "..", "%", "2", "5", "0", "f", "F", "c", "C", "e", "E", "\\", "?", "a", "api", "%2", "\r\n", "%0"]
+        var targets = ["", "/", "?", "/?", "//", "/.", "/..", "/...", "/a/", "/%", "/%2", "/%2f", "/%2F?x", "/a?%2f", "/a%5C", "/%00", "/%0a", "/a\\b"]
+        for index in 0..<20_000 {
+            let words = (0..<Int(random.next() % 9)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+            targets.append((index % 4 == 0 ? "" : "/a/") + words.joined(separator: index % 3 == 0 ? "" : "b"))
+        }
+        var answers: [String?: Int] = [:]
+        for target in targets {
+            var bytes = target
+            let byBytes = bytes.withUTF8 { Auth.nonCanonicalReason(ascii: $0) }
+            let byCharacters = Auth.nonCanonicalReason(characters: target)
+            #expect(byBytes == byCharacters, "\(target.debugDescription)")
+            #expect(Auth.nonCanonicalReason(target) == byCharacters)
+            answers[byCharacters, default: 0] += 1
+        }
+        #expect(answers.count == 6 && answers.values.allSatisfy { $0 >= 50 }, "every reason, and none, came often: \(answers)")
+        // Not ASCII: by Characters (a combining accent after '/' makes a Character of its own).
+        #expect(Auth.nonCanonicalReason("/caf\u{E9}") == nil)
+        #expect(Auth.nonCanonicalReason("/\u{301}a") == Auth.nonCanonicalReason(characters: "/\u{301}a"))
+    }
+
     @Test func aBurstOfWrongPasswordsGetsOnlyTheFreeTries() async throws {
         let (app, store) = try makeApp()
         _ = try await newAccount(store, role: .admin, username: "boss")
