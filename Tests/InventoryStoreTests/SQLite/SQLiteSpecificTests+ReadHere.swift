@@ -8,24 +8,55 @@ import Testing
 /// The reads that run on the calling thread (``InventorySQLiteRepository/readHere(_:)``: a product by barcode, the
 /// caller's session, the settings) beside the ones that run on GRDB's queues (searches, reports).
 extension SQLiteSpecificTests {
-    /// Many barcode lookups and session reads, which block a thread of the Swift concurrency pool while they wait for a
-    /// reader, at the same time as many searches, which hold a reader while they read: every one answers. A read that
-    /// held its reader while it waited for a pool thread (GRDB's own `async` read does, between taking the reader and
-    /// running the body) would wait for ever behind the lookups blocking those threads, and the lookups for it.
+    /// A read gives its reader back on GRDB's queue, before its caller runs again: with one reader, and the caller's
+    /// executor held still once the read's body has ended, a read on the calling thread (``InventorySQLiteRepository/readHere(_:)``)
+    /// still gets the reader. GRDB's own `async` read gives the reader back only once its caller runs again; behind
+    /// lookups that block every thread of the Swift concurrency pool waiting for a reader, that caller would never run.
+    /// (Replacing ``InventorySQLiteRepository/read(_:)``'s body by GRDB's `read` makes this test fail.)
     ///
-    /// Such a wait blocks every thread of the pool, so no time limit of the test library (which needs one) could end
-    /// it: a watchdog on a thread of its own stops the run with a message after two minutes instead.
-    @Test func lookupsOnTheCallingThreadAndSearchesOnGRDBsQueuesAllAnswer() async throws {
-        let finished = Atomic(false)
-        Thread.detachNewThread {
-            let deadline = Date().addingTimeInterval(120)
-            while Date() < deadline {
-                if finished.load(ordering: .acquiring) { return }
-                Thread.sleep(forTimeInterval: 0.1)
+    /// The wait for the second read is bounded so that a regression fails instead of hanging, and it ends as soon as
+    /// the reader is free: with the read as it should be, that is at once, however busy the machine.
+    @Test func aReadGivesBackItsReaderBeforeItsCallerRunsAgain() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-onereader-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = InventorySQLiteRepository.configuration()
+        configuration.maximumReaderCount = 1
+        let store = try InventorySQLiteRepository(DatabasePool(path: folder + "/stockroom.sqlite", configuration: configuration))
+        let executor = HoldableExecutor()
+        defer { executor.stop() }
+        let bodyStarted = DispatchSemaphore(value: 0), bodyMayEnd = DispatchSemaphore(value: 0)
+        let reading = Task(executorPreference: executor) {
+            try await store.read { db in
+                bodyStarted.signal()
+                bodyMayEnd.wait()
+                return try Int.fetchOne(db, sql: "SELECT 1")
             }
-            fatalError("lookupsOnTheCallingThreadAndSearchesOnGRDBsQueuesAllAnswer: the reads waited on each other for two minutes (deadlock)")
         }
-        defer { finished.store(true, ordering: .releasing) }
+        _ = await bodyStarted.waitOffThePool(seconds: 600)
+        executor.hold(true)
+        bodyMayEnd.signal()
+        let answered = DispatchSemaphore(value: 0)
+        let secondRead = Mutex<Int?>(nil)
+        Thread.detachNewThread {
+            let value = try? store.readHere { db in try Int.fetchOne(db, sql: "SELECT 2") }
+            secondRead.withLock { $0 = value ?? nil }
+            answered.signal()
+        }
+        let readWhileHeld = await answered.waitOffThePool(seconds: 60)
+        executor.hold(false)
+        #expect(readWhileHeld, "the second read got the only reader while the first read's caller was held")
+        #expect(try await reading.value == 1)
+        if !readWhileHeld { _ = await answered.waitOffThePool(seconds: 600) }
+        #expect(secondRead.withLock { $0 } == 2)
+    }
+
+    /// Many barcode lookups and session reads, which block a thread of the Swift concurrency pool while they wait for a
+    /// reader, at the same time as many searches, which hold a reader while they read: every one answers what the
+    /// database holds. (That none waits for ever on another is what ``aReadGivesBackItsReaderBeforeItsCallerRunsAgain()``
+    /// holds; this test has no time limit of its own, because in a full run it shares the pool's threads with every
+    /// other test and may wait minutes for them without anything being wrong.)
+    @Test func lookupsOnTheCallingThreadAndSearchesOnGRDBsQueuesAllAnswer() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-readhere-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try InventorySQLiteRepository.open(dataFolder: folder)
@@ -38,7 +69,7 @@ extension SQLiteSpecificTests {
         let owner = try #require(try await store.users().first)
         _ = try await store.createSession(userID: owner.id, kind: .api, name: "till", tokenHash: "till", csrfToken: "c", expiresAt: nil)
 
-        for round in 0..<5 {
+        for round in 0..<3 {
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<120 {
                     switch index % 3 {
@@ -90,3 +121,62 @@ extension SQLiteSpecificTests {
     }
 }
 
+
+/// A task executor running its jobs one after another on a thread of its own, that can be held still (its jobs wait
+/// until it is let go).
+final class HoldableExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var held = false
+    private var stopped = false
+
+    init() {
+        Thread.detachNewThread { [self] in self.run() }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        self.condition.lock()
+        self.jobs.append(job)
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    func hold(_ held: Bool) {
+        self.condition.lock()
+        self.held = held
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    /// Ends the thread once the jobs enqueued so far have run.
+    func stop() {
+        self.condition.lock()
+        self.stopped = true
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            self.condition.lock()
+            while self.held || (self.jobs.isEmpty && !self.stopped) { self.condition.wait() }
+            if self.jobs.isEmpty {
+                self.condition.unlock()
+                return
+            }
+            let job = self.jobs.removeFirst()
+            self.condition.unlock()
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
+
+extension DispatchSemaphore {
+    /// Waits for a signal on a Dispatch thread, not a thread of the Swift concurrency pool; false when none came in time.
+    func waitOffThePool(seconds: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.wait(timeout: .now() + .seconds(seconds)) == .success) }
+        }
+    }
+}
