@@ -86,7 +86,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
 
     /// The names of the migration steps applied, in order.
     public func appliedMigrations() async throws -> [String] {
-        try await self.dbWriter.read { db in try SQLiteMigrations.migrator.appliedMigrations(db) }
+        try await self.read { db in try SQLiteMigrations.migrator.appliedMigrations(db) }
     }
 
     /// Writes a consistent copy of the live database to `path` (online backup); a new file is 0600 from its creation.
@@ -152,9 +152,10 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
 
     /// Runs `body` on one of GRDB's reader queues and resumes the caller with its answer. The reader is taken and given
     /// back on GRDB's own queues (`asyncRead`), never held while a task waits for a thread of the Swift concurrency
-    /// pool: GRDB's `async` read hands the reader to the calling task before running the body, so a task holding one
-    /// could wait behind the very pool threads that ``readHere(_:)`` blocks waiting for a reader, and both would wait
-    /// for ever. It also takes one hop less.
+    /// pool: GRDB's `async` read holds its reader from before the body to after it, across two waits for the calling
+    /// task to run again, so a task holding one could wait behind the very pool threads that ``readHere(_:)`` blocks
+    /// waiting for a reader, and both would wait for ever. It also takes one hop less. Every read of this repository
+    /// goes through here or ``readHere(_:)``; none uses GRDB's `async` read.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let start = StoreMetrics.now
         defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }
