@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """A shop's day over the JSON API, with 1 and more concurrent clients, then a check that the books balance.
 
-Usage: scripts/bench-shopday.py BINARY [--clients 1,8] [--postgres N]
+Usage: scripts/bench-shopday.py BINARY [--clients 1,8] [--client python|wrk] [--baseline BASELINE] [--postgres N]
   BINARY      a build of stockroom (release for figures: swift build -c release --product stockroom)
   --clients   client counts, comma-separated (default 1,8); each count gets a fresh server on a fresh data folder
+  --client    what sends the requests: `python` (default; one thread and one http.client connection per client) or
+              `wrk` (wrk 4 with a generated Lua script, one wrk thread and one connection per client, each sending its
+              share in order and writing every answer to a file, which this script then checks exactly as it checks
+              the Python client's): a client far cheaper per request, for when the Python client is what limits a
+              phase (issue 15, point 5). wrk is installed with apt-get when missing.
+  --baseline  a release build of Benchmarks/Baseline, the bare Hummingbird app: the client's own ceiling (below) is
+              then measured against its constant answer instead of Stockroom's `GET /health`
   --postgres  run the day on PostgreSQL instead, through nginx balancing over N instances (issue 13): a throwaway
               durable PostgreSQL 15 for the run (scripts/postgres-throwaway.sh, STOCKROOM_PG_DURABLE=1), a fresh schema
               and N `serve --database` instances per client count, nginx (Debian's package, the cluster rig's
@@ -18,6 +25,10 @@ clients (one thread and one keep-alive HTTP connection each):
   sell               2,000 × POST /api/v1/sales, one line each (10 per product, 1–3 units at the product's price)
   search             500 × GET /api/v1/products?search=FRAGMENT&limit=50 (a part of a product's name)
   barcode lookup     500 × GET /api/v1/products/barcode/CODE
+
+Before the phases, the same clients ask a route that does nothing (the bare app's `/health` with --baseline, else
+Stockroom's `/health`, without sign-in) 2,000 times: the client's own ceiling, printed beside the phases. A phase
+that comes near it is limited by the client, not the server.
 
 Prints per phase: operations, ops/s (operations / the phase's wall time), p50/p95/p99 latency in ms (client side,
 HTTP on 127.0.0.1) and errors (any non-2xx answer, any exception, an empty search, a lookup finding another product).
@@ -35,6 +46,7 @@ import pathlib
 import random
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -49,6 +61,7 @@ from decimal import Decimal
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PRODUCTS, PURCHASE_LINES, SALES, SEARCHES, LOOKUPS = 200, 1000, 2000, 500, 500
+CEILING_REQUESTS = 2000
 REQUEST_TIMEOUT = 120  # seconds, per request (a debug build is slow)
 WORDS = ["Espresso", "Oat milk", "Croissant", "Tea", "Lemonade", "Brownie", "Bagel", "Muffin", "Granola", "Chai",
          "Cocoa", "Sparkling water", "Scone", "Cookie", "Sandwich", "Salad", "Soup", "Juice", "Cake", "Yoghurt"]
@@ -78,7 +91,9 @@ class Client:
     def request(self, method, path, body=None):
         if self.connection is None:
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
-        headers = {"Authorization": "Bearer " + self.token, "Accept": "application/json"}
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -219,6 +234,31 @@ class Cluster:
         return kinds, value_cents, ("receipt numbers 1…n, no gaps", "yes" if gaps == "t" else "no", "yes")
 
 
+class BaselineApp:
+    """The bare Hummingbird app (Benchmarks/Baseline) on a free port of 127.0.0.1."""
+
+    def __init__(self, binary):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.process = subprocess.Popen([binary, str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except Exception:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the baseline app did not answer /health")
+            time.sleep(0.1)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
 class Phase:
     def __init__(self, name):
         self.name = name
@@ -228,13 +268,38 @@ class Phase:
         self.seconds = 0.0
         self.lock = threading.Lock()
         self.on_success = None  # called with (method, path, body, parsed answer) for each right answer, under the lock
+        self.percentiles = None  # (p50, p95, p99) in ms when the client measured them (wrk) rather than this script
+
+    def latency(self, q):
+        if self.percentiles:
+            return self.percentiles[{50: 0, 95: 1, 99: 2}[q]]
+        return percentile(sorted(self.latencies), q)
+
+    def judge(self, method, path, body, check, status, raw):
+        """Records one answer: an error when it is not 2xx or its check fails, else `on_success`."""
+        problem, parsed = None, None
+        if not 200 <= status < 300:
+            problem = f"status {status}: {raw[:300].decode(errors='replace')}"
+        else:
+            try:
+                parsed = json.loads(raw) if raw else None
+                problem = check(parsed) if check else None
+            except ValueError as error:
+                problem = f"not JSON: {error}"
+        with self.lock:
+            if problem:
+                self.errors.append(f"{method} {path} {json.dumps(body) if body is not None else ''} → {problem}")
+            elif self.on_success:
+                self.on_success(method, path, body, parsed)
 
 
 def run_phase(phase, clients, operations):
-    """Runs `operations` (callables taking a Client and returning (status, body) or raising) split across the clients.
+    """Runs `operations` split round-robin across the clients (Python `Client`s, or one `WrkClients`).
 
-    Each operation is (method, path, body, check); check(status, parsed body) returns None when the answer is right,
-    else the reason."""
+    Each operation is (method, path, body, check); check(parsed body) returns None when the answer is right, else the
+    reason."""
+    if isinstance(clients, WrkClients):
+        return clients.run(phase, operations)
     shares = [operations[k::len(clients)] for k in range(len(clients))]
 
     def work(client, share):
@@ -243,19 +308,9 @@ def run_phase(phase, clients, operations):
             try:
                 status, raw = client.request(method, path, body)
                 elapsed = (time.perf_counter() - start) * 1000
-                problem = None
-                parsed = None
-                if not 200 <= status < 300:
-                    problem = f"status {status}: {raw[:300].decode(errors='replace')}"
-                else:
-                    parsed = json.loads(raw) if raw else None
-                    problem = check(parsed) if check else None
                 with phase.lock:
                     phase.latencies.append(elapsed)
-                    if problem:
-                        phase.errors.append(f"{method} {path} {json.dumps(body) if body is not None else ''} → {problem}")
-                    elif phase.on_success:
-                        phase.on_success(method, path, body, parsed)
+                phase.judge(method, path, body, check, status, raw)
             except Exception as error:  # noqa: BLE001 - every exception is an error of the run
                 elapsed = (time.perf_counter() - start) * 1000
                 with phase.lock:
@@ -271,7 +326,167 @@ def run_phase(phase, clients, operations):
     return phase
 
 
-def shop_day(binary, client_count, seed, postgres=None, instances=1):
+WRK_SCRIPT = r"""
+-- Written by scripts/bench-shopday.py. Thread k (one connection) sends its share of the phase in order, from
+-- requests.k.lua, and writes each answer's status and body as a line of answers.k; after its last answer it writes
+-- the monotonic times of its first request and last answer to times.k and stops. (wrk's main thread sleeps for the
+-- whole -d duration whatever its threads do; the script ends it with SIGINT once every times.k is there.)
+local folder, token = os.getenv("SHOPDAY_FOLDER"), os.getenv("SHOPDAY_TOKEN")
+local ffi = require("ffi")
+ffi.cdef[[
+  struct shopday_timespec { long tv_sec; long tv_nsec; };
+  int clock_gettime(int clock, struct shopday_timespec *now);
+]]
+local function now_ns()  -- CLOCK_MONOTONIC, the clock Python's time.monotonic_ns reads
+  local t = ffi.new("struct shopday_timespec")
+  ffi.C.clock_gettime(1, t)
+  return tonumber(t.tv_sec) * 1e9 + tonumber(t.tv_nsec)
+end
+local threads = {}
+local counter = 0
+
+function setup(thread)
+  thread:set("index", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+
+local list, out, answered, first
+
+function init(args)
+  list = dofile(folder .. "/requests." .. index .. ".lua")
+  out = io.open(folder .. "/answers." .. index, "w")
+  answered = 0
+  if #list == 0 then out:close(); io.open(folder .. "/times." .. index, "w"):close(); wrk.thread:stop() end
+end
+
+-- One connection per thread, no pipelining: requests and answers alternate, so the next request is the one after the
+-- last answered. (wrk also calls request() once before the threads start, to check what it builds: that call must
+-- not use a request up.)
+function request()
+  if answered >= #list then
+    return wrk.format("GET", "/health")  -- never sent: the thread stops at its last answer
+  end
+  if answered == 0 then first = now_ns() end
+  local r = list[answered + 1]
+  local headers = { ["Accept"] = "application/json" }
+  if token ~= "" then headers["Authorization"] = "Bearer " .. token end
+  if r[3] then headers["Content-Type"] = "application/json" end
+  return wrk.format(r[1], r[2], headers, r[3])
+end
+
+function response(status, headers, body)
+  answered = answered + 1
+  out:write(status, " ", (string.gsub(body or "", "[\r\n]", " ")), "\n")
+  if answered >= #list then
+    local last = now_ns()
+    out:close()
+    local times = io.open(folder .. "/times." .. index, "w")
+    times:write(string.format("%.0f %.0f", first, last))
+    times:close()
+    wrk.thread:stop()
+  end
+end
+
+function done(summary, latency, requests)
+  local f = io.open(folder .. "/summary.json", "w")
+  local e = summary.errors
+  f:write(string.format('{"duration_us": %d, "requests": %d, "connect": %d, "read": %d, "write": %d, "status": %d, "timeout": %d, ' ..
+                        '"p50_us": %d, "p95_us": %d, "p99_us": %d}',
+                        summary.duration, summary.requests, e.connect, e.read, e.write, e.status, e.timeout,
+                        latency:percentile(50), latency:percentile(95), latency:percentile(99)))
+  f:close()
+end
+"""
+
+
+class WrkClients:
+    """`count` clients played by wrk: one wrk thread with one keep-alive connection each, so each client's answers
+    come back in the order of its requests and are checked as the Python client's are."""
+
+    def __init__(self, port, token, count):
+        self.port, self.token, self.count = port, token or "", count
+        if not shutil.which("wrk"):
+            sudo = [] if os.geteuid() == 0 else ["sudo"]
+            if subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "wrk"], stdout=subprocess.DEVNULL).returncode != 0:
+                subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+                subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "wrk"], check=True, stdout=subprocess.DEVNULL)
+
+    @staticmethod
+    def lua_string(text):
+        level = "="
+        while f"]{level}]" in text:
+            level += "="
+        return f"[{level}[{text}]{level}]"
+
+    def run(self, phase, operations):
+        shares = [operations[k::self.count] for k in range(self.count)]
+        folder = tempfile.mkdtemp(prefix="stockroom-shopday-wrk-")
+        try:
+            for k, share in enumerate(shares):
+                with open(f"{folder}/requests.{k}.lua", "w") as f:
+                    f.write("return {\n")
+                    for method, path, body, _ in share:
+                        payload = self.lua_string(json.dumps(body)) if body is not None else "nil"
+                        f.write(f"  {{{self.lua_string(method)}, {self.lua_string(path)}, {payload}}},\n")
+                    f.write("}\n")
+            with open(f"{folder}/phase.lua", "w") as f:
+                f.write(WRK_SCRIPT)
+            command = ["wrk", "-t", str(self.count), "-c", str(self.count), "-d", "600s", "--timeout", f"{REQUEST_TIMEOUT}s",
+                       "-s", f"{folder}/phase.lua", f"http://127.0.0.1:{self.port}"]
+            with open(f"{folder}/wrk.log", "w") as log:
+                process = subprocess.Popen(command, env={**os.environ, "SHOPDAY_FOLDER": folder, "SHOPDAY_TOKEN": self.token},
+                                           stdout=log, stderr=subprocess.STDOUT)
+                while process.poll() is None and not all(os.path.exists(f"{folder}/times.{k}") for k in range(self.count)):
+                    time.sleep(0.005)
+                if process.poll() is None:
+                    process.send_signal(signal.SIGINT)  # wrk's own handler: it stops, joins its threads and calls done()
+                process.wait()
+            with open(f"{folder}/wrk.log") as log:
+                output = log.read()
+            if process.returncode != 0 or not os.path.exists(f"{folder}/summary.json"):
+                raise RuntimeError(f"wrk failed ({process.returncode}): {output[-1000:]}")
+            with open(f"{folder}/summary.json") as f:
+                summary = json.load(f)
+            times = []
+            for k in range(self.count):
+                if os.path.exists(f"{folder}/times.{k}"):
+                    with open(f"{folder}/times.{k}") as f:
+                        times += [tuple(int(v) for v in f.read().split())] if shares[k] else []
+            phase.operations = len(operations)
+            phase.seconds = ((max(t[1] for t in times) - min(t[0] for t in times)) / 1e9 if times else summary["duration_us"] / 1e6)
+            phase.percentiles = (summary["p50_us"] / 1000, summary["p95_us"] / 1000, summary["p99_us"] / 1000)
+            for kind in ("connect", "read", "write", "timeout"):
+                if summary[kind]:
+                    phase.errors.append(f"wrk: {summary[kind]} {kind} error(s)")
+            for k, share in enumerate(shares):
+                with open(f"{folder}/answers.{k}", "rb") as f:
+                    answers = f.read().splitlines()
+                if len(answers) != len(share):
+                    phase.errors.append(f"client {k}: {len(answers)} answers to {len(share)} requests")
+                for (method, path, body, check), line in zip(share, answers):
+                    status, _, raw = line.partition(b" ")
+                    phase.judge(method, path, body, check, int(status), raw)
+            return phase
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def close(self):
+        pass
+
+
+def client_ceiling(port, client_count, client_kind, path="/health"):
+    """The clients' own ceiling: 2,000 asks of a route that does nothing, without sign-in."""
+    clients = WrkClients(port, None, client_count) if client_kind == "wrk" else [Client(port, None) for _ in range(client_count)]
+    phase = Phase(f"client's ceiling: GET {path}, no sign-in")
+    run_phase(phase, clients, [("GET", path, None, None)] * CEILING_REQUESTS)
+    if not isinstance(clients, WrkClients):
+        for client in clients:
+            client.close()
+    return phase
+
+
+def shop_day(binary, client_count, seed, postgres=None, instances=1, client_kind="python", baseline=None):
     """One run: a fresh server (or cluster), the five phases, the books check. Returns (phases, checks, ok)."""
     rng = random.Random(seed)
     server = Cluster(binary, postgres, instances) if postgres else Server(binary)
@@ -279,9 +494,15 @@ def shop_day(binary, client_count, seed, postgres=None, instances=1):
         headers, signed_in = server.call("POST", "/api/v1/auth/setup", {"username": "bench", "password": "bench password", "pin": "1234"})
         cookie = headers["Set-Cookie"].split(";")[0]
         _, token = server.call("POST", "/api/v1/tokens", {"name": "shop-day"}, {"Cookie": cookie, "X-CSRF-Token": signed_in["csrfToken"]})
-        clients = [Client(server.port, token["token"]) for _ in range(client_count)]
+        if baseline:
+            phases = [client_ceiling(baseline.port, client_count, client_kind)]
+        else:
+            phases = [client_ceiling(server.port, client_count, client_kind)]
+        if client_kind == "wrk":
+            clients = WrkClients(server.port, token["token"], client_count)
+        else:
+            clients = [Client(server.port, token["token"]) for _ in range(client_count)]
         first_day = datetime.datetime.now(datetime.timezone.utc).date()
-        phases = []
 
         # 1. Products, each with a unique EAN-13.
         bodies = set()
@@ -351,8 +572,9 @@ def shop_day(binary, client_count, seed, postgres=None, instances=1):
                             lambda r, pid=product_ids[index]: None if r["id"] == pid else f"product {r['id']}, expected {pid}"))
         phase = Phase("barcode lookup")
         phases.append(run_phase(phase, clients, lookups))
-        for client in clients:
-            client.close()
+        if not isinstance(clients, WrkClients):
+            for client in clients:
+                client.close()
 
         # The books, through the API.
         last_day = datetime.datetime.now(datetime.timezone.utc).date()
@@ -410,6 +632,8 @@ def main():
     parser.add_argument("--clients", default="1,8", help="client counts, comma-separated (default 1,8)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--postgres", type=int, metavar="N", help="on PostgreSQL, through nginx over N instances")
+    parser.add_argument("--client", choices=["python", "wrk"], default="python", help="what sends the requests (default python)")
+    parser.add_argument("--baseline", help="the bare Hummingbird app (Benchmarks/Baseline), for the client's own ceiling")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",") if c.strip()]
     if not counts or any(not 1 <= c <= 64 for c in counts):
@@ -417,15 +641,20 @@ def main():
 
     failed = False
     postgres = Postgres() if args.postgres else None
+    args.baseline_app = BaselineApp(args.baseline) if args.baseline else None
     where = (f"PostgreSQL 15 (durable), nginx over {args.postgres} instance{'s' if args.postgres > 1 else ''}, a fresh schema per client count"
              if postgres else "fresh server and data folder per client count")
-    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; shop-day over HTTP on 127.0.0.1; {where}; latency in ms, client side")
+    client = ("wrk (one thread and connection per client)" if args.client == "wrk" else "Python http.client (one thread and connection per client)")
+    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; shop-day over HTTP on 127.0.0.1; {where}; client: {client}; "
+          f"latency in ms, client side; the client's ceiling against {'the bare Hummingbird app' if args.baseline else 'Stockroom'}")
     try:
         for count in counts:
             failed = report(args, count, postgres) or failed
     finally:
         if postgres:
             postgres.stop()
+        if args.baseline_app:
+            args.baseline_app.stop()
     sys.exit(1 if failed else 0)
 
 
@@ -434,7 +663,7 @@ def report(args, count, postgres):
     failed = False
     started = time.perf_counter()
     try:
-        phases, checks, ok = shop_day(args.binary, count, args.seed, postgres, args.postgres or 1)
+        phases, checks, ok = shop_day(args.binary, count, args.seed, postgres, args.postgres or 1, args.client, args.baseline_app)
     except Exception as error:  # noqa: BLE001
         print(f"\n{count} client(s): the run stopped: {error}")
         return True
@@ -443,10 +672,9 @@ def report(args, count, postgres):
     print(f"{'-' * 42} {'-' * 6} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 8} {'-' * 6}")
     errors = 0
     for phase in phases:
-        latencies = sorted(phase.latencies)
         rate = phase.operations / phase.seconds if phase.seconds > 0 else 0
-        print(f"{phase.name:42} {phase.operations:>6} {rate:>8.1f} {percentile(latencies, 50):>8.1f} {percentile(latencies, 95):>8.1f} "
-              f"{percentile(latencies, 99):>8.1f} {len(phase.errors):>6}")
+        print(f"{phase.name:42} {phase.operations:>6} {rate:>8.1f} {phase.latency(50):>8.1f} {phase.latency(95):>8.1f} "
+              f"{phase.latency(99):>8.1f} {len(phase.errors):>6}")
         errors += len(phase.errors)
     shown = [e for phase in phases for e in phase.errors][:5]
     for error in shown:
