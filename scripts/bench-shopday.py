@@ -26,8 +26,8 @@ clients (one thread and one keep-alive HTTP connection each):
   search             500 × GET /api/v1/products?search=FRAGMENT&limit=50 (a part of a product's name)
   barcode lookup     500 × GET /api/v1/products/barcode/CODE
 
-Before the phases, the same clients ask a route that does nothing (the bare app's `/health` with --baseline, else
-Stockroom's `/health`, without sign-in) 2,000 times: the client's own ceiling, printed beside the phases. A phase
+Before the phases, the same clients ask a route that does nothing (the bare app's constant JSON, `/json`, with
+--baseline, else Stockroom's `/health`, without sign-in) 2,000 times: the client's own ceiling, printed beside the phases. A phase
 that comes near it is limited by the client, not the server.
 
 Prints per phase: operations, ops/s (operations / the phase's wall time), p50/p95/p99 latency in ms (client side,
@@ -495,7 +495,7 @@ def shop_day(binary, client_count, seed, postgres=None, instances=1, client_kind
         cookie = headers["Set-Cookie"].split(";")[0]
         _, token = server.call("POST", "/api/v1/tokens", {"name": "shop-day"}, {"Cookie": cookie, "X-CSRF-Token": signed_in["csrfToken"]})
         if baseline:
-            phases = [client_ceiling(baseline.port, client_count, client_kind)]
+            phases = [client_ceiling(baseline.port, client_count, client_kind, "/json")]
         else:
             phases = [client_ceiling(server.port, client_count, client_kind)]
         if client_kind == "wrk":
