@@ -112,33 +112,49 @@ class Client:
             self.connection = None
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_healthy(process, port, seconds, log_tail):
+    """Waits for a 200 from the program's `/health` on 127.0.0.1:`port`; raises if it stops or `seconds` pass."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} stopped while starting (exit {process.returncode}): {log_tail()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except Exception:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no 200 from {process.args[0]}'s /health within {seconds} s")
+        time.sleep(0.1)
+
+
+def close_clients(clients):
+    """Closes the Python clients' connections (wrk's close with its run)."""
+    if not isinstance(clients, WrkClients):
+        for client in clients:
+            client.close()
+
+
 class Server:
     """`stockroom serve` on a fresh temporary data folder (and on `database`, a PostgreSQL URL, when given)."""
 
     def __init__(self, binary, database=None):
         self.work = tempfile.mkdtemp(prefix="stockroom-shopday-")
         self.data = f"{self.work}/data"
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(f"{self.work}/server.log", "wb")
         extra = ["--database", database, "--max-connections-per-address", "10000"] if database else []
         self.process = subprocess.Popen([binary, "serve", "--data", self.data, "--host", "127.0.0.1", "--port", str(self.port), "--no-backups"] + extra,
                                         stdout=self.log, stderr=subprocess.STDOUT, env={"LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"})
-        deadline = time.monotonic() + 120
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped while starting (exit {self.process.returncode}): {self.log_tail()}")
-            try:
-                with urllib.request.urlopen(self.base + "/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except Exception:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("no 200 from /health within 120 s")
-            time.sleep(0.1)
+        wait_until_healthy(self.process, self.port, 120, self.log_tail)
 
     def log_tail(self):
         self.log.flush()
@@ -238,21 +254,9 @@ class BaselineApp:
     """The bare Hummingbird app (Benchmarks/Baseline) on a free port of 127.0.0.1."""
 
     def __init__(self, binary):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.process = subprocess.Popen([binary, str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
-            except Exception:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the baseline app did not answer /health")
-            time.sleep(0.1)
+        wait_until_healthy(self.process, self.port, 60, lambda: "")
 
     def stop(self):
         self.process.terminate()
@@ -471,18 +475,13 @@ class WrkClients:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def close(self):
-        pass
-
 
 def client_ceiling(port, client_count, client_kind, path="/health"):
     """The clients' own ceiling: 2,000 asks of a route that does nothing, without sign-in."""
     clients = WrkClients(port, None, client_count) if client_kind == "wrk" else [Client(port, None) for _ in range(client_count)]
     phase = Phase(f"client's ceiling: GET {path}, no sign-in")
     run_phase(phase, clients, [("GET", path, None, None)] * CEILING_REQUESTS)
-    if not isinstance(clients, WrkClients):
-        for client in clients:
-            client.close()
+    close_clients(clients)
     return phase
 
 
@@ -572,9 +571,7 @@ def shop_day(binary, client_count, seed, postgres=None, instances=1, client_kind
                             lambda r, pid=product_ids[index]: None if r["id"] == pid else f"product {r['id']}, expected {pid}"))
         phase = Phase("barcode lookup")
         phases.append(run_phase(phase, clients, lookups))
-        if not isinstance(clients, WrkClients):
-            for client in clients:
-                client.close()
+        close_clients(clients)
 
         # The books, through the API.
         last_day = datetime.datetime.now(datetime.timezone.utc).date()
