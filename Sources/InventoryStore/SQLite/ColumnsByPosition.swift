@@ -34,3 +34,15 @@ struct StatementColumns: ColumnsByPosition {
         return value
     }
 }
+
+extension Statement {
+    /// Runs this statement, whose first column must be a non-NULL integer (a row id), and reads its first row from the
+    /// statement itself (``StatementColumns``): nil when there is no row. The hot point reads of the write path (a
+    /// product's ledger state and facts) use it, for the same reason the barcode lookup does.
+    func firstRow<T>(arguments: StatementArguments, _ read: (StatementColumns) throws -> T) throws -> T? {
+        // The cursor of ids steps the statement, and resets it when it goes.
+        let ids = try Int64.fetchCursor(self, arguments: arguments)
+        guard try ids.next() != nil else { return nil }
+        return try withExtendedLifetime(ids) { try read(StatementColumns(self)) }
+    }
+}

@@ -342,13 +342,9 @@ extension InventorySQLiteRepository {
         return try self.readHere { db in
             let statement = try db.cachedStatement(sql: Self.productByBarcodeSQL)
             for candidate in candidates {
-                // The cursor of ids steps the statement; the product is read from the statement's current row while
-                // the cursor lives. (A cursor of GRDB rows would first build a table of the 25 columns' lower-cased
-                // names for each lookup, about a tenth of a lookup's instructions.)
-                let ids = try Int64.fetchCursor(statement, arguments: [candidate])
-                if try ids.next() != nil {
-                    return withExtendedLifetime(ids) { Self.product(StatementColumns(statement)) }
-                }
+                // The product is read from the statement's current row: a cursor of GRDB rows would first build a
+                // table of the 25 columns' lower-cased names for each lookup, about a tenth of a lookup's instructions.
+                if let product = try statement.firstRow(arguments: [candidate], { Self.product($0) }) { return product }
             }
             return nil
         }

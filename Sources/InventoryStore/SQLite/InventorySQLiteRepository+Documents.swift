@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import InventoryDomain
+import Synchronization
 
 // MARK: - LedgerRepository
 
@@ -149,14 +150,24 @@ extension InventorySQLiteRepository {
             try db.cachedStatement(sql: "UPDATE document SET \(assignments) WHERE id = ?").execute(arguments: arguments)
             return old.id
         }
-        let allNames = ["kind", "effectiveAt", "day", "recordedAt"] + names
-        var arguments: StatementArguments = [kind.rawValue, milliseconds, day, Self.now]
-        for name in names { arguments += [columns[name] ?? nil] }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO document (\(allNames.joined(separator: ", "))) VALUES (\(allNames.map { _ in "?" }.joined(separator: ", ")))")
-        try insert.execute(arguments: arguments)
+        var values: [(any DatabaseValueConvertible)?] = [kind.rawValue, milliseconds, day, Self.now]
+        values.reserveCapacity(4 + names.count)
+        for name in names { values.append(columns[name] ?? nil) }
+        try db.cachedStatement(sql: Self.headerInsertSQL(names)).execute(arguments: StatementArguments(values))
         return db.lastInsertedRowID
     }
+
+    /// The `INSERT` of a document header with these columns besides its kind, date and time of recording, written once
+    /// for each set of columns (the kinds of document use a handful).
+    static func headerInsertSQL(_ names: [String]) -> String {
+        if let sql = self.headerInserts.withLock({ $0[names] }) { return sql }
+        let allNames = ["kind", "effectiveAt", "day", "recordedAt"] + names
+        let sql = "INSERT INTO document (\(allNames.joined(separator: ", "))) VALUES (\(allNames.map { _ in "?" }.joined(separator: ", ")))"
+        self.headerInserts.withLock { $0[names] = sql }
+        return sql
+    }
+
+    private static let headerInserts = Mutex<[[String]: String]>([:])
 
     /// Costs new movements: appended ones directly, back-dated or replacing ones by replaying each product.
     static func writeMovements(_ writer: LedgerWriter, _ pending: [PendingMovement], replacing old: DocumentHeader?) throws {
@@ -183,19 +194,48 @@ extension InventorySQLiteRepository {
     /// The facts a document needs about product `id`, read in the document's transaction.
     /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
     static func productFacts(_ db: Database, _ id: ProductID, field: String) throws -> ProductFacts {
-        // Whether the product has options or a recipe comes with its row: most products have neither, and then the two
-        // reads that would find nothing are skipped.
-        let statement = try db.cachedStatement(sql: """
-            SELECT isArchived, salePrice, minimumSalePrice, taxRate, name,
-                   EXISTS (SELECT 1 FROM optionGroup WHERE productId = p.id), EXISTS (SELECT 1 FROM recipeComponent WHERE productId = p.id)
-            FROM product p WHERE id = ?
-            """)
-        guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
-            throw InventoryError(.notFound, field: field, "product \(id) does not exist")
+        let statement = try db.cachedStatement(sql: Self.productFactsSQL)
+        guard let stored = try statement.firstRow(arguments: [id.rawValue], { Self.storedProductFacts(id, $0, from: 1) }) else {
+            throw Self.productNotFound(id, field: field)
         }
-        return ProductFacts(id: id, isArchived: row[0], salePrice: Money(minorUnits: row[1]),
-                            minimumSalePrice: (row[2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[3]),
-                            name: row[4], optionGroups: row[5] ? try Self.optionGroups(db, id) : [], recipe: row[6] ? try Self.recipe(db, id) : [])
+        return try stored.complete(db)
+    }
+
+    static func productNotFound(_ id: ProductID, field: String) -> InventoryError {
+        InventoryError(.notFound, field: field, "product \(id) does not exist")
+    }
+
+    /// The columns of ``StoredProductFacts``. Whether the product has options or a recipe comes with its row: most
+    /// products have neither, and then the two reads that would find nothing are skipped.
+    static let productFactsColumns = """
+        p.isArchived, p.salePrice, p.minimumSalePrice, p.taxRate, p.name,
+        EXISTS (SELECT 1 FROM optionGroup WHERE productId = p.id), EXISTS (SELECT 1 FROM recipeComponent WHERE productId = p.id)
+        """
+    static let productFactsColumnCount = 7
+    static let productFactsSQL = "SELECT p.id, \(productFactsColumns) FROM product p WHERE p.id = ?"
+
+    /// A product's facts as its row states them, before its option groups and recipe are read.
+    struct StoredProductFacts {
+        var facts: ProductFacts
+        var hasOptionGroups: Bool
+        var hasRecipe: Bool
+
+        /// The facts with the product's option groups and recipe, read when it has them.
+        func complete(_ db: Database) throws -> ProductFacts {
+            var facts = self.facts
+            if self.hasOptionGroups { facts.optionGroups = try InventorySQLiteRepository.optionGroups(db, facts.id) }
+            if self.hasRecipe { facts.recipe = try InventorySQLiteRepository.recipe(db, facts.id) }
+            return facts
+        }
+    }
+
+    /// A product's facts from a row holding ``productFactsColumns`` from column `first` on.
+    static func storedProductFacts(_ id: ProductID, _ row: StatementColumns, from first: Int) -> StoredProductFacts {
+        StoredProductFacts(
+            facts: ProductFacts(id: id, isArchived: row[first], salePrice: Money(minorUnits: row[first + 1]),
+                                minimumSalePrice: (row[first + 2] as Int64?).map(Money.init(minorUnits:)), taxRate: Percent(hundredths: row[first + 3]),
+                                name: row[first + 4]),
+            hasOptionGroups: row[first + 5], hasRecipe: row[first + 6])
     }
 
     /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
@@ -349,7 +389,7 @@ extension InventorySQLiteRepository {
         }
         var products: [ProductID: ProductFacts] = [:]
         for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
-            products[line.productID] = try self.productFacts(db, line.productID, field: "lines[\(index)].productId")
+            products[line.productID] = try writer.productFacts(line.productID, field: "lines[\(index)].productId")
         }
         // A new sale takes the shop's meaning of prices; an edit keeps the one its sale was booked with.
         let includeTax = try old.map {
@@ -369,8 +409,7 @@ extension InventorySQLiteRepository {
         // transaction, so a refused sale takes none.
         if old == nil {
             columns["soldBy"] = header.soldBy
-            let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(receiptNumber) FROM document WHERE receiptNumber IS NOT NULL"))
-            columns["receiptNumber"] = (last ?? 0) + 1
+            columns["receiptNumber"] = try writer.nextReceiptNumber()
         }
         let documentID = try self.saveHeader(db, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer, columns: columns)
         let effectiveAt = header.effectiveAt.milliseconds

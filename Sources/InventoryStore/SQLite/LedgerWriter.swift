@@ -48,6 +48,10 @@ final class LedgerWriter {
     private let db: Database
     private let calendar: ShopCalendar
     private var states: [ProductID: ProductLedgerState] = [:]
+    /// Products' facts as read by ``productFacts(_:field:)``.
+    private var facts: [ProductID: ProductFacts] = [:]
+    /// The last receipt number this writer gave (``nextReceiptNumber()``).
+    private var lastReceiptNumber: Int64?
     /// The input field of each line of the document being written (document id → line number → field): a refusal
     /// names the field when the line going short is one of these, and the stored document otherwise.
     private var requestFields: [Int64: [Int: String]] = [:]
@@ -68,23 +72,56 @@ final class LedgerWriter {
     /// The product's state, loaded once per transaction.
     func state(_ id: ProductID) throws -> ProductLedgerState {
         if let state = self.states[id] { return state }
-        let statement = try self.db.cachedStatement(sql: """
-            SELECT name, tracksStock, allowsNegativeStock, quantity, value, averageCost, lastEffectiveAt, lastSequence, lastLineNo
-            FROM product WHERE id = ?
-            """)
-        guard let row = try Row.fetchOne(statement, arguments: [id.rawValue]) else {
+        let statement = try self.db.cachedStatement(sql: Self.stateSQL)
+        guard let state = try statement.firstRow(arguments: [id.rawValue], { Self.state(id, $0, from: 1) }) else {
             throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
         }
-        var last: LedgerPosition?
-        if let effectiveAt: Int64 = row[6], let sequence: Int64 = row[7], let lineNo: Int = row[8] {
-            last = LedgerPosition(effectiveAt: effectiveAt, sequence: sequence, lineNo: lineNo)
-        }
-        let state = ProductLedgerState(
-            id: id, name: row[0], tracksStock: row[1], allowsNegativeStock: row[2],
-            balance: LedgerBalance(quantity: Quantity(thousandths: row[3]), value: Money(minorUnits: row[4]), averageCost: UnitCost(scaled: row[5])),
-            last: last)
         self.states[id] = state
         return state
+    }
+
+    /// The facts a document needs about product `id` (``InventorySQLiteRepository/productFacts(_:_:field:)``), read
+    /// once per writer, in the same statement as the product's ledger state (which the document's lines need next).
+    /// A product that does not exist is refused naming `field`.
+    func productFacts(_ id: ProductID, field: @autoclosure () -> String) throws -> ProductFacts {
+        if let facts = self.facts[id] { return facts }
+        let statement = try self.db.cachedStatement(sql: Self.factsAndStateSQL)
+        guard let (stored, state) = try statement.firstRow(arguments: [id.rawValue], { row in
+            (InventorySQLiteRepository.storedProductFacts(id, row, from: 1), Self.state(id, row, from: 1 + InventorySQLiteRepository.productFactsColumnCount))
+        }) else {
+            throw InventorySQLiteRepository.productNotFound(id, field: field())
+        }
+        let facts = try stored.complete(self.db)
+        self.facts[id] = facts
+        if self.states[id] == nil { self.states[id] = state }
+        return facts
+    }
+
+    /// The next receipt number: one more than the highest given, read once per writer and counted on from there (a
+    /// sale takes its number in its own transaction, so a refused sale takes none, and only sales booked through a
+    /// writer take numbers).
+    func nextReceiptNumber() throws -> Int64 {
+        let last = try self.lastReceiptNumber
+            ?? Int64.fetchOne(self.db.cachedStatement(sql: "SELECT MAX(receiptNumber) FROM document WHERE receiptNumber IS NOT NULL")) ?? 0
+        self.lastReceiptNumber = last + 1
+        return last + 1
+    }
+
+    static let stateColumns = "name, tracksStock, allowsNegativeStock, quantity, value, averageCost, lastEffectiveAt, lastSequence, lastLineNo"
+    static let stateSQL = "SELECT id, \(stateColumns) FROM product WHERE id = ?"
+    static let factsAndStateSQL = "SELECT p.id, \(InventorySQLiteRepository.productFactsColumns), \(stateColumns) FROM product p WHERE p.id = ?"
+
+    /// A product's ledger state from a row holding ``stateColumns`` from column `first` on.
+    static func state(_ id: ProductID, _ row: StatementColumns, from first: Int) -> ProductLedgerState {
+        var last: LedgerPosition?
+        if let effectiveAt: Int64 = row[first + 6], let sequence: Int64 = row[first + 7], let lineNo: Int = row[first + 8] {
+            last = LedgerPosition(effectiveAt: effectiveAt, sequence: sequence, lineNo: lineNo)
+        }
+        return ProductLedgerState(
+            id: id, name: row[first], tracksStock: row[first + 1], allowsNegativeStock: row[first + 2],
+            balance: LedgerBalance(quantity: Quantity(thousandths: row[first + 3]), value: Money(minorUnits: row[first + 4]),
+                                   averageCost: UnitCost(scaled: row[first + 5])),
+            last: last)
     }
 
     /// The product's quantity on record at `effectiveAt`: after every stored movement dated at or before it.

@@ -8,11 +8,16 @@ package enum SalesSummary {
     static func add(_ db: Database, productID: Int64, day: Int, quantitySold: Int64, revenue: Int64) throws {
         let month = day / 100 % 100
         guard (1...12).contains(month) else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO productSalesYear (year, productId, q\(month), r\(month)) VALUES (?, ?, ?, ?)
-            ON CONFLICT(year, productId) DO UPDATE SET q\(month) = q\(month) + excluded.q\(month), r\(month) = r\(month) + excluded.r\(month)
-            """)
+        let statement = try db.cachedStatement(sql: Self.addSQL[month - 1])
         try statement.execute(arguments: [day / 10_000, productID, quantitySold, revenue])
+    }
+
+    /// ``add(_:productID:day:quantitySold:revenue:)``'s statement for each month, written once.
+    private static let addSQL = (1...12).map { month in
+        """
+        INSERT INTO productSalesYear (year, productId, q\(month), r\(month)) VALUES (?, ?, ?, ?)
+        ON CONFLICT(year, productId) DO UPDATE SET q\(month) = q\(month) + excluded.q\(month), r\(month) = r\(month) + excluded.r\(month)
+        """
     }
 
     /// Rebuilds the summary from the movements (after the shop's time zone changed).
