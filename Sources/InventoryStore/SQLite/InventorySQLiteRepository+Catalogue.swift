@@ -203,6 +203,8 @@ extension InventorySQLiteRepository {
 
     /// The barcode lookup's statement (one text, so it is neither built nor hashed anew beyond the statement cache's key).
     static let productByBarcodeSQL = "SELECT \(productColumns) FROM product p WHERE barcode = ?"
+    static let productByIDSQL = "SELECT \(productColumns) FROM product p WHERE id = ?"
+    static let productBySKUSQL = "SELECT \(productColumns) FROM product p WHERE sku = ?"
 
     /// A product from a row of ``productColumns``, read by position (GRDB finds a column by name by comparing it with
     /// every column's name, case-insensitively: a measurable part of a barcode lookup): a GRDB `Row`, or the current
@@ -223,7 +225,7 @@ extension InventorySQLiteRepository {
     }
 
     static func fetchProduct(_ db: Database, _ id: ProductID) throws -> Product {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(self.productColumns) FROM product p WHERE id = ?", arguments: [id.rawValue]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.productByIDSQL), arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
         }
         return self.product(row)
@@ -233,12 +235,14 @@ extension InventorySQLiteRepository {
     /// exist (the rule: ``ProductDetails/checkReferences(of:barcodeOwner:skuOwner:categoryExists:supplierExists:)``).
     static func requireUnique(_ db: Database, _ details: ProductDetails, except id: ProductID?) throws {
         func owner(_ column: String, _ value: String?) throws -> ProductCodeOwner? {
-            guard let value, let row = try Row.fetchOne(db, sql: "SELECT id, name FROM product WHERE \(column) = ?", arguments: [value]) else { return nil }
+            guard let value,
+                  let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name FROM product WHERE \(column) = ?"), arguments: [value])
+            else { return nil }
             return ProductCodeOwner(id: ProductID(row[0]), name: row[1])
         }
         func exists(_ table: String, _ id: Int64?) throws -> Bool {
             guard let id else { return true }
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?", arguments: [id]) != 0
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) WHERE id = ?"), arguments: [id]) != 0
         }
         try details.checkReferences(of: id, barcodeOwner: try owner("barcode", details.barcode), skuOwner: try owner("sku", details.sku),
                                     categoryExists: try exists("category", details.categoryID?.rawValue),
@@ -249,12 +253,12 @@ extension InventorySQLiteRepository {
     static func insertProduct(_ db: Database, _ details: ProductDetails) throws -> ProductID {
         try self.requireUnique(db, details, except: nil)
         let now = Self.now
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
                 lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived,
                 preferredSupplierId, supplierCode, packSize, description, shelf, createdAt, updatedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: self.productArguments(details) + [now, now])
+            """).execute(arguments: self.productArguments(details) + [now, now])
         return ProductID(db.lastInsertedRowID)
     }
 
@@ -300,18 +304,18 @@ extension InventorySQLiteRepository {
     static func replaceProduct(_ db: Database, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) throws -> Product {
         try Self.requireUnique(db, details, except: id)
         try details.checkStockKeeping(from: old.details, isRecipe: !Self.recipe(db, id).isEmpty)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             UPDATE product SET name = ?, searchKey = ?, sku = ?, barcode = ?, categoryId = ?, unit = ?,
                 salePrice = ?, minimumSalePrice = ?, taxRate = ?, lowStockThreshold = ?, tracksStock = ?,
                 allowsNegativeStock = ?, iconEmoji = ?, isArchived = ?,
                 preferredSupplierId = ?, supplierCode = ?, packSize = ?, description = ?, shelf = ?, updatedAt = ?
             WHERE id = ?
-            """, arguments: Self.productArguments(details) + [Self.now, id.rawValue])
+            """).execute(arguments: Self.productArguments(details) + [Self.now, id.rawValue])
         if details.changesCosting(from: old.details),
-            let first = try Row.fetchOne(db, sql: """
+            let first = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = ?
                 ORDER BY effectiveAt, documentId, lineNo LIMIT 1
-                """, arguments: [id.rawValue])
+                """), arguments: [id.rawValue])
         {
             // The costing rules changed: replay the whole ledger (refused if stock would now go negative).
             let writer = LedgerWriter(db, calendar: settings.calendar)
@@ -325,9 +329,9 @@ extension InventorySQLiteRepository {
     public func deleteProduct(_ id: ProductID) async throws {
         try await self.write { db, _, log in
             let product = try Self.fetchProduct(db, id)
-            let uses = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE productId = ?", arguments: [id.rawValue]) ?? 0
+            let uses = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM movement WHERE productId = ?"), arguments: [id.rawValue]) ?? 0
             try product.checkDeletable(movements: uses)
-            try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM product WHERE id = ?").execute(arguments: [id.rawValue])
             try log.record(.productDeleted, record: .init(.product, id.rawValue), productIDs: [id], subject: product.name)
         }
     }
@@ -353,7 +357,7 @@ extension InventorySQLiteRepository {
     public func product(sku: String) async throws -> Product? {
         let sku = ProductQuery.skuLookup(sku)
         return try await self.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.productColumns) FROM product p WHERE sku = ?", arguments: [sku]).map(Self.product)
+            try Row.fetchOne(db.cachedStatement(sql: Self.productBySKUSQL), arguments: [sku]).map(Self.product)
         }
     }
 

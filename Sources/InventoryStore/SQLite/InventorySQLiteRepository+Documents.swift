@@ -86,12 +86,13 @@ extension InventorySQLiteRepository {
     }
 
     static func requireDocument(_ db: Database, _ id: Int64, kind: MovementKind) throws -> DocumentHeader {
-        guard let row = try Row.fetchOne(db, sql: "SELECT effectiveAt, recordedAt FROM document WHERE id = ? AND kind = ?",
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT effectiveAt, recordedAt FROM document WHERE id = ? AND kind = ?"),
                                          arguments: [id, kind.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "\(kind.label) \(id) does not exist")
         }
         var positions: [ProductID: LedgerPosition] = [:]
-        for movement in try Row.fetchAll(db, sql: "SELECT productId, effectiveAt, lineNo FROM movement WHERE documentId = ?", arguments: [id]) {
+        let movements = try db.cachedStatement(sql: "SELECT productId, effectiveAt, lineNo FROM movement WHERE documentId = ?")
+        for movement in try Row.fetchAll(movements, arguments: [id]) {
             let product = ProductID(movement[0] as Int64)
             let position = LedgerPosition(effectiveAt: movement[1], sequence: id, lineNo: movement[2])
             if positions[product].map({ position < $0 }) ?? true { positions[product] = position }
@@ -244,17 +245,17 @@ extension InventorySQLiteRepository {
     }
 
     static func fetchPurchase(_ db: Database, _ id: PurchaseID) throws -> PurchaseRecord {
-        guard let header = try Row.fetchOne(db, sql: """
+        guard let header = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT d.effectiveAt, d.recordedAt, d.supplierId, s.name, d.note FROM document d LEFT JOIN supplier s ON s.id = d.supplierId
             WHERE d.id = ? AND d.kind = 'purchase'
-            """, arguments: [id.rawValue]) else {
+            """), arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "purchase \(id) does not exist")
         }
-        let lines = try Row.fetchAll(db, sql: """
+        let lines = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate, m.averageCostAfter,
                    m.quantityAfter, m.valueAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? ORDER BY m.lineNo
-            """, arguments: [id.rawValue]).map { row in
+            """), arguments: [id.rawValue]).map { row in
             let quantity = Quantity(thousandths: row[3])
             let unitCost = Money(minorUnits: row[4])
             return PurchaseRecord.Line(
@@ -375,7 +376,7 @@ extension InventorySQLiteRepository {
     }
 
     static func requireNoReturns(_ db: Database, _ id: SaleID) throws {
-        let returns = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document WHERE saleId = ?", arguments: [id.rawValue]) ?? 0
+        let returns = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM document WHERE saleId = ?"), arguments: [id.rawValue]) ?? 0
         guard returns == 0 else {
             throw InventoryError(.inUse, field: "id", "sale \(id) has \(returns) return(s); delete them first")
         }
@@ -393,7 +394,7 @@ extension InventorySQLiteRepository {
         }
         // A new sale takes the shop's meaning of prices; an edit keeps the one its sale was booked with.
         let includeTax = try old.map {
-            try Bool.fetchOne(db, sql: "SELECT pricesIncludeTax FROM document WHERE id = ?", arguments: [$0.id]) ?? false
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT pricesIncludeTax FROM document WHERE id = ?"), arguments: [$0.id]) ?? false
         } ?? settings.pricesIncludeTax
         let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency, pricesIncludeTax: includeTax)
         let header = sale.draft
@@ -434,13 +435,14 @@ extension InventorySQLiteRepository {
         if !header.stockApprovedBy.isEmpty {
             // The approval covers the lines that needed it: a line the stock on record covered, or of a product that allows
             // negative stock anyway, keeps the ordinary rule; a sale none of whose lines went beyond stock keeps no approver.
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE movement SET beyondStock = 0
                 WHERE documentId = ? AND beyondStock = 1
                   AND (quantityAfter >= 0 OR productId IN (SELECT id FROM product WHERE allowsNegativeStock = 1 OR tracksStock = 0))
-                """, arguments: [documentID])
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM movement WHERE documentId = ? AND beyondStock = 1", arguments: [documentID]) == 0 {
-                try db.execute(sql: "UPDATE document SET stockApprovedBy = '' WHERE id = ?", arguments: [documentID])
+                """).execute(arguments: [documentID])
+            let beyond = try db.cachedStatement(sql: "SELECT COUNT(*) FROM movement WHERE documentId = ? AND beyondStock = 1")
+            if try Int.fetchOne(beyond, arguments: [documentID]) == 0 {
+                try db.cachedStatement(sql: "UPDATE document SET stockApprovedBy = '' WHERE id = ?").execute(arguments: [documentID])
             }
         }
         try self.writePayments(db, sale.payments, documentID: documentID, replacing: old != nil)
@@ -479,7 +481,8 @@ extension InventorySQLiteRepository {
                 throw InventoryError(.notFound, field: "paymentId", "payment \(id) is not a payment of sale \(saleID)")
             }
             let settled = try payment.settled(to: status)
-            try db.execute(sql: "UPDATE salePayment SET status = ? WHERE id = ?", arguments: [settled.takenStatus.rawValue, id.rawValue])
+            try db.cachedStatement(sql: "UPDATE salePayment SET status = ? WHERE id = ?")
+                .execute(arguments: [settled.takenStatus.rawValue, id.rawValue])
             try log.recordDocument(.changed, .sale, id: saleID.rawValue)
             return try Self.fetchSale(db, saleID)
         }
@@ -701,7 +704,7 @@ extension InventorySQLiteRepository {
             try log.recordDocument(.deleted, kind, id: id)
             let writer = LedgerWriter(db, calendar: settings.calendar)
             try writer.deleteMovements(documentID: id)
-            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM document WHERE id = ?").execute(arguments: [id])
             for (product, position) in old.firstPositions.sorted(by: { $0.key < $1.key }) {
                 try writer.recost(product, from: position)
             }

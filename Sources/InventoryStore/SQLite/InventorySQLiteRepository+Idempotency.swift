@@ -14,15 +14,15 @@ extension InventorySQLiteRepository {
         try await self.write { db, settings, log in
             let now = Self.now
             let oldest = now - IdempotencyKey.lifetimeMilliseconds
-            if let key, let row = try Row.fetchOne(db, sql: """
+            if let key, let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT fingerprint, kind, documentId FROM idempotencyKey WHERE userId = ? AND key = ? AND createdAt >= ?
-                """, arguments: [key.userID.rawValue, key.key, oldest])
+                """), arguments: [key.userID.rawValue, key.key, oldest])
             {
                 guard row["fingerprint"] as String == key.fingerprint, row["kind"] as String == kind.rawValue else {
                     throw IdempotencyKey.mismatch(row["kind"] as String)
                 }
                 let documentID: Int64 = row["documentId"]
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE id = ? AND kind = ?)",
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM document WHERE id = ? AND kind = ?)"),
                                         arguments: [documentID, kind.rawValue]) == true
                 else {
                     throw InventoryError(.conflict, field: "Idempotency-Key",
@@ -32,10 +32,10 @@ extension InventorySQLiteRepository {
             }
             let (documentID, record) = try book(db, settings, log)
             if let key {
-                try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt < ?", arguments: [oldest])
-                try db.execute(sql: """
+                try db.cachedStatement(sql: "DELETE FROM idempotencyKey WHERE createdAt < ?").execute(arguments: [oldest])
+                try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO idempotencyKey (userId, key, fingerprint, kind, documentId, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [key.userID.rawValue, key.key, key.fingerprint, kind.rawValue, documentID, now])
+                    """).execute(arguments: [key.userID.rawValue, key.key, key.fingerprint, kind.rawValue, documentID, now])
             }
             return Idempotent(record: record, replayed: false)
         }
