@@ -83,7 +83,7 @@ extension InventorySQLiteRepository {
     // MARK: - Reading
 
     static func openSessionID(_ db: Database) throws -> DrawerSessionID? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM drawerSession WHERE closedAt IS NULL").map(DrawerSessionID.init(rawValue:))
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM drawerSession WHERE closedAt IS NULL")).map(DrawerSessionID.init(rawValue:))
     }
 
     static func requireOpenSession(_ db: Database) throws -> DrawerSession {
@@ -94,12 +94,12 @@ extension InventorySQLiteRepository {
     }
 
     static func fetchDrawerSession(_ db: Database, _ id: DrawerSessionID) throws -> DrawerSession {
-        guard let row = try Row.fetchOne(db, sql: """
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT openedAt, openedBy, openingFloat, note, closedAt, closedBy, closingReport FROM drawerSession WHERE id = ?
-            """, arguments: [id.rawValue]) else {
+            """), arguments: [id.rawValue]) else {
             throw InventoryError(.notFound, field: "id", "drawer session \(id) does not exist")
         }
-        let movements = try Row.fetchAll(db, sql: "SELECT amount, reason, byUser, at FROM cashMovement WHERE sessionId = ? ORDER BY id",
+        let movements = try Row.fetchAll(db.cachedStatement(sql: "SELECT amount, reason, byUser, at FROM cashMovement WHERE sessionId = ? ORDER BY id"),
                                          arguments: [id.rawValue]).map {
             CashMovement(amount: Money(minorUnits: $0[0]), reason: $0[1], by: $0[2], at: $0[3])
         }
@@ -112,23 +112,23 @@ extension InventorySQLiteRepository {
     /// movements, and the staff's clocked shifts that overlap it (``DrawerReport/fold(from:to:openingFloat:sales:returns:cashMovements:shifts:countedCash:)``).
     static func report(_ db: Database, _ session: DrawerSession, to: Int64) throws -> DrawerReport {
         let from = session.openedAt
-        let sales = try Int64.fetchAll(db, sql: "SELECT id FROM document WHERE kind = 'sale' AND recordedAt BETWEEN ? AND ? ORDER BY id",
+        let sales = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM document WHERE kind = 'sale' AND recordedAt BETWEEN ? AND ? ORDER BY id"),
                                        arguments: [from, to]).map { try Self.fetchSale(db, SaleID($0)) }
-        let returns = try Row.fetchAll(db, sql: "SELECT id, recordedAt FROM document WHERE kind = 'customerReturn' AND recordedAt BETWEEN ? AND ? ORDER BY id",
+        let returns = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, recordedAt FROM document WHERE kind = 'customerReturn' AND recordedAt BETWEEN ? AND ? ORDER BY id"),
                                        arguments: [from, to]).map { row in
             let id: Int64 = row[0]
-            let lines = try Row.fetchAll(db, sql: "SELECT taxRate, revenue, tax FROM movement WHERE documentId = ? ORDER BY lineNo", arguments: [id]).map {
+            let lines = try Row.fetchAll(db.cachedStatement(sql: "SELECT taxRate, revenue, tax FROM movement WHERE documentId = ? ORDER BY lineNo"), arguments: [id]).map {
                 (rate: Percent(hundredths: $0[0]), revenue: Money(minorUnits: -($0[1] as Int64)), tax: Money(minorUnits: -($0[2] as Int64)))
             }
-            let refunds = try Row.fetchAll(db, sql: """
+            let refunds = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT p.method, r.amount FROM paymentRefund r JOIN salePayment p ON p.id = r.paymentId WHERE r.returnId = ? ORDER BY p.lineNo
-                """, arguments: [id]).map { (method: PaymentMethod(rawValue: $0[0]) ?? .other, amount: Money(minorUnits: $0[1])) }
+                """), arguments: [id]).map { (method: PaymentMethod(rawValue: $0[0]) ?? .other, amount: Money(minorUnits: $0[1])) }
             return ReturnFact(recordedAt: row[1], lines: lines, refunds: refunds)
         }
-        let shifts = try Row.fetchAll(db, sql: """
+        let shifts = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId
             WHERE s.startedAt <= ? AND (s.endedAt IS NULL OR s.endedAt >= ?) ORDER BY s.id
-            """, arguments: [to, from]).map(Self.shift)
+            """), arguments: [to, from]).map(Self.shift)
         return DrawerReport.fold(from: from, to: to, openingFloat: session.openingFloat, sales: sales, returns: returns,
                                  cashMovements: session.cashMovements, shifts: shifts)
     }

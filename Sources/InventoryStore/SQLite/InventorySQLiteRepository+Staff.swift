@@ -170,10 +170,10 @@ extension InventorySQLiteRepository: StaffRepository {
 
     public func deleteSession(id: Int64) async throws {
         try await self.write { db, _, log in
-            let token = try Row.fetchOne(db, sql: """
+            let token = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT s.name, s.userId, u.username FROM session s JOIN user u ON u.id = s.userId WHERE s.id = ? AND s.kind = 'api'
-                """, arguments: [id])
-            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+                """), arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM session WHERE id = ?").execute(arguments: [id])
             guard db.changesCount == 1 else { throw StaffSession.notFound(id) }
             if let token {
                 try log.record(.tokenRevoked, record: .init(.token, id), subject: token[0],
@@ -209,18 +209,18 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     static func fetchThrottle(_ db: Database, _ key: String) throws -> LoginThrottle {
-        try Row.fetchOne(db, sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", arguments: [key])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?"), arguments: [key])
             .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1]) } ?? LoginThrottle()
     }
 
     static func storeThrottle(_ db: Database, _ key: String, _ throttle: LoginThrottle?) throws {
         if let throttle {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, ?, ?)
                 ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
-                """, arguments: [key, throttle.failures, throttle.lastFailureAt])
+                """).execute(arguments: [key, throttle.failures, throttle.lastFailureAt])
         } else {
-            try db.execute(sql: "DELETE FROM loginThrottle WHERE key = ?", arguments: [key])
+            try db.cachedStatement(sql: "DELETE FROM loginThrottle WHERE key = ?").execute(arguments: [key])
         }
     }
 
@@ -247,10 +247,10 @@ extension InventorySQLiteRepository: StaffRepository {
     public func clockIn(_ userID: UserID, at: Int64) async throws -> Shift {
         try await self.write { db, _, log in
             _ = try Self.fetchUser(db, userID)
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shift WHERE userId = ? AND endedAt IS NULL", arguments: [userID.rawValue]) ?? 0 > 0 {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM shift WHERE userId = ? AND endedAt IS NULL"), arguments: [userID.rawValue]) ?? 0 > 0 {
                 throw Shift.alreadyClockedIn()
             }
-            try db.execute(sql: "INSERT INTO shift (userId, startedAt) VALUES (?, ?)", arguments: [userID.rawValue, at])
+            try db.cachedStatement(sql: "INSERT INTO shift (userId, startedAt) VALUES (?, ?)").execute(arguments: [userID.rawValue, at])
             let shift = try Self.fetchShift(db, db.lastInsertedRowID)
             try log.record(.clockedIn, record: .init(.shift, shift.id), subject: shift.username)
             return shift
@@ -259,12 +259,12 @@ extension InventorySQLiteRepository: StaffRepository {
 
     public func clockOut(_ userID: UserID, at: Int64) async throws -> Shift {
         try await self.write { db, _, log in
-            guard let open = try Row.fetchOne(db, sql: "SELECT id, startedAt FROM shift WHERE userId = ? AND endedAt IS NULL",
+            guard let open = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, startedAt FROM shift WHERE userId = ? AND endedAt IS NULL"),
                                               arguments: [userID.rawValue]) else {
                 throw Shift.notClockedIn()
             }
             let id: Int64 = open[0]
-            try db.execute(sql: "UPDATE shift SET endedAt = ? WHERE id = ?", arguments: [Shift.end(startedAt: open[1], clockedOutAt: at), id])
+            try db.cachedStatement(sql: "UPDATE shift SET endedAt = ? WHERE id = ?").execute(arguments: [Shift.end(startedAt: open[1], clockedOutAt: at), id])
             let shift = try Self.fetchShift(db, id)
             try log.record(.clockedOut, record: .init(.shift, shift.id), subject: shift.username)
             return shift
@@ -288,7 +288,7 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     static func fetchShift(_ db: Database, _ id: Int64) throws -> Shift {
-        guard let row = try Row.fetchOne(db, sql: "SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId WHERE s.id = ?",
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT s.id, s.userId, u.username, s.startedAt, s.endedAt FROM shift s JOIN user u ON u.id = s.userId WHERE s.id = ?"),
                                          arguments: [id]) else {
             throw Shift.notFound(id)
         }

@@ -44,7 +44,7 @@ extension InventorySQLiteRepository {
             guard let sale = try Self.fetchParkedSales(db, id: id.rawValue).first else {
                 throw InventoryError(.notFound, field: "id", "tab \(id) does not exist; another till may have picked it up")
             }
-            try db.execute(sql: "DELETE FROM parkedSale WHERE id = ?", arguments: [id.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM parkedSale WHERE id = ?").execute(arguments: [id.rawValue])
             return sale
         }
     }
@@ -54,10 +54,10 @@ extension InventorySQLiteRepository {
         let filter = id == nil ? "" : "WHERE id = ?"
         let arguments: StatementArguments = id.map { [$0] } ?? []
         var lines: [Int64: [SaleDraft.Line]] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT parkedSaleId, productId, quantity, unitPrice, discount, discountPercent, taxRate, options FROM parkedSaleLine
             \(id == nil ? "" : "WHERE parkedSaleId = ?") ORDER BY parkedSaleId, lineNo
-            """, arguments: arguments) {
+            """), arguments: arguments) {
             let price = (row[3] as Int64?).map(Money.init(minorUnits:)), rate = (row[6] as Int64?).map(Percent.init(hundredths:))
             var line = if let percent = row[5] as Int64? {
                 SaleDraft.Line(productID: ProductID(row[1]), quantity: Quantity(thousandths: row[2]), unitPrice: price,
@@ -69,7 +69,7 @@ extension InventorySQLiteRepository {
             line.options = (row[7] as String).split(separator: ",").compactMap { Int64($0) }.map(ModifierID.init(rawValue:))
             lines[row[0], default: []].append(line)
         }
-        return try Row.fetchAll(db, sql: "SELECT id, label, customerId, note, parkedBy, parkedAt FROM parkedSale \(filter) ORDER BY parkedAt, id",
+        return try Row.fetchAll(db.cachedStatement(sql: "SELECT id, label, customerId, note, parkedBy, parkedAt FROM parkedSale \(filter) ORDER BY parkedAt, id"),
                                 arguments: arguments).map { row in
             ParkedSale(id: ParkedSaleID(row[0]), label: row[1], lines: lines[row[0]] ?? [], customerID: (row[2] as Int64?).map(CustomerID.init(rawValue:)),
                        note: row[3], parkedBy: row[4], parkedAt: Instant(milliseconds: row[5]))
