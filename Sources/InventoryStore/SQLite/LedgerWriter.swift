@@ -74,7 +74,7 @@ final class LedgerWriter {
         if let state = self.states[id] { return state }
         let statement = try self.db.cachedStatement(sql: Self.stateSQL)
         guard let state = try statement.firstRow(arguments: [id.rawValue], { Self.state(id, $0, from: 1) }) else {
-            throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
+            throw InventorySQLiteRepository.productNotFound(id, field: "productId")
         }
         self.states[id] = state
         return state
