@@ -19,20 +19,52 @@ public enum ProductIcon {
         (["hat", "cap"], "🧢"), (["sock"], "🧦"), (["box"], "📦"),
     ]
 
-    /// The emoji for a product name, or 📦 when nothing matches.
-    public static func emoji(for name: String) -> String {
-        let lower = name.lowercased()
-        let words = Set(lower.split(whereSeparator: { !$0.isLetter }).map(String.init))
-        for entry in self.table {
-            for keyword in entry.keywords {
+    /// The table's keywords for a quick look-up: a short keyword is a whole word of the name (or it with "s" or
+    /// "es"), a long one (six characters or more, or with a space) a part of it. Each maps to its entry's position,
+    /// the earliest entry winning, so the answer is the table's first entry with a keyword in the name.
+    private static let index: (words: [String: Int], parts: [(entry: Int, keyword: String, bytes: [UInt8])]) = {
+        var words: [String: Int] = [:]
+        var parts: [(entry: Int, keyword: String, bytes: [UInt8])] = []
+        for (entry, row) in Self.table.enumerated() {
+            for keyword in row.keywords {
                 if keyword.contains(" ") || keyword.count >= 6 {
-                    if lower.contains(keyword) { return entry.emoji }
-                } else if words.contains(keyword) || words.contains(keyword + "s") || words.contains(keyword + "es") {
-                    return entry.emoji
+                    parts.append((entry, keyword, Array(keyword.utf8)))
+                } else {
+                    for form in [keyword, keyword + "s", keyword + "es"] where words[form] == nil { words[form] = entry }
                 }
             }
         }
-        return "📦"
+        return (words, parts)
+    }()
+
+    /// The emoji for a product name, or 📦 when nothing matches.
+    public static func emoji(for name: String) -> String {
+        let lower = name.lowercased()
+        var best = Int.max
+        for word in lower.split(whereSeparator: { !$0.isLetter }) {
+            if let entry = Self.index.words[String(word)], entry < best { best = entry }
+        }
+        // A long keyword's bytes must occur in the name's before the (slower, Unicode-aware) `contains` is asked; the
+        // keywords are ASCII, so a match as characters is always a match as bytes. The parts are in table order.
+        let bytes = Array(lower.utf8)
+        for part in Self.index.parts where part.entry < best {
+            if Self.occurs(part.bytes, in: bytes) && lower.contains(part.keyword) { best = part.entry; break }
+        }
+        return best == .max ? "📦" : Self.table[best].emoji
+    }
+
+    private static func occurs(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
+        var start = 0
+        while start <= haystack.count - needle.count {
+            if haystack[start] == first {
+                var offset = 1
+                while offset < needle.count && haystack[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 }
 

@@ -217,8 +217,15 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     static func loadSettings(_ db: Database) throws -> ShopSettings {
         var values: [String: String] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT key, value FROM setting")) { values[row[0]] = row[1] }
-        return try ShopSettings(storedValues: values)
+        // Every write reads the settings in its transaction; parsing them is a pure function of the stored values, so
+        // the last parse is reused while the values are the same.
+        if let last = Self.lastSettings.withLock({ $0 }), last.values == values { return last.settings }
+        let settings = try ShopSettings(storedValues: values)
+        Self.lastSettings.withLock { $0 = (values, settings) }
+        return settings
     }
+
+    private static let lastSettings = Mutex<(values: [String: String], settings: ShopSettings)?>(nil)
 
     /// Reads and checks the stored settings once, so a damaged value stops the server at start with a clear message
     /// naming it instead of failing requests later.
