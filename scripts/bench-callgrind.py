@@ -10,6 +10,7 @@ Usage: scripts/bench-callgrind.py BINARY SHOP_FOLDER [--baseline BASELINE] [--re
   --requests   measured requests per route (default 300; searches and sales a third of it)
   --annotate   also print each route's K costliest functions (self instructions per request)
   --keep DIR   keep the callgrind dumps in DIR (one per route) for callgrind_annotate or kcachegrind
+  --only TEXT  measure only the routes whose label contains TEXT (and the bare app, the ceiling)
 
 Wall-clock rates on a shared 2-core machine move with whatever else runs; an instruction count does not. Each
 program runs under `valgrind --tool=callgrind --instr-atstart=no`; after sign-in and set-up, instrumentation is
@@ -138,6 +139,7 @@ def main():
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--annotate", type=int, default=0)
     parser.add_argument("--keep")
+    parser.add_argument("--only", help="measure only the routes whose label contains this text (the bare app always)")
     options = parser.parse_args()
     binary = os.path.realpath(options.binary)
     if not os.path.isfile(os.path.join(options.shop, "stockroom.sqlite")):
@@ -206,6 +208,15 @@ def main():
                 fragments.append(urllib.parse.quote(fragment, safe=""))
         setup.close()
 
+        made = iter(range(10**6))
+
+        def new_product():
+            """A product named after one of the shop's, with a fresh SKU and EAN-13 (prefix 299, check digit computed)."""
+            k = next(made)
+            body = f"299{rng.randrange(10**5):05d}{k:04d}"
+            check = (10 - sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(body)) % 10) % 10
+            return {"name": f"{products[k % len(products)]['name']} {k}", "sku": f"CG-{body}", "barcode": body + str(check), "salePrice": "3.50", "taxRate": "7"}
+
         def get(path, headers=None):
             return lambda connection, i: expect(connection, "GET", path(i), headers=headers)
 
@@ -218,7 +229,14 @@ def main():
             (server, "search, a picker's page (&limit=8)", get(lambda i: f"/api/v1/products?search={fragments[i % len(fragments)]}&limit=8", bearer), max(10, n // 3)),
             (server, "one-line sale (POST /sales)", lambda connection, i: expect(
                 connection, "POST", "/api/v1/sales", {"lines": [{"productId": sellable[i % len(sellable)]["id"], "quantity": "1"}]}, bearer), max(10, n // 3)),
+            (server, "create product (POST /products)", lambda connection, i: expect(
+                connection, "POST", "/api/v1/products", new_product(), bearer), max(10, n // 3)),
+            (server, "receipt (POST /purchases, one line)", lambda connection, i: expect(
+                connection, "POST", "/api/v1/purchases", {"lines": [{"productId": sellable[i % len(sellable)]["id"], "quantity": "5",
+                                                                     "unitCost": "1.25"}]}, bearer), max(10, n // 3)),
         ]
+        if options.only:
+            routes = [route for route in routes if route[0] is bare or options.only in route[1]]
         results = []
         for program, label, ask, count in routes:
             print(f"measuring {label} ({count} requests)…", file=sys.stderr)

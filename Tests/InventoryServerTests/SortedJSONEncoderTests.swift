@@ -1,5 +1,5 @@
 import Foundation
-import InventoryDomain
+@testable import InventoryDomain
 @testable import InventoryServer
 import Testing
 

@@ -78,9 +78,7 @@ public struct StoredAudit: Sendable, Hashable {
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try APIJSON.encode(value), as: UTF8.self)
     }
 
     struct Facts: Codable {

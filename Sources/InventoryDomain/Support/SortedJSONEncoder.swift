@@ -9,9 +9,9 @@ import Foundation
 /// control character other than a line feed, carriage return or tab, and any unusual use of the `Encoder` protocol
 /// (`superEncoder`, two kinds of container for one value) makes ``encode(_:)`` return nil, and the caller then uses
 /// `JSONEncoder` itself. Debug builds encode every answer both ways and stop on a difference (``APIJSON``).
-enum SortedJSONEncoder {
+public enum SortedJSONEncoder {
     /// The JSON text of `value`, or nil when `JSONEncoder` must write it.
-    static func encode(_ value: some Encodable) -> [UInt8]? {
+    public static func encode(_ value: some Encodable) -> [UInt8]? {
         let state = State()
         guard let tree = try? Self.box(value, codingPath: [], state: state), !state.refused else { return nil }
         var output: [UInt8] = []
@@ -344,25 +344,25 @@ enum SortedJSONEncoder {
 /// `.sortedKeys` writes its `Encodable` conformance (absent optionals left out), without building a tree of values
 /// first: for the answers listed by the hundred (a page of products). Debug builds compare every answer with
 /// `JSONEncoder`'s (``APIJSON``), so a member added to the type but not here fails every test that gets one back.
-protocol SortedJSONWritable: Encodable {
+public protocol SortedJSONWritable: Encodable {
     /// Writes the members, in sorted order, into `object`.
     func writeSortedJSON(to object: inout SortedJSONObject)
 }
 
 /// One JSON object being written member by member (see ``SortedJSONWritable``).
-struct SortedJSONObject {
+public struct SortedJSONObject {
     private var output: [UInt8] = []
     private var empty = true
     /// Set when a text needs `JSONEncoder` (a control character): the value is then encoded the general way.
     private var refused = false
 
-    init() {
+    public init() {
         self.output.reserveCapacity(640)
         self.output.append(UInt8(ascii: "{"))
     }
 
     /// The object's text, or nil when `JSONEncoder` must write it.
-    mutating func finished() -> [UInt8]? {
+    public mutating func finished() -> [UInt8]? {
         guard !self.refused else { return nil }
         self.output.append(UInt8(ascii: "}"))
         return self.output
@@ -379,26 +379,26 @@ struct SortedJSONObject {
     }
 
     /// A text member; left out when nil.
-    mutating func string(_ key: StaticString, _ value: String?) {
+    public mutating func string(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         self.key(key)
         if !SortedJSONEncoder.write(value, to: &self.output) { self.refused = true }
     }
 
     /// An integer member; left out when nil.
-    mutating func integer(_ key: StaticString, _ value: Int64?) {
+    public mutating func integer(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }
         self.key(key)
         self.output.append(contentsOf: String(value).utf8)
     }
 
-    mutating func bool(_ key: StaticString, _ value: Bool) {
+    public mutating func bool(_ key: StaticString, _ value: Bool) {
         self.key(key)
         self.output.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// An array of objects.
-    mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
+    public mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
         self.key(key)
         self.output.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
@@ -412,5 +412,27 @@ struct SortedJSONObject {
             self.output.append(contentsOf: bytes)
         }
         self.output.append(UInt8(ascii: "]"))
+    }
+}
+
+/// The API's JSON encoding: sorted keys, slashes unescaped. Every JSON reply, the command line's `--format json`, the
+/// live events' data and the audit trail's stored facts are written by it.
+public enum APIJSON {
+    /// `value` as the API writes it: by ``SortedJSONEncoder`` (the same bytes, faster), or by `JSONEncoder` for what
+    /// that does not cover.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        guard let bytes = SortedJSONEncoder.encode(value) else { return try self.foundationEncode(value) }
+        #if DEBUG
+        // Every test that gets an answer checks the two writers agree, byte for byte.
+        let expected = try self.foundationEncode(value)
+        precondition(Data(bytes) == expected, "SortedJSONEncoder wrote \(String(decoding: bytes, as: UTF8.self)) where JSONEncoder wrote \(String(decoding: expected, as: UTF8.self))")
+        #endif
+        return Data(bytes)
+    }
+
+    public static func foundationEncode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 }

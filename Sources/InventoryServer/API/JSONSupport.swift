@@ -53,28 +53,6 @@ extension SettingsRepository {
     }
 }
 
-/// The API's JSON encoding: sorted keys, slashes unescaped. Every JSON reply and the command line's `--format json`
-/// are written by it.
-public enum APIJSON {
-    /// `value` as the API writes it: by ``SortedJSONEncoder`` (the same bytes, faster), or by `JSONEncoder` for what
-    /// that does not cover.
-    public static func encode(_ value: some Encodable) throws -> Data {
-        guard let bytes = SortedJSONEncoder.encode(value) else { return try self.foundationEncode(value) }
-        #if DEBUG
-        // Every test that gets an answer checks the two writers agree, byte for byte.
-        let expected = try self.foundationEncode(value)
-        precondition(Data(bytes) == expected, "SortedJSONEncoder wrote \(String(decoding: bytes, as: UTF8.self)) where JSONEncoder wrote \(String(decoding: expected, as: UTF8.self))")
-        #endif
-        return Data(bytes)
-    }
-
-    static func foundationEncode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
-    }
-}
-
 /// A JSON response with a status.
 struct JSON<Value: Encodable & Sendable>: ResponseGenerator {
     var status: HTTPResponse.Status = .ok

@@ -127,6 +127,8 @@ public final class EventHub: Sendable {
 
     /// Turns committed activities into `sale` and `product` events and, after a product change, a fresh low-stock list.
     func receive(_ activities: [ShopActivity]) {
+        // Nobody listens: nothing to tell (a stream opened later starts from the screens' own reads).
+        guard self.subscriberCount > 0 else { return }
         var productsChanged = false
         // The activity feed refreshes on `activity`; the event names only the group, since every signed-in stream
         // receives it and the feed itself is for managers.
@@ -207,10 +209,9 @@ public final class EventHub: Sendable {
         }))
     }
 
+    /// An event's data, written as the API writes its answers (``APIJSON``).
     static func json(_ value: some Encodable) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+        (try? APIJSON.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
