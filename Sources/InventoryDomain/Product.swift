@@ -108,15 +108,15 @@ public struct ProductDetails: Sendable, Hashable {
     /// - Throws: ``InventoryError`` naming the first field at fault.
     public func validated() throws -> ProductDetails {
         var copy = self
-        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.name = self.name.trimmingWhitespace()
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
         try TextLimit.name.check(copy.name, field: "name")
-        copy.sku = self.sku?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        copy.sku = self.sku?.trimmingWhitespace().nilIfEmpty
         if let sku = copy.sku { try TextLimit.sku.check(sku, field: "sku") }
-        copy.barcode = try self.barcode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty.map {
+        copy.barcode = try self.barcode?.trimmingWhitespace().nilIfEmpty.map {
             try Barcode.normalize($0)
         }
-        copy.unit = self.unit.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.unit = self.unit.trimmingWhitespace()
         if copy.unit.isEmpty { copy.unit = "pcs" }
         try TextLimit.unit.check(copy.unit, field: "unit")
         guard copy.salePrice >= .zero else { throw InventoryError(.invalidValue, field: "salePrice", "must not be negative") }
@@ -137,11 +137,11 @@ public struct ProductDetails: Sendable, Hashable {
         }
         try copy.lowStockThreshold?.requireWithinLimit(field: "lowStockThreshold")
         if !copy.tracksStock { copy.allowsNegativeStock = false }
-        copy.iconEmoji = self.iconEmoji.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.iconEmoji = self.iconEmoji.trimmingWhitespace()
         if copy.iconEmoji.isEmpty { copy.iconEmoji = ProductIcon.emoji(for: copy.name) }
         try ProductIcon.validate(copy.iconEmoji, field: "iconEmoji")
         try copy.validateSupply()
-        copy.description = self.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.description = self.description.trimmingWhitespace()
         try TextLimit.note.check(copy.description, field: "description")
         copy.shelf = Self.shelfName(self.shelf)
         if let shelf = copy.shelf { try TextLimit.shelf.check(shelf, field: "shelf") }
@@ -156,7 +156,7 @@ public struct ProductDetails: Sendable, Hashable {
     /// Trims the supplier's code and checks the pack size (the reorder fields; the supplier's existence is the
     /// store's to check).
     mutating func validateSupply() throws {
-        self.supplierCode = self.supplierCode?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        self.supplierCode = self.supplierCode?.trimmingWhitespace().nilIfEmpty
         if let code = self.supplierCode { try TextLimit.sku.check(code, field: "supplierCode") }
         try self.packSize.requirePositive(field: "packSize")
     }
@@ -206,7 +206,7 @@ public struct Category: Sendable, Hashable, Identifiable {
     /// - Throws: ``InventoryError`` naming the field at fault.
     public func validated() throws -> Category {
         var copy = self
-        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.name = self.name.trimmingWhitespace()
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
         try TextLimit.shortName.check(copy.name, field: "name")
         let hex = copy.color.trimmingCharacters(in: .whitespaces).lowercased()
@@ -261,10 +261,10 @@ public struct Contact<Kind>: Sendable, Hashable, Identifiable {
     /// - Throws: ``InventoryError`` naming the field at fault.
     public func validated() throws -> Contact {
         var copy = self
-        copy.name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        copy.location = self.location.trimmingCharacters(in: .whitespacesAndNewlines)
-        copy.phone = self.phone.trimmingCharacters(in: .whitespacesAndNewlines)
-        copy.email = self.email.trimmingCharacters(in: .whitespacesAndNewlines)
+        copy.name = self.name.trimmingWhitespace()
+        copy.location = self.location.trimmingWhitespace()
+        copy.phone = self.phone.trimmingWhitespace()
+        copy.email = self.email.trimmingWhitespace()
         guard !copy.name.isEmpty else { throw InventoryError(.missingValue, field: "name", "is required") }
         try TextLimit.name.check(copy.name, field: "name")
         try TextLimit.line.check(copy.location, field: "location")

@@ -41,12 +41,27 @@ public enum ProductIcon {
     public static func emoji(for name: String) -> String {
         let lower = name.lowercased()
         var best = Int.max
-        for word in lower.split(whereSeparator: { !$0.isLetter }) {
-            if let entry = Self.index.words[String(word)], entry < best { best = entry }
+        let bytes = Array(lower.utf8)
+        func look(_ word: String) {
+            if let entry = Self.index.words[word], entry < best { best = entry }
+        }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most names): the letters of a lower-cased name are a–z, and its words are their runs.
+            var start: Int?
+            for (offset, byte) in bytes.enumerated() {
+                let letter = byte >= 0x61 && byte <= 0x7A
+                if letter, start == nil { start = offset }
+                if !letter, let first = start {
+                    look(String(decoding: bytes[first..<offset], as: UTF8.self))
+                    start = nil
+                }
+            }
+            if let first = start { look(String(decoding: bytes[first...], as: UTF8.self)) }
+        } else {
+            for word in lower.split(whereSeparator: { !$0.isLetter }) { look(String(word)) }
         }
         // A long keyword's bytes must occur in the name's before the (slower, Unicode-aware) `contains` is asked; the
         // keywords are ASCII, so a match as characters is always a match as bytes. The parts are in table order.
-        let bytes = Array(lower.utf8)
         for part in Self.index.parts where part.entry < best {
             if Self.occurs(part.bytes, in: bytes) && lower.contains(part.keyword) { best = part.entry; break }
         }

@@ -11,7 +11,8 @@ import Testing
         ("Sparkling water", "💧"), ("Rosé wine", "🍷"), ("Rose", "🌷"), ("Roses", "🌷"), ("Eggs", "🥚"),
         ("Strawberries", "🍓"), ("Tote BAG", "🛍️"), ("Boxes", "📦"), ("Flat white", "☕"), ("Flat-white", "📦"),
         ("T-shirt, blue", "👕"), ("Tee shirt", "🍵"), ("Pencils", "✏️"), ("Caps", "🧢"), ("Subway map", "📦"),
-        ("Torx screwdriver", "📦"), ("", "📦"), ("🍩 special", "📦"), ("Doughnut", "🍩"), ("Gift card", "🃏"),
+        ("Torx screwdriver", "📦"), ("", "📦"), ("🍩 special", "📦"), ("Doughnut", "🍩"), ("Gift card", "🃏"), ("Milk,2l", "🥛"), ("eggs12", "🥚"), ("AA batteries 4-pack", "📦"),
+        ("12 x tea", "🍵"), ("naïve tea", "🍵"), ("tea\r\ncake", "🍵"),
     ])
     func picksTheFirstEntryWithAKeywordInTheName(name: String, emoji: String) {
         #expect(ProductIcon.emoji(for: name) == emoji, "\(name)")

@@ -225,10 +225,11 @@ extension InventorySQLiteRepository {
     }
 
     static func fetchProduct(_ db: Database, _ id: ProductID) throws -> Product {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.productByIDSQL), arguments: [id.rawValue]) else {
+        // Read from the statement's row, as the barcode lookup reads (every write of a product reads it back).
+        guard let product = try db.cachedStatement(sql: Self.productByIDSQL).firstRow(arguments: [id.rawValue], { Self.product($0) }) else {
             throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
         }
-        return self.product(row)
+        return product
     }
 
     /// Refuses a barcode or SKU another product owns, naming that product, and a category or supplier that does not
