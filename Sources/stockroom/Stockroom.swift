@@ -11,6 +11,7 @@ import StockroomCLI
 @main
 enum Stockroom {
     static func main() {
+        ProcessTimeZone.nameTheMachineZone()
         let done = DispatchSemaphore(value: 0)
         // Detached: `main` is isolated to the main actor, whose queue nobody drains while the main thread waits.
         Task.detached {
