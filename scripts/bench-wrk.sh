@@ -15,7 +15,8 @@
 # BASELINE is not given) answering a constant JSON object; authenticated lookups are reported as a share of it.
 # Environment: WRK_TIMEOUT (default 5s) is wrk's per-request timeout; a request slower than that counts as an error.
 # BASELINE is a release build of Benchmarks/Baseline (default: build it). SERVE_ARGS are more options for
-# `stockroom serve` (for example --metrics, to measure what the measurements cost).
+# `stockroom serve` (for example --metrics, to measure what the measurements cost). LOG_LEVEL is the server's log
+# level (default error here; a shop runs at info, where every request writes a line).
 # wrk and the server share the machine's cores: on 2 cores wrk's own CPU use lowers the figures.
 set -euo pipefail
 
@@ -89,7 +90,7 @@ PY
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 base="http://127.0.0.1:$port"
 # shellcheck disable=SC2086  # SERVE_ARGS is a list of words on purpose
-LOG_LEVEL=error "$binary" serve --data "$work/data" --host 127.0.0.1 --port "$port" --no-backups ${SERVE_ARGS:-} >"$work/server.log" 2>&1 &
+LOG_LEVEL="${LOG_LEVEL:-error}" "$binary" serve --data "$work/data" --host 127.0.0.1 --port "$port" --no-backups ${SERVE_ARGS:-} >"$work/server.log" 2>&1 &
 server_pid=$!
 for i in $(seq 1 600); do
     [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$base/health" || true) == 200 ]] && break
