@@ -112,9 +112,13 @@ struct PostgresTerminatedConnectionTests {
             }
         }
         await holding.arrive()
+        // The waiting query carries a mark of its own, so that only its backend is terminated: other tests running at
+        // the same time on the same server wait for row locks too (the deadlock test), and must not lose theirs.
+        let mark = "terminate-me-\(UUID().uuidString)"
         let waiter = Task {
             try await repository.write { connection, _, _ in
-                _ = try await connection.query("SELECT id FROM category WHERE id = \(category.id.rawValue) FOR UPDATE", logger: repository.logger)
+                _ = try await connection.query("SELECT id FROM category WHERE id = \(category.id.rawValue) FOR UPDATE /* \(unescaped: mark) */",
+                                               logger: repository.logger)
                     .collect(Int64.self)
             }
         }
@@ -125,7 +129,7 @@ struct PostgresTerminatedConnectionTests {
             terminated = try await repository.statement { connection in
                 try await connection.query("""
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE%' AND pid <> pg_backend_pid()
+                    WHERE wait_event_type = 'Lock' AND query LIKE \("%" + mark + "%") AND pid <> pg_backend_pid()
                     """, logger: repository.logger).collect(Bool.self).contains(true)
             }
         }
