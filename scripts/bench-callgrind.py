@@ -213,7 +213,7 @@ def main():
         def new_product():
             """A product named after one of the shop's, with a fresh SKU and EAN-13 (prefix 299, check digit computed)."""
             k = next(made)
-            body = f"299{rng.randrange(10**5):05d}{k:04d}"
+            body = f"299{rng.randrange(10**5):05d}{k % 10**4:04d}"   # 12 digits whatever the count
             check = (10 - sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(body)) % 10) % 10
             return {"name": f"{products[k % len(products)]['name']} {k}", "sku": f"CG-{body}", "barcode": body + str(check), "salePrice": "3.50", "taxRate": "7"}
 
