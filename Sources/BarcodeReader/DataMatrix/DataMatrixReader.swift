@@ -184,6 +184,11 @@ enum DataMatrixReader {
                 {
                     r = try? DMDecoder.decode(grey, version: version)
                 }
+                if r == nil, let gray,
+                    let sharp = GreySampler.sampleSharpened(gray, t, width: version.columns, height: version.rows)
+                {
+                    r = try? DMDecoder.decode(sharp, version: version)
+                }
                 if let r {
                     let corners = [c.topLeft, tr, c.bottomRight, c.bottomLeft].map { Point(x: $0.0, y: $0.1) }
                     if !results.contains(where: { $0.text == r.text }) {

@@ -49,9 +49,22 @@ enum QRCodeReader {
         guard min(bl.count, tl.count, tr.count) >= 2,
             let (dimension, _) = detector.estimatedDimension(bottomLeft: bl, topLeft: tl, topRight: tr)
         else { return nil }
-        guard let fit = detector.gridFit(bottomLeft: bl, topLeft: tl, topRight: tr, dimension: dimension) else {
+        if let fit = detector.gridFit(bottomLeft: bl, topLeft: tl, topRight: tr, dimension: dimension),
+            let r = decode(detector, fit)
+        {
+            return r
+        }
+        // Timing patterns broken by blur, noise or small modules: the finders' corners fix the perspective.
+        guard let fit = detector.cornerFit(bottomLeft: bl, topLeft: tl, topRight: tr, dimension: dimension) else {
             return nil
         }
+        return decode(detector, fit)
+    }
+
+    /// Samples a fitted grid from the binarised image cell by cell between its alignment patterns, then through its
+    /// homography alone, then the same two ways from the luminance, sharpened (blurred small modules), and decodes
+    /// the first that reads.
+    private static func decode(_ detector: QRDetector, _ fit: QRDetector.GridFit) -> DecodedBarcode? {
         let d = Double(fit.version.dimension)
         let corners = [(0.0, 0.0), (d, 0.0), (d, d), (0.0, d)].map { m in
             let p = fit.transform.transform(m.0, m.1)
@@ -61,6 +74,17 @@ enum QRCodeReader {
             guard let sampled = detector.sample(fit, mesh: mesh) else { continue }
             if let r = decodeEitherWay(sampled) { return DecodedBarcode(r, corners: corners) }
             if !mesh || fit.version.alignmentCenters.count < 2 { break }
+        }
+        guard let g = detector.gray else { return nil }
+        for mesh in [true, false] {
+            if let centres = detector.moduleCentres(fit, mesh: mesh),
+                let sampled = GreySampler.sampleSharpened(
+                    g, centres: centres, width: fit.version.dimension, height: fit.version.dimension),
+                let r = decodeEitherWay(sampled)
+            {
+                return DecodedBarcode(r, corners: corners)
+            }
+            if fit.version.alignmentCenters.count < 2 { break }
         }
         return nil
     }

@@ -72,7 +72,10 @@ struct QRDetector {
         let total = s0 + s1 + s2 + s3 + s4
         guard total >= 7, s0 > 0, s1 > 0, s2 > 0, s3 > 0, s4 > 0 else { return false }
         let module = Double(total) / 7
-        let maxV = module / 2
+        // Half a module, plus half a pixel for where a binarised edge lands (as zxing-cpp's IsPattern: rings of
+        // modules under 2 pixels come out 1, 2 or 3 pixels wide), but not more than a quarter module (at a pixel a
+        // module the runs are whole modules, and data would pass for finders).
+        let maxV = module / 2 + min(0.5, module / 4)
         if abs(module - Double(s0)) < maxV && abs(module - Double(s1)) < maxV
             && abs(3 * module - Double(s2)) < 3 * maxV && abs(module - Double(s3)) < maxV
             && abs(module - Double(s4)) < maxV
@@ -103,125 +106,125 @@ struct QRDetector {
         Double(end - s[4] - s[3]) - Double(s[2]) / 2
     }
 
+    /// The five runs along column `centerJ` through row `startI` (dark, light, dark centre, light, dark; each
+    /// outer one at most `maxCount` long), checked as a finder pattern; the centre row, or nil.
     func crossCheckVertical(_ startI: Int, _ centerJ: Int, _ maxCount: Int, _ originalTotal: Int) -> Double? {
         let img = self.image
-        let maxI = img.height
-        var s = [0, 0, 0, 0, 0]
-        var i = startI
-        while i >= 0 && img.get(centerJ, i) {
-            s[2] += 1
-            i -= 1
+        guard centerJ >= 0, centerJ < img.width else { return nil }
+        return img.bits.withUnsafeBufferPointer { bits in
+            Self.crossCheck(
+                bits, start: startI, count: img.height, first: centerJ, stride: img.width, maxCount: maxCount,
+                originalTotal: originalTotal, tolerance: 2)
         }
-        if i < 0 { return nil }
-        while i >= 0 && !img.get(centerJ, i) && s[1] <= maxCount {
-            s[1] += 1
-            i -= 1
-        }
-        if i < 0 || s[1] > maxCount { return nil }
-        while i >= 0 && img.get(centerJ, i) && s[0] <= maxCount {
-            s[0] += 1
-            i -= 1
-        }
-        if s[0] > maxCount { return nil }
-        i = startI + 1
-        while i < maxI && img.get(centerJ, i) {
-            s[2] += 1
-            i += 1
-        }
-        if i == maxI { return nil }
-        while i < maxI && !img.get(centerJ, i) && s[3] < maxCount {
-            s[3] += 1
-            i += 1
-        }
-        if i == maxI || s[3] >= maxCount { return nil }
-        while i < maxI && img.get(centerJ, i) && s[4] < maxCount {
-            s[4] += 1
-            i += 1
-        }
-        if s[4] >= maxCount { return nil }
-        let total = s.reduce(0, +)
-        if 5 * abs(total - originalTotal) >= 2 * originalTotal { return nil }
-        return Self.foundPatternCross(s) ? Self.centerFromEnd(s, i) : nil
     }
 
+    /// ``crossCheckVertical(_:_:_:_:)`` along row `centerI`; a tighter check of the total (within a fifth).
     func crossCheckHorizontal(_ startJ: Int, _ centerI: Int, _ maxCount: Int, _ originalTotal: Int) -> Double? {
         let img = self.image
-        let maxJ = img.width
-        var s = [0, 0, 0, 0, 0]
-        var j = startJ
-        while j >= 0 && img.get(j, centerI) {
-            s[2] += 1
-            j -= 1
+        guard centerI >= 0, centerI < img.height else { return nil }
+        return img.bits.withUnsafeBufferPointer { bits in
+            Self.crossCheck(
+                bits, start: startJ, count: img.width, first: centerI * img.width, stride: 1, maxCount: maxCount,
+                originalTotal: originalTotal, tolerance: 1)
         }
-        if j < 0 { return nil }
-        while j >= 0 && !img.get(j, centerI) && s[1] <= maxCount {
-            s[1] += 1
-            j -= 1
-        }
-        if j < 0 || s[1] > maxCount { return nil }
-        while j >= 0 && img.get(j, centerI) && s[0] <= maxCount {
-            s[0] += 1
-            j -= 1
-        }
-        if s[0] > maxCount { return nil }
-        j = startJ + 1
-        while j < maxJ && img.get(j, centerI) {
-            s[2] += 1
-            j += 1
-        }
-        if j == maxJ { return nil }
-        while j < maxJ && !img.get(j, centerI) && s[3] < maxCount {
-            s[3] += 1
-            j += 1
-        }
-        if j == maxJ || s[3] >= maxCount { return nil }
-        while j < maxJ && img.get(j, centerI) && s[4] < maxCount {
-            s[4] += 1
-            j += 1
-        }
-        if s[4] >= maxCount { return nil }
-        let total = s.reduce(0, +)
-        if 5 * abs(total - originalTotal) >= originalTotal { return nil }
-        return Self.foundPatternCross(s) ? Self.centerFromEnd(s, j) : nil
     }
 
+    /// The cross-check along one line of the image: pixel `k` of the line (0 ≤ k < `count`) is
+    /// `bits[first + k * stride]`. The total of the five runs must be within `tolerance` fifths of `originalTotal`.
+    @inline(__always)
+    private static func crossCheck(
+        _ bits: UnsafeBufferPointer<UInt8>, start: Int, count: Int, first: Int, stride: Int, maxCount: Int,
+        originalTotal: Int, tolerance: Int
+    ) -> Double? {
+        @inline(__always) func dark(_ k: Int) -> Bool { bits[first + k * stride] != 0 }
+        var s0 = 0
+        var s1 = 0
+        var s2 = 0
+        var s3 = 0
+        var s4 = 0
+        var k = start
+        while k >= 0 && k < count && dark(k) {
+            s2 += 1
+            k -= 1
+        }
+        if k < 0 { return nil }
+        while k >= 0 && !dark(k) && s1 <= maxCount {
+            s1 += 1
+            k -= 1
+        }
+        if k < 0 || s1 > maxCount { return nil }
+        while k >= 0 && dark(k) && s0 <= maxCount {
+            s0 += 1
+            k -= 1
+        }
+        if s0 > maxCount { return nil }
+        k = start + 1
+        while k >= 0 && k < count && dark(k) {
+            s2 += 1
+            k += 1
+        }
+        if k == count { return nil }
+        while k < count && !dark(k) && s3 < maxCount {
+            s3 += 1
+            k += 1
+        }
+        if k == count || s3 >= maxCount { return nil }
+        while k < count && dark(k) && s4 < maxCount {
+            s4 += 1
+            k += 1
+        }
+        if s4 >= maxCount { return nil }
+        let total = s0 + s1 + s2 + s3 + s4
+        if 5 * abs(total - originalTotal) >= tolerance * originalTotal { return nil }
+        return Self.foundPatternCross(s0, s1, s2, s3, s4) ? Double(k - s4 - s3) - Double(s2) / 2 : nil
+    }
+
+    /// The five runs along the diagonal through (`centerJ`, `centerI`), checked with a looser tolerance.
     func crossCheckDiagonal(_ centerI: Int, _ centerJ: Int) -> Bool {
         let img = self.image
-        var s = [0, 0, 0, 0, 0]
-        var i = 0
-        while centerI >= i && centerJ >= i && img.get(centerJ - i, centerI - i) {
-            s[2] += 1
-            i += 1
-        }
-        if s[2] == 0 { return false }
-        while centerI >= i && centerJ >= i && !img.get(centerJ - i, centerI - i) {
-            s[1] += 1
-            i += 1
-        }
-        if s[1] == 0 { return false }
-        while centerI >= i && centerJ >= i && img.get(centerJ - i, centerI - i) {
-            s[0] += 1
-            i += 1
-        }
-        if s[0] == 0 { return false }
         let maxI = img.height
         let maxJ = img.width
-        i = 1
-        while centerI + i < maxI && centerJ + i < maxJ && img.get(centerJ + i, centerI + i) {
-            s[2] += 1
-            i += 1
+        guard centerI >= 0, centerJ >= 0, centerI < maxI, centerJ < maxJ else { return false }
+        return img.bits.withUnsafeBufferPointer { bits -> Bool in
+            @inline(__always) func dark(_ d: Int) -> Bool { bits[(centerI + d) * maxJ + centerJ + d] != 0 }
+            var s0 = 0
+            var s1 = 0
+            var s2 = 0
+            var s3 = 0
+            var s4 = 0
+            var i = 0
+            while centerI >= i && centerJ >= i && dark(-i) {
+                s2 += 1
+                i += 1
+            }
+            if s2 == 0 { return false }
+            while centerI >= i && centerJ >= i && !dark(-i) {
+                s1 += 1
+                i += 1
+            }
+            if s1 == 0 { return false }
+            while centerI >= i && centerJ >= i && dark(-i) {
+                s0 += 1
+                i += 1
+            }
+            if s0 == 0 { return false }
+            i = 1
+            while centerI + i < maxI && centerJ + i < maxJ && dark(i) {
+                s2 += 1
+                i += 1
+            }
+            while centerI + i < maxI && centerJ + i < maxJ && !dark(i) {
+                s3 += 1
+                i += 1
+            }
+            if s3 == 0 { return false }
+            while centerI + i < maxI && centerJ + i < maxJ && dark(i) {
+                s4 += 1
+                i += 1
+            }
+            if s4 == 0 { return false }
+            return Self.foundPatternDiagonal([s0, s1, s2, s3, s4])
         }
-        while centerI + i < maxI && centerJ + i < maxJ && !img.get(centerJ + i, centerI + i) {
-            s[3] += 1
-            i += 1
-        }
-        if s[3] == 0 { return false }
-        while centerI + i < maxI && centerJ + i < maxJ && img.get(centerJ + i, centerI + i) {
-            s[4] += 1
-            i += 1
-        }
-        if s[4] == 0 { return false }
-        return Self.foundPatternDiagonal(s)
     }
 
     func handlePossibleCenter(_ s: [Int], _ i: Int, _ j: Int, _ centers: inout [FinderPattern]) -> Bool {
@@ -230,6 +233,9 @@ struct QRDetector {
         guard let centerI = crossCheckVertical(i, Int(centerJ), s[2], total) else { return false }
         guard let cj = crossCheckHorizontal(Int(centerJ), Int(centerI), s[2], total) else { return false }
         centerJ = cj
+        // The rings cross the diagonal in the same proportions (concentric squares): noise that passed across and
+        // down rarely does.
+        guard crossCheckDiagonal(Int(centerI), Int(centerJ)) else { return false }
         let module = Double(total) / 7
         for k in centers.indices where centers[k].aboutEquals(moduleSize: module, y: centerI, x: centerJ) {
             centers[k] = centers[k].combined(y: centerI, x: centerJ, moduleSize: module)
@@ -379,7 +385,11 @@ struct QRDetector {
                     let distortion = abs(d[2] - 2 * d[1]) + abs(d[2] - 2 * d[0])
                     d[0] = distortion / d[2]
                     guard d[0] < 1.2 else { continue }
-                    scored.append((d[0] + unequal, idx))
+                    // Finders confirmed on more than one scan line before any seen once: a noisy background makes
+                    // one-line finders of every size that form well-shaped triples among themselves, which would
+                    // otherwise push a real symbol at an angle (unequal finders) out of the triples tried.
+                    let unconfirmed = p.contains(where: { $0.count < 2 }) ? 100.0 : 0
+                    scored.append((d[0] + unequal + unconfirmed, idx))
                 }
             }
         }

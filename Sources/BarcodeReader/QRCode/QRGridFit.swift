@@ -68,9 +68,19 @@ extension QRDetector {
             GridPoint(module: (3.5, 3.5), image: tlP, weight: 4), GridPoint(module: (d - 3.5, 3.5), image: trP, weight: 4),
             GridPoint(module: (3.5, d - 3.5), image: blP, weight: 4),
         ]
-        guard var h = Self.fitHomography(points), Self.meanResidual(h, row.points + column.points) < 0.3 * moduleScale(h, d)
+        guard let h = Self.fitHomography(points), Self.meanResidual(h, row.points + column.points) < 0.3 * moduleScale(h, d)
         else { return nil }
-        // Every alignment pattern, found by its template near where the fit predicts it; the fit is redone with them.
+        return self.aligned(h, version: version, points: points, finders: (tlP, trP, blP))
+    }
+
+    /// A fit completed with every alignment pattern: each found by its template near where `h` puts it, the
+    /// homography refitted to `points` and the patterns found, and the mesh's nodes set to the patterns found (the
+    /// refitted prediction where one was not) and to the finder centres at the three finder corners.
+    func aligned(
+        _ h0: PerspectiveTransform, version: QRVersion, points: [GridPoint],
+        finders: (tl: (Double, Double), tr: (Double, Double), bl: (Double, Double))
+    ) -> GridFit {
+        var h = h0
         let c = version.alignmentCenters
         let n = c.count
         var nodes = [[(Double, Double)]](repeating: [(Double, Double)](repeating: (0, 0), count: n), count: n)
@@ -98,15 +108,15 @@ extension QRDetector {
                 guard let i = c.firstIndex(of: Int(p.module.0)), let j = c.firstIndex(of: Int(p.module.1)) else { continue }
                 nodes[j][i] = p.image
             }
-            nodes[0][0] = tlP
-            nodes[0][n - 1] = trP
-            nodes[n - 1][0] = blP
+            nodes[0][0] = finders.tl
+            nodes[0][n - 1] = finders.tr
+            nodes[n - 1][0] = finders.bl
         }
         return GridFit(version: version, transform: h, nodes: nodes, alignmentsFound: found)
     }
 
     /// Image length of one module at the middle of the symbol under `h`.
-    private func moduleScale(_ h: PerspectiveTransform, _ d: Double) -> Double {
+    func moduleScale(_ h: PerspectiveTransform, _ d: Double) -> Double {
         let a = h.transform(d / 2, d / 2)
         let b = h.transform(d / 2 + 1, d / 2)
         let c = h.transform(d / 2, d / 2 + 1)
@@ -351,13 +361,42 @@ extension QRDetector {
         return x.allSatisfy(\.isFinite) ? x : nil
     }
 
-    /// Samples the grid of a fit: cell by cell between the alignment patterns (versions 2+: the finder centres and
-    /// alignment patterns as the mesh's nodes), or through the homography alone.
+    /// Samples the grid of a fit from the binarised image: cell by cell between the alignment patterns (versions 2+:
+    /// the finder centres and alignment patterns as the mesh's nodes), or through the homography alone.
     func sample(_ fit: GridFit, mesh: Bool) -> BitMatrix? {
-        let c = fit.version.alignmentCenters
-        guard mesh, c.count >= 2 else { return sampleGrid(fit.transform, dimension: fit.version.dimension) }
         let d = fit.version.dimension
+        guard let centres = moduleCentres(fit, mesh: mesh) else { return nil }
+        var out = BitMatrix(width: d, height: d)
+        for y in 0..<d {
+            for x in 0..<d {
+                let (px, py) = centres[y * d + x]
+                let ix = min(max(pixelIndex(px), 0), self.image.width - 1)
+                let iy = min(max(pixelIndex(py), 0), self.image.height - 1)
+                if self.image.get(ix, iy) { out.set(x, y) }
+            }
+        }
+        return out
+    }
+
+    /// The image position of every module centre of a fit, row by row: with `mesh`, one perspective transform per
+    /// cell of the node mesh (a module belongs to the cell whose alignment-centre interval holds it), else the
+    /// homography alone. Nil when a position is not finite.
+    func moduleCentres(_ fit: GridFit, mesh: Bool) -> [(Double, Double)]? {
+        let c = fit.version.alignmentCenters
+        let dim = fit.version.dimension
         let n = c.count
+        var out: [(Double, Double)] = []
+        out.reserveCapacity(dim * dim)
+        guard mesh, n >= 2 else {
+            for y in 0..<dim {
+                for x in 0..<dim {
+                    let p = fit.transform.transform(Double(x) + 0.5, Double(y) + 0.5)
+                    guard p.0.isFinite, p.1.isFinite else { return nil }
+                    out.append(p)
+                }
+            }
+            return out
+        }
         var modules = [[(Double, Double)]](repeating: [(Double, Double)](repeating: (0, 0), count: n), count: n)
         for j in 0..<n {
             for i in 0..<n {
@@ -365,18 +404,10 @@ extension QRDetector {
             }
         }
         modules[0][0] = (3.5, 3.5)
-        modules[0][n - 1] = (Double(d) - 3.5, 3.5)
-        modules[n - 1][0] = (3.5, Double(d) - 3.5)
+        modules[0][n - 1] = (Double(dim) - 3.5, 3.5)
+        modules[n - 1][0] = (3.5, Double(dim) - 3.5)
+        let images = fit.nodes
         // Version 2-6 have one alignment pattern: its grid is the three finders and it, one cell.
-        return sampleCells(modules: modules, images: fit.nodes, centers: c, dimension: d)
-    }
-
-    /// Samples a `dimension`² grid with one perspective transform per cell of the node mesh (`modules[j][i]` ↦
-    /// `images[j][i]`); a module belongs to the cell whose alignment-centre interval holds it.
-    func sampleCells(modules: [[(Double, Double)]], images: [[(Double, Double)]], centers c: [Int], dimension dim: Int)
-        -> BitMatrix?
-    {
-        let n = c.count
         var cells: [[PerspectiveTransform]] = []
         for j in 0..<(n - 1) {
             var row: [PerspectiveTransform] = []
@@ -390,18 +421,15 @@ extension QRDetector {
             }
             cells.append(row)
         }
-        var out = BitMatrix(width: dim, height: dim)
         for y in 0..<dim {
             var cj = 0
             while cj < n - 2 && y >= c[cj + 1] { cj += 1 }
             for x in 0..<dim {
                 var ci = 0
                 while ci < n - 2 && x >= c[ci + 1] { ci += 1 }
-                let (px, py) = cells[cj][ci].transform(Double(x) + 0.5, Double(y) + 0.5)
-                guard px.isFinite, py.isFinite else { return nil }
-                let ix = min(max(pixelIndex(px), 0), self.image.width - 1)
-                let iy = min(max(pixelIndex(py), 0), self.image.height - 1)
-                if self.image.get(ix, iy) { out.set(x, y) }
+                let p = cells[cj][ci].transform(Double(x) + 0.5, Double(y) + 0.5)
+                guard p.0.isFinite, p.1.isFinite else { return nil }
+                out.append(p)
             }
         }
         return out
