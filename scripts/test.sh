@@ -36,17 +36,22 @@ export STOCKROOM_BIN="$(swift build --show-bin-path --enable-code-coverage)/stoc
 # suites on PostgreSQL (issue 13); stopped and removed at the end, whatever happens.
 echo "== throwaway PostgreSQL 15"
 profiles=""
+tests_tmp=""
 STOCKROOM_PG_FOLDER=""
 cleanup() {
   [ -n "$STOCKROOM_PG_FOLDER" ] && ./scripts/postgres-throwaway.sh stop "$STOCKROOM_PG_FOLDER" || true
   [ -n "$profiles" ] && rm -rf "$profiles"
+  [ -n "$tests_tmp" ] && rm -rf "$tests_tmp"
 }
 trap cleanup EXIT
 eval "$(./scripts/postgres-throwaway.sh start)"
 export STOCKROOM_REQUIRE_POSTGRES=1
 
 echo "== swift test (with coverage; the store's ported conformance tests also on PostgreSQL)"
-swift test --skip-build --enable-code-coverage
+# The tests' shops, backups and renderings go to a temporary folder of the run's own (TMPDIR), removed at the end:
+# a few hundred folders a run used to stay behind in /tmp.
+tests_tmp="$(mktemp -d -t stockroom-swift-test-XXXXXX)"
+TMPDIR="$tests_tmp" swift test --skip-build --enable-code-coverage
 
 # The instrumented programs started from here on write their counters to LLVM_PROFILE_FILE (default.profraw in
 # their working folder otherwise); one merged file in a temporary folder, removed at the end.
