@@ -73,10 +73,11 @@ enum Code128 {
 
     /// `edgeDecode(runs, i)` is a start code, without the table lookup (asked at every bar of every line).
     @inline(__always)
-    static func isEdgeStart(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> Bool {
-        // edgeKey's loop, stopping as soon as the digits so far begin no start code's key.
+    static func isEdgeStart(_ runs: UnsafeBufferPointer<Int32>, _ i: Int, width: Int) -> Bool {
+        // edgeKey's loop, stopping as soon as the digits so far begin no start code's key. `width` is the sum of the
+        // six runs from `i` (the guard search has it already).
         guard i + 6 <= runs.count else { return false }
-        let total = Double(RowPattern.sum(runs, i, 6))
+        let total = Double(width)
         guard total > 0 else { return false }
         var key = 0
         for k in 0..<4 {
@@ -201,7 +202,7 @@ enum Code128 {
                     {
                         return true
                     }
-                    return isEdgeStart(runs, i)
+                    return isEdgeStart(runs, i, width: width)
                 })
         else { return (nil, nil) }
         var codes: [Int] = []
