@@ -57,10 +57,7 @@ struct QRFinderCornersTests {
         let finders = detector.findFinderPatterns().filter { $0.count >= 2 }
         try #require(finders.count == 3, "three finder patterns, found \(finders.count)")
         let (bl, tl, tr) = QRDetector.order(finders)
-        let across = QRDetector.length((tl.x, tl.y), (tr.x, tr.y))
-        let down = QRDetector.length((tl.x, tl.y), (bl.x, bl.y))
-        let ex = ((tr.x - tl.x) / across, (tr.y - tl.y) / across)
-        let ey = ((bl.x - tl.x) / down, (bl.y - tl.y) / down)
+        let (_, _, ex, ey) = try #require(QRDetector.sides(bottomLeft: bl, topLeft: tl, topRight: tr))
         let d = Double(17 + 4 * version)
         for (finder, origin) in [(tl, (0.0, 0.0)), (tr, (d - 7, 0.0)), (bl, (0.0, d - 7))] {
             let corners = try #require(detector.finderCorners(finder, ex: ex, ey: ey))

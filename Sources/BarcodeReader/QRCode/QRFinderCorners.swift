@@ -146,25 +146,18 @@ extension QRDetector {
         let tlP = (tl.x, tl.y)
         let trP = (tr.x, tr.y)
         let blP = (bl.x, bl.y)
-        let across = Self.length(tlP, trP)
-        let down = Self.length(tlP, blP)
-        guard across > 0, down > 0 else { return nil }
-        let ex = ((tr.x - tl.x) / across, (tr.y - tl.y) / across)
-        let ey = ((bl.x - tl.x) / down, (bl.y - tl.y) / down)
+        guard let (_, _, ex, ey) = Self.sides(bottomLeft: bl, topLeft: tl, topRight: tr) else { return nil }
         guard let cTL = finderCorners(tl, ex: ex, ey: ey), let cTR = finderCorners(tr, ex: ex, ey: ey),
             let cBL = finderCorners(bl, ex: ex, ey: ey)
         else { return nil }
         func points(_ d: Double) -> [GridPoint] {
             let square: [(Double, Double)] = [(0, 0), (7, 0), (7, 7), (0, 7)]
             var out: [GridPoint] = []
-            for (corners, origin) in [(cTL, (0.0, 0.0)), (cTR, (d - 7, 0.0)), (cBL, (0.0, d - 7))] {
+            for (corners, centre, origin) in [(cTL, tlP, (0.0, 0.0)), (cTR, trP, (d - 7, 0.0)), (cBL, blP, (0.0, d - 7))] {
                 for (k, p) in corners.enumerated() {
                     out.append(GridPoint(module: (origin.0 + square[k].0, origin.1 + square[k].1), image: p, weight: 1))
                 }
-                out.append(
-                    GridPoint(
-                        module: (origin.0 + 3.5, origin.1 + 3.5),
-                        image: origin == (0, 0) ? tlP : origin.1 == 0 ? trP : blP, weight: 1))
+                out.append(GridPoint(module: (origin.0 + 3.5, origin.1 + 3.5), image: centre, weight: 1))
             }
             return out
         }

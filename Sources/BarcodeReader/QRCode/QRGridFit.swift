@@ -33,11 +33,7 @@ extension QRDetector {
         let tlP = (tl.x, tl.y)
         let trP = (tr.x, tr.y)
         let blP = (bl.x, bl.y)
-        let across = Self.length(tlP, trP)
-        let down = Self.length(tlP, blP)
-        guard across > 0, down > 0 else { return nil }
-        let ex = ((tr.x - tl.x) / across, (tr.y - tl.y) / across)
-        let ey = ((bl.x - tl.x) / down, (bl.y - tl.y) / down)
+        guard let (across, down, ex, ey) = Self.sides(bottomLeft: bl, topLeft: tl, topRight: tr) else { return nil }
         // Module sizes measured along the symbol's sides, at each finder.
         func local(_ a: FinderPattern, _ b: FinderPattern, _ fallback: Double) -> Double {
             let run = sizeOfBlackWhiteBlackRunBothWays(Int(a.x), Int(a.y), Int(b.x), Int(b.y))
@@ -113,6 +109,17 @@ extension QRDetector {
             nodes[n - 1][0] = finders.bl
         }
         return GridFit(version: version, transform: h, nodes: nodes, alignmentsFound: found)
+    }
+
+    /// The lengths of the symbol's top side (top-left to top-right finder) and left side (top-left to bottom-left),
+    /// and their unit vectors; nil when two finders coincide.
+    static func sides(bottomLeft bl: FinderPattern, topLeft tl: FinderPattern, topRight tr: FinderPattern)
+        -> (across: Double, down: Double, ex: (Double, Double), ey: (Double, Double))?
+    {
+        let across = length((tl.x, tl.y), (tr.x, tr.y))
+        let down = length((tl.x, tl.y), (bl.x, bl.y))
+        guard across > 0, down > 0 else { return nil }
+        return (across, down, ((tr.x - tl.x) / across, (tr.y - tl.y) / across), ((bl.x - tl.x) / down, (bl.y - tl.y) / down))
     }
 
     /// Image length of one module at the middle of the symbol under `h`.
@@ -365,6 +372,7 @@ extension QRDetector {
     /// the finder centres and alignment patterns as the mesh's nodes), or through the homography alone.
     func sample(_ fit: GridFit, mesh: Bool) -> BitMatrix? {
         let d = fit.version.dimension
+        guard mesh, fit.version.alignmentCenters.count >= 2 else { return sampleGrid(fit.transform, dimension: d) }
         guard let centres = moduleCentres(fit, mesh: mesh) else { return nil }
         var out = BitMatrix(width: d, height: d)
         for y in 0..<d {
