@@ -23,6 +23,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     public let activityFeed = ActivityFeed()
     /// Time in the database, group commits and kept reads, for `/metrics`.
     let metrics = StoreMetrics()
+    /// Connections of their own for ``readHere(_:)`` on a database file (nil in memory, where GRDB's queue reads).
+    let pointReaders: PointReaders?
 
     /// Opens (creating when needed) the database file `stockroom.sqlite` in a data folder, and migrates it.
     /// - Throws: ``InventoryError`` when the folder cannot be created or the file cannot be opened.
@@ -57,6 +59,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// Wraps an open database and migrates it.
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
+        self.pointReaders = (dbWriter as? DatabasePool).map { PointReaders(path: $0.path) }
         self.coalescer = WriteCoalescer(dbWriter, metrics: self.metrics)
         try SQLiteMigrations.migrator.migrate(dbWriter)
         self.cacheInvalidator = CacheInvalidator([
@@ -72,6 +75,7 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// Drops every kept read: after a restore, which replaces the file's pages without the changes GRDB observes.
     func dropRecentReads() {
         for cache in self.cacheInvalidator.allCaches { cache.invalidate() }
+        self.pointReaders?.drain()
     }
 
     static func configuration() -> Configuration {
@@ -170,14 +174,15 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// A short read run on the calling thread, for what nearly every request asks (the caller's session, a product by
     /// barcode, the settings): one or two indexed statements, each reading one snapshot of its own, without the
     /// `BEGIN`/`COMMIT` that ``read(_:)`` wraps around its body (prepared anew each time, they were a tenth of a barcode
-    /// lookup's instructions). It blocks the thread only for those statements (readers never wait for the writer in
-    /// WAL), or until a reader is free when every reader is busy, and saves the hops to GRDB's queues and back that
-    /// ``read(_:)`` takes (BENCHMARKS.md: about a tenth more lookups per second on one connection). Reports and
-    /// searches, which take milliseconds, use ``read(_:)``.
+    /// lookup's instructions). On a database file it reads on a connection of its own (``PointReaders``), not one of
+    /// GRDB's readers, so it never waits for a reader, nor for another lookup at the pool's locks. It blocks the thread
+    /// only for those statements (readers never wait for the writer in WAL), and saves the hops to GRDB's queues and
+    /// back that ``read(_:)`` takes (BENCHMARKS.md). Reports and searches, which take milliseconds, use ``read(_:)``.
     func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         let start = StoreMetrics.now
         defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }
         do {
+            if let pointReaders = self.pointReaders { return try pointReaders.read(body) }
             return try self.dbWriter.unsafeRead(body)
         } catch {
             throw Self.translateStorage(error)

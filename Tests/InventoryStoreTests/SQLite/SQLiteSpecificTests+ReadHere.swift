@@ -9,9 +9,9 @@ import Testing
 /// caller's session, the settings) beside the ones that run on GRDB's queues (searches, reports).
 extension SQLiteSpecificTests {
     /// A read gives its reader back on GRDB's queue, before its caller runs again: with one reader, and the caller's
-    /// executor held still once the read's body has ended, a read on the calling thread (``InventorySQLiteRepository/readHere(_:)``)
-    /// still gets the reader. GRDB's own `async` read gives the reader back only once its caller runs again; behind
-    /// lookups that block every thread of the Swift concurrency pool waiting for a reader, that caller would never run.
+    /// executor held still once the read's body has ended, a read of GRDB's pool on another thread still gets the
+    /// reader. GRDB's own `async` read gives the reader back only once its caller runs again; behind
+    /// reads that block every thread of the Swift concurrency pool waiting for a reader, that caller would never run.
     /// (Replacing ``InventorySQLiteRepository/read(_:)``'s body by GRDB's `read` makes this test fail.)
     ///
     /// The wait for the second read is bounded so that a regression fails instead of hanging, and it ends as soon as
@@ -39,7 +39,7 @@ extension SQLiteSpecificTests {
         let answered = DispatchSemaphore(value: 0)
         let secondRead = Mutex<Int?>(nil)
         Thread.detachNewThread {
-            let value = try? store.readHere { db in try Int.fetchOne(db, sql: "SELECT 2") }
+            let value = try? store.dbWriter.unsafeRead { db in try Int.fetchOne(db, sql: "SELECT 2") }
             secondRead.withLock { $0 = value ?? nil }
             answered.signal()
         }
