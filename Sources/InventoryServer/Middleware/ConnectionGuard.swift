@@ -48,16 +48,34 @@ final class ConnectionCounter: Sendable {
 /// Enforces ``ConnectionLimits`` on one connection: it sits after the HTTP decoder, so it sees request heads, body
 /// parts and ends, and the response parts going out. A connection that misses a deadline is closed; a request that is
 /// being answered (however long the answer takes, such as the live-events stream) has no deadline.
+///
+/// Every request moves the connection's deadline (a head starts the body's allowance, the response's end starts the
+/// idle time), so the deadline is a value, and one timer at a time checks it: when the timer fires before the deadline
+/// it is set again for the deadline, and a new deadline later than the timer's leaves the timer alone. A request on a
+/// kept-alive connection then schedules and cancels no task (which took an allocation, a promise and the event loop's
+/// queue of timers, three times a request).
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// What the connection must do next, and by when.
+    enum Wait: Equatable {
+        /// Nothing: a request is being answered.
+        case none
+        /// Send a request head by then (a new or kept-alive connection).
+        case head(NIODeadline)
+        /// Keep sending the body of the request whose head arrived: ``ConnectionGuardHandler/bodyDeadline``.
+        case body
+    }
+
     let limits: ConnectionLimits
     let counter: ConnectionCounter
     private var address: String?
-    private var timer: Scheduled<Void>?
+    private(set) var wait = Wait.none
+    /// The one timer, and when it fires.
+    private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     /// Requests whose head arrived and whose response has not ended.
     private var unanswered = 0
     /// The body being read: when its head arrived and how many bytes it has sent.
@@ -76,7 +94,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             self.address = address
         }
-        self.schedule(context, in: self.limits.headerTimeout)
+        self.waitFor(.head(context.eventLoop.now + self.limits.headerTimeout), context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -89,8 +107,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func release() {
-        self.timer?.cancel()
+        self.timer?.task.cancel()
         self.timer = nil
+        self.wait = .none
         if let address = self.address {
             self.counter.close(address)
             self.address = nil
@@ -101,13 +120,13 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch self.unwrapInboundIn(data) {
         case .head:
             self.unanswered += 1
-            self.body = (.now(), 0)
-            self.checkBody(context)
+            self.body = (context.eventLoop.now, 0)
+            self.waitFor(.body, context)
         case .body(let buffer):
             self.body?.bytes += buffer.readableBytes
         case .end:
             self.body = nil
-            self.cancelTimer()
+            self.wait = .none
         }
         context.fireChannelRead(data)
     }
@@ -116,42 +135,57 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         if case .end = self.unwrapOutboundIn(data) {
             self.unanswered = max(0, self.unanswered - 1)
             if self.unanswered == 0 && self.body == nil {
-                self.schedule(context, in: self.limits.idleTimeout)
+                self.waitFor(.head(context.eventLoop.now + self.limits.idleTimeout), context)
             }
         }
         context.write(data, promise: promise)
     }
 
-    /// Closes the connection when the body being read is behind its allowance, or checks again when it would be.
-    private func checkBody(_ context: ChannelHandlerContext) {
-        guard let body = self.body else { return }
+    /// When the body being read falls behind its allowance: the grace period from its head, plus a second for every
+    /// ``ConnectionLimits/bodyMinimumBytesPerSecond`` bytes it has sent.
+    var bodyDeadline: NIODeadline? {
+        guard let body = self.body else { return nil }
         let rate = Int64(max(1, self.limits.bodyMinimumBytesPerSecond))
-        let earned = TimeAmount.nanoseconds(Int64(body.bytes) * 1_000_000_000 / rate)
-        let deadline = body.start + self.limits.bodyGrace + earned
-        if deadline <= .now() {
-            context.close(promise: nil)
-            return
+        return body.start + self.limits.bodyGrace + .nanoseconds(Int64(body.bytes) * 1_000_000_000 / rate)
+    }
+
+    /// The deadline that `wait` sets, nil for none.
+    private var deadline: NIODeadline? {
+        switch self.wait {
+        case .none: nil
+        case .head(let deadline): deadline
+        case .body: self.bodyDeadline
         }
-        self.cancelTimer()
+    }
+
+    /// Waits for `wait`: the timer is set for its deadline unless it already fires no later.
+    private func waitFor(_ wait: Wait, _ context: ChannelHandlerContext) {
+        self.wait = wait
+        guard let deadline = self.deadline else { return }
+        if let timer = self.timer {
+            if timer.deadline <= deadline { return }
+            timer.task.cancel()
+        }
+        self.schedule(at: deadline, context)
+    }
+
+    private func schedule(at deadline: NIODeadline, _ context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        self.timer = context.eventLoop.scheduleTask(deadline: deadline) {
+        let task = context.eventLoop.scheduleTask(deadline: deadline) {
             let (handler, context) = loopBound.value
             handler.timer = nil
-            handler.checkBody(context)
+            handler.check(context)
         }
+        self.timer = (task, deadline)
     }
 
-    /// Closes the connection unless a request head arrives within `delay`.
-    private func schedule(_ context: ChannelHandlerContext, in delay: TimeAmount) {
-        self.cancelTimer()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        self.timer = context.eventLoop.scheduleTask(in: delay) {
-            loopBound.value.close(promise: nil)
+    /// The timer fired: the connection is closed when it missed its deadline, or the timer set again for it.
+    private func check(_ context: ChannelHandlerContext) {
+        guard let deadline = self.deadline else { return }
+        if deadline <= context.eventLoop.now {
+            context.close(promise: nil)
+        } else {
+            self.schedule(at: deadline, context)
         }
-    }
-
-    private func cancelTimer() {
-        self.timer?.cancel()
-        self.timer = nil
     }
 }
