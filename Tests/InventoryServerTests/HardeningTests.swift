@@ -43,6 +43,33 @@ import Testing
         }
     }
 
+    /// The fields are made once and appended; one a handler set itself is replaced, never repeated, and the CSP goes
+    /// to HTML whatever the case of its content type.
+    @Test func theSecurityHeadersReplaceAHandlersOwnAndAreNeverRepeated() {
+        let names = SecurityHeadersMiddleware.names
+        var fields = HTTPFields()
+        fields[.contentType] = "Text/HTML; charset=utf-8"
+        fields[names.frame] = "SAMEORIGIN"
+        fields[.cacheControl] = "no-cache"
+        SecurityHeadersMiddleware(tls: true).secure(&fields)
+        #expect(fields[values: names.frame] == ["DENY"])
+        #expect(fields[values: names.nosniff] == ["nosniff"] && fields[values: names.referrer] == ["same-origin"])
+        #expect(fields[values: .cacheControl] == ["no-cache"], "a handler's own caching rule stays")
+        #expect(fields[values: names.csp] == [SecurityHeadersMiddleware.contentSecurityPolicy])
+        #expect(fields[values: names.hsts] == ["max-age=31536000"])
+        SecurityHeadersMiddleware(tls: true).secure(&fields)
+        #expect(fields.count == 7, "securing twice adds nothing: \(fields)")
+
+        var json = HTTPFields()
+        json[.contentType] = "application/json"
+        SecurityHeadersMiddleware(tls: false).secure(&json)
+        #expect(json[names.csp] == nil && json[names.hsts] == nil && json[.cacheControl] == "no-store")
+        for (type, html) in [("text/html", true), ("TEXT/HTML;charset=utf-8", true), ("text/htm", false), ("text/plain", false),
+                             ("text\u{0F}html", false), ("", false)] {
+            #expect(SecurityHeadersMiddleware.isHTML(type) == html, "\(type)")
+        }
+    }
+
     @Test func httpsAnswersCarryStrictTransportSecurity() async throws {
         let store = try InventorySQLiteRepository.inMemory()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-hsts-\(UUID().uuidString)").path

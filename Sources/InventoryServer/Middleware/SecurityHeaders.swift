@@ -45,18 +45,42 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         }
     }
 
+    /// The fields every answer gets, made once (a field made from a `String` checks every byte of its value).
+    static let always = [
+        HTTPField(name: names.nosniff, value: "nosniff"), HTTPField(name: names.referrer, value: "same-origin"),
+        HTTPField(name: names.frame, value: "DENY"),
+    ]
+    static let noStore = HTTPField(name: .cacheControl, value: "no-store")
+    static let csp = HTTPField(name: names.csp, value: contentSecurityPolicy)
+    static let hsts = HTTPField(name: names.hsts, value: "max-age=31536000")
+
     func secure(_ headers: inout HTTPFields) {
-        headers[Self.names.nosniff] = "nosniff"
-        headers[Self.names.referrer] = "same-origin"
-        headers[Self.names.frame] = "DENY"
-        if headers[.contentType]?.lowercased().hasPrefix("text/html") == true {
-            headers[Self.names.csp] = Self.contentSecurityPolicy
+        for field in Self.always { Self.set(field, in: &headers) }
+        if let type = headers[.contentType], Self.isHTML(type) {
+            Self.set(Self.csp, in: &headers)
         }
-        if headers[.cacheControl] == nil {
-            headers[.cacheControl] = "no-store"
+        if !headers.contains(.cacheControl) {
+            headers.append(Self.noStore)
         }
         if self.tls {
-            headers[Self.names.hsts] = "max-age=31536000"
+            Self.set(Self.hsts, in: &headers)
         }
+    }
+
+    /// Sets `field` as the one field of its name: appended, or replacing those a handler set.
+    static func set(_ field: HTTPField, in headers: inout HTTPFields) {
+        if headers.contains(field.name) {
+            headers[field.name] = field.value
+        } else {
+            headers.append(field)
+        }
+    }
+
+    /// Whether a `Content-Type` is `text/html` (in any case, with or without parameters).
+    static func isHTML(_ contentType: String) -> Bool {
+        let prefix = "text/html".utf8
+        let type = contentType.utf8
+        guard type.count >= prefix.count else { return false }
+        return zip(type, prefix).allSatisfy { byte, expected in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected }
     }
 }
