@@ -72,6 +72,11 @@ public struct StockThresholds: Sendable, Hashable {
 extension CatalogueRepository where Self: SettingsRepository {
     /// The shop default and every category's threshold, to judge products with ``StockThresholds/status(of:)``.
     public func stockThresholds() async throws -> StockThresholds {
-        StockThresholds(shopDefault: try await self.settings().lowStockDefault, categories: try await self.categories())
+        try await self.stockThresholds(settings: try await self.settings())
+    }
+
+    /// ``stockThresholds()`` with the settings the caller has already read.
+    public func stockThresholds(settings: ShopSettings) async throws -> StockThresholds {
+        StockThresholds(shopDefault: settings.lowStockDefault, categories: try await self.categories())
     }
 }

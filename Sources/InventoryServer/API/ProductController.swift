@@ -27,7 +27,8 @@ struct ProductController<Repository: CatalogueRepository & LedgerRepository & Se
     func formats() async throws -> Formats { try await self.repository.formats().0 }
 
     func respond(_ product: Product, status: HTTPResponse.Status = .ok) async throws -> JSON<ProductResponse> {
-        JSON(ProductResponse(product, formats: try await self.formats(), thresholds: try await self.repository.stockThresholds()), status: status)
+        let (formats, settings) = try await self.repository.formats()
+        return JSON(ProductResponse(product, formats: formats, thresholds: try await self.repository.stockThresholds(settings: settings)), status: status)
     }
 
     @Sendable func list(_ request: Request, context: some RequestContext) async throws -> JSON<ProductPage> {

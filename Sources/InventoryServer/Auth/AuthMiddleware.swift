@@ -41,6 +41,17 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// Whether an `Authorization` header is of the bearer scheme: it starts with "Bearer " in any case (read from its
+    /// bytes: the scheme is ASCII, and no other text lower-cases to it).
+    static func isBearer(_ header: String) -> Bool {
+        let scheme = "bearer ".utf8
+        var bytes = header.utf8.makeIterator()
+        for expected in scheme {
+            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
+        }
+        return true
+    }
+
     /// Why a request target is not a canonical origin-form path, or nil when it is: it must start with one `/`, have no
     /// empty, `.` or `..` segments, no trailing `/` (but for the root), no backslash, and no percent-encoded `/`, `\`
     /// or `.` (which could become any of those after decoding).
@@ -130,8 +141,9 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     }
 
     func identify(_ request: Request) async throws -> Identity? {
+        let authorization = request.headers[.authorization]
         var token: String?
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+        if let header = authorization, Self.isBearer(header) {
             token = String(header.dropFirst(7)).trimmingWhitespace(andNewlines: false)
         } else if let cookie = request.cookies[AuthNames.cookie] {
             token = cookie.value
@@ -141,7 +153,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         }
         guard account.isActive else { return nil }
         // A cookie must come from a web session and a bearer token from an API token.
-        let isBearer = request.headers[.authorization] != nil
+        let isBearer = authorization != nil
         guard (session.kind == .api) == isBearer else { return nil }
         let now = Instant.now.milliseconds
         if session.isExpired(at: now, webLifetime: self.sessionLifetime) {

@@ -32,7 +32,8 @@ public struct Secrets: Sendable {
 
     /// The stored form of a token.
     public static func hashToken(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).lowercaseHex
+        var token = token
+        return token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }.lowercaseHex
     }
 
     /// bcrypt hash of a password or PIN.

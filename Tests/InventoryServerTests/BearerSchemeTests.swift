@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+import InventoryStore
+@testable import InventoryServer
+import Testing
+
+/// How the sign-in middleware reads a token: the bearer scheme in any case, and the token's hash as the store keeps it.
+@Suite struct BearerSchemeTests {
+    @Test func theBearerSchemeIsReadInAnyCaseAndNothingElseIsIt() {
+        for header in ["Bearer abc", "bearer abc", "BEARER abc", "bEaReR abc", "Bearer "] {
+            #expect(AuthMiddleware<InventorySQLiteRepository>.isBearer(header), "\(header)")
+        }
+        for header in ["Basic abc", "Bearer", "Bearerabc", "Bearer\tabc", " Bearer abc", "", "Béarer abc", "Bearer\u{0}abc"] {
+            #expect(!AuthMiddleware<InventorySQLiteRepository>.isBearer(header), "\(header)")
+        }
+        // The answer by bytes is the answer of lower-casing the header (what the middleware asked before).
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("bBeEaArRiIkK \u{212A}\u{130}xé")
+        for _ in 0..<5_000 {
+            // Half the headers start with the scheme in a random case, with a letter or the space sometimes changed.
+            var header = Bool.random(using: &generator)
+                ? String("bearer ".map { Bool.random(using: &generator) ? Character($0.uppercased()) : $0 }) : ""
+            if !header.isEmpty && Int.random(in: 0..<4, using: &generator) == 0 {
+                var characters = Array(header)
+                characters[Int.random(in: 0..<characters.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+                header = String(characters)
+            }
+            header += String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(AuthMiddleware<InventorySQLiteRepository>.isBearer(header) == header.lowercased().hasPrefix("bearer "), "\(header.debugDescription)")
+        }
+    }
+
+    @Test func aTokensHashIsTheSHA256OfItsUTF8InLowercaseHex() {
+        for token in ["", "abc", "tötö-🔑", String(repeating: "x", count: 1_000)] {
+            let expected = SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+            #expect(Secrets.hashToken(token) == expected)
+        }
+    }
+}
