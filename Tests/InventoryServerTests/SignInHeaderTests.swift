@@ -1,11 +1,13 @@
 import Crypto
 import Foundation
+import Hummingbird
 import InventoryStore
 @testable import InventoryServer
 import Testing
 
-/// How the sign-in middleware reads a token: the bearer scheme in any case, and the token's hash as the store keeps it.
-@Suite struct BearerSchemeTests {
+/// How the sign-in middleware reads a token: the bearer scheme in any case, the session cookie as Hummingbird reads it,
+/// and the token's hash as the store keeps it.
+@Suite struct SignInHeaderTests {
     @Test func theBearerSchemeIsReadInAnyCaseAndNothingElseIsIt() {
         for header in ["Bearer abc", "bearer abc", "BEARER abc", "bEaReR abc", "Bearer "] {
             #expect(AuthMiddleware<InventorySQLiteRepository>.isBearer(header), "\(header)")
@@ -35,5 +37,27 @@ import Testing
             let expected = SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
             #expect(Secrets.hashToken(token) == expected)
         }
+    }
+
+    /// The session cookie read from the bytes is the one Hummingbird's cookie parser reads, on random `Cookie` fields
+    /// made of names, separators, spaces, tabs and (for the fallback) non-ASCII text.
+    @Test func theSessionCookieIsWhatHummingbirdsParserReads() {
+        typealias Auth = AuthMiddleware<InventorySQLiteRepository>
+        #expect(Auth.sessionCookie(["stockroom_session=abc"]) == "abc")
+        #expect(Auth.sessionCookie(["theme=dark", " stockroom_session=a=b; Path=/"]) == "a=b")
+        #expect(Auth.sessionCookie(["stockroom_session"]) == nil && Auth.sessionCookie([]) == nil)
+        #expect(Auth.sessionCookie(["stockroom_session =x; stockroom_session=y"]) == "y")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["stockroom_session", "stockroom_sessio", "other", "=", "=", ";", ";", " ", "\t", "\r\n", "abc", "\"q\"",
+                      "\u{A0}", "é"]
+        var nonASCII = 0
+        for _ in 0..<20_000 {
+            let fields = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            if fields.contains(where: { $0.utf8.contains { $0 >= 0x80 } }) { nonASCII += 1 }
+            #expect(Auth.sessionCookie(fields) == Cookies(from: fields)[AuthNames.cookie]?.value, "\(fields)")
+        }
+        #expect(nonASCII > 1_000 && nonASCII < 19_000, "both readings were compared")
     }
 }
