@@ -41,22 +41,16 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Whether an `Authorization` header is of the bearer scheme: it starts with "Bearer " in any case (read from its
-    /// bytes: the scheme is ASCII, and no other text lower-cases to it).
+    /// Whether an `Authorization` header is of the bearer scheme: it starts with "Bearer " in any case.
     static func isBearer(_ header: String) -> Bool {
-        let scheme = "bearer ".utf8
-        var bytes = header.utf8.makeIterator()
-        for expected in scheme {
-            guard let byte = bytes.next(), (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
-        }
-        return true
+        header.hasPrefix(asciiCaseInsensitive: "bearer ")
     }
 
     /// The session cookie's value in a request's `Cookie` fields: what Hummingbird's `request.cookies[name]?.value`
     /// answers (each field split at `;`, leading whitespace dropped, the first whose name before its first `=` is the
     /// cookie's; its value what follows the `=`s, verbatim, and none when nothing does), read from the bytes when the
-    /// fields are ASCII. Hummingbird's reading
-    /// parsed every attribute of the cookie into a dictionary: a sixth of a lookup by browser session.
+    /// fields are ASCII. Hummingbird's reading parsed every attribute of the cookie into a dictionary: a sixth of a
+    /// lookup by browser session.
     static func sessionCookie(_ fields: [String]) -> String? {
         guard fields.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return Cookies(from: fields)[AuthNames.cookie]?.value }
         let name = AuthNames.cookie.utf8

@@ -61,7 +61,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     /// What the connection must do next, and by when.
-    enum Wait: Equatable {
+    private enum Wait {
         /// Nothing: a request is being answered.
         case none
         /// Send a request head by then (a new or kept-alive connection).
@@ -73,7 +73,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     let limits: ConnectionLimits
     let counter: ConnectionCounter
     private var address: String?
-    private(set) var wait = Wait.none
+    private var wait = Wait.none
     /// The one timer, and when it fires.
     private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
     /// Requests whose head arrived and whose response has not ended.
@@ -143,7 +143,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     /// When the body being read falls behind its allowance: the grace period from its head, plus a second for every
     /// ``ConnectionLimits/bodyMinimumBytesPerSecond`` bytes it has sent.
-    var bodyDeadline: NIODeadline? {
+    private var bodyDeadline: NIODeadline? {
         guard let body = self.body else { return nil }
         let rate = Int64(max(1, self.limits.bodyMinimumBytesPerSecond))
         return body.start + self.limits.bodyGrace + .nanoseconds(Int64(body.bytes) * 1_000_000_000 / rate)

@@ -78,9 +78,6 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     /// Whether a `Content-Type` is `text/html` (in any case, with or without parameters).
     static func isHTML(_ contentType: String) -> Bool {
-        let prefix = "text/html".utf8
-        let type = contentType.utf8
-        guard type.count >= prefix.count else { return false }
-        return zip(type, prefix).allSatisfy { byte, expected in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected }
+        contentType.hasPrefix(asciiCaseInsensitive: "text/html")
     }
 }

@@ -72,7 +72,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         dbWriter.add(transactionObserver: self.cacheInvalidator, extent: .observerLifetime)
     }
 
-    /// Drops every kept read: after a restore, which replaces the file's pages without the changes GRDB observes.
+    /// Drops every kept read and closes the idle point readers: after a restore, which replaces the file's pages without
+    /// the changes GRDB observes (and may change the schema their statements were prepared for).
     func dropRecentReads() {
         for cache in self.cacheInvalidator.allCaches { cache.invalidate() }
         self.pointReaders?.drain()
