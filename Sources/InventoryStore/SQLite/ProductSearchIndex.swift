@@ -26,13 +26,17 @@ struct ProductSearchIndex: Sendable {
     private var keyStarts: [Int] = [0]
     /// Per product, in list order: its id, SKU, whether archived, its category.
     private var ids: [Int64] = []
-    private var skus: [[UInt8]?] = []
+    /// Every product's SKU with its ASCII capitals lower-cased (none: empty), one after the other as the keys are.
+    private var skus: [UInt8] = []
+    private var skuStarts: [Int] = [0]
     /// For each three-byte piece of the search texts, the positions (in list order, ascending) of the products whose
     /// text holds it: a word of three bytes or more can only be in the texts holding all of its pieces.
     private var postings: [UInt32: [Int32]] = [:]
     /// Each barcode's product (its position in list order): barcodes are unique.
     private var byBarcode: [String: Int] = [:]
     private var archived: [Bool] = []
+    /// Per product, which bytes its search text holds (``bit(_:)``): a word can only be in a text holding all of its.
+    private var masks: [UInt64] = []
     private var categories: [Int64?] = []
     /// ``fingerprint(_:)`` when the entries were read.
     private(set) var fingerprint = Fingerprint(products: 0, updatedAtSum: 0)
@@ -59,6 +63,7 @@ struct ProductSearchIndex: Sendable {
         let count = Int(index.fingerprint.products)
         index.keys.reserveCapacity(count * 40)
         index.keyStarts.reserveCapacity(count + 1)
+        index.skuStarts.reserveCapacity(count + 1)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT id, searchKey, sku, barcode, isArchived, categoryId FROM product ORDER BY name COLLATE NOCASE, id
             """)
@@ -77,62 +82,98 @@ struct ProductSearchIndex: Sendable {
             }
             if let barcode: String = row[3] { index.byBarcode[barcode] = index.ids.count }
             index.ids.append(row[0])
-            index.skus.append(sku.map { Array($0.utf8) })
+            index.skus.append(contentsOf: (sku ?? "").utf8.lazy.map(Self.lower))
+            index.skuStarts.append(index.skus.count)
             index.archived.append(row[4])
+            index.masks.append(Self.mask(index.keys[start...]))
             index.categories.append(row[5])
         }
         return index
     }
 
     /// The ids of one page of the products matching `search` (split into `words`), best first, and how many match.
+    ///
+    /// One pass over the candidates (every product, or those holding the rarest piece of a word, and those the barcode
+    /// finds), in list order. A one-word search, the usual, finds its word and ranks it in one scan of each text
+    /// (``wordRank(_:_:)``); a search of several words confirms each word, then ranks the whole search the same way.
     func search(_ search: String, words: [String], includeArchived: Bool, categoryID: Int64?, offset: Int, limit: Int)
         -> (ids: [Int64], total: Int)
     {
         let folded = words.map { Array(SearchText.key($0).utf8) }
         let whole = Array(SearchText.folded(search).utf8)
-        let spacedWhole = [UInt8(ascii: " ")] + whole
-        let searchBytes = Array(search.utf8)
-        let barcodeHits = Barcode.lookupCandidates(search).compactMap { self.byBarcode[$0] }
+        let oneWord = folded.count == 1 && folded[0] == whole
+        let searchSKU = search.utf8.map(Self.lower)
+        // (Distinct products, in list order: two candidates of one code may name the same product.)
+        let barcodeHits = Set(Barcode.lookupCandidates(search).compactMap { self.byBarcode[$0] }).sorted()
+        let rarest = self.rarestPostings(folded)
         let wanted = offset + limit
+        // Every byte of every word must be in a text; a word of one letter or digit is in every text whose mask has it,
+        // and a word that is one three-byte piece in every text its postings list (the candidates, when it is the rarest).
+        let wordsMask = folded.reduce(0) { $0 | Self.mask($1[...]) }
+        let knownByCandidates = oneWord && ((whole.count == 1 && Self.isExact(whole[0])) || (whole.count == 3 && rarest != nil))
         var ranks: [[Int64]] = [[], [], [], []]
         var total = 0
+        // How many products ranks 0, 0 and 1, and 0 to 2 hold (kept here, not counted from `ranks` per candidate).
+        var kept0 = 0, kept01 = 0, kept012 = 0
+        let listed = rarest ?? []
         self.keys.withUnsafeBufferPointer { keys in
-            func consider(_ product: Int) {
-                if let categoryID, self.categories[product] != categoryID { return }
-                let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
-                // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
-                let byBarcode = !barcodeHits.isEmpty && barcodeHits.contains(product)
-                guard byBarcode || ((includeArchived || !self.archived[product]) && folded.allSatisfy({ Self.contains(key, $0) }))
-                else { return }
-                total += 1
-                let rank: Int
-                if byBarcode || self.skus[product].map({ Self.equalIgnoringASCIICase($0, searchBytes) }) == true {
-                    rank = 0
-                } else if key.starts(with: whole) {
-                    rank = 1
-                } else if Self.contains(key, spacedWhole) {
-                    rank = 2
-                } else {
-                    rank = 3
+            self.skus.withUnsafeBufferPointer { skus in
+                whole.withUnsafeBufferPointer { whole in
+                    let candidates = rarest == nil ? self.ids.count : listed.count
+                    let everyProduct = rarest == nil
+                    var next = 0, nextHit = 0
+                    while true {
+                        // The next candidate in list order, from the list or from the barcode's products.
+                        let fromList = next < candidates ? (everyProduct ? next : Int(listed[next])) : Int.max
+                        let hit = nextHit < barcodeHits.count ? barcodeHits[nextHit] : Int.max
+                        let product = min(fromList, hit)
+                        if product == Int.max { break }
+                        if fromList == product { next += 1 }
+                        // The exact barcode finds its product whatever else the list asks, archived too (as the SQL's OR).
+                        let byBarcode = hit == product
+                        if byBarcode { nextHit += 1 }
+                        if let categoryID, self.categories[product] != categoryID { continue }
+                        let rank: Int
+                        if byBarcode {
+                            rank = 0
+                        } else {
+                            guard self.masks[product] & wordsMask == wordsMask, includeArchived || !self.archived[product] else { continue }
+                            let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
+                            // A rank matters only while the page can still take products of it: once ranks 0 to 2 hold
+                            // a page, a product of rank 2 or 3 is only counted, and once ranks 0 and 1 do, one of rank 1.
+                            let rankStart = kept01 < wanted, rankWord = kept012 < wanted
+                            let textRank: Int?
+                            if oneWord && rankWord {
+                                textRank = Self.wordRank(key, whole)
+                            } else if oneWord ? (knownByCandidates || Self.contains(key, whole))
+                                              : folded.allSatisfy({ Self.contains(key, $0) }) {
+                                if rankWord {
+                                    textRank = Self.wordRank(key, whole) ?? 3
+                                } else {
+                                    textRank = rankStart && key.count >= whole.count
+                                        && memcmp(key.baseAddress!, whole.baseAddress!, whole.count) == 0 ? 1 : 3
+                                }
+                            } else {
+                                textRank = nil
+                            }
+                            guard let textRank else { continue }
+                            if kept0 < wanted {
+                                let sku = UnsafeBufferPointer(rebasing: skus[self.skuStarts[product]..<self.skuStarts[product + 1]])
+                                rank = sku.count == searchSKU.count && sku.elementsEqual(searchSKU) ? 0 : textRank
+                            } else {
+                                rank = textRank
+                            }
+                        }
+                        total += 1
+                        if ranks[rank].count < wanted {
+                            ranks[rank].append(self.ids[product])
+                            if rank == 0 { kept0 += 1 }
+                            if rank <= 1 { kept01 += 1 }
+                            if rank <= 2 { kept012 += 1 }
+                        }
+                    }
                 }
-                if ranks[rank].count < wanted { ranks[rank].append(self.ids[product]) }
             }
-            // Only the products holding the rarest three-byte piece of a word of three bytes or more can match by their
-            // words (with the products the barcode finds); with no such word, every product is looked at.
-            guard let rarest = self.rarestPostings(folded) else {
-                for product in self.ids.indices { consider(product) }
-                return
-            }
-            var hits = barcodeHits.sorted()[...]
-            for position in rarest {
-                let product = Int(position)
-                while let hit = hits.first, hit <= product {
-                    if hit < product { consider(hit) }
-                    hits.removeFirst()
-                }
-                consider(product)
-            }
-            for hit in hits { consider(hit) }
         }
         var ordered: [Int64] = []
         ordered.reserveCapacity(min(wanted, total))
@@ -141,6 +182,47 @@ struct ProductSearchIndex: Sendable {
             if ordered.count >= wanted { break }
         }
         return (Array(ordered.dropFirst(offset).prefix(limit)), total)
+    }
+
+    /// Where `needle` is in `haystack`, as the ranks count it: nil when nowhere, 1 when `haystack` starts with it, 2 when
+    /// it starts a word of it (just after a space), else 3. An empty needle starts every text.
+    static func wordRank(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first else { return 1 }
+        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return nil }
+        let last = haystack.count - needle.count
+        var start = 0
+        var found = false
+        // memchr finds each place the needle's first byte is, memcmp compares the rest there.
+        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if needle.count == 1 || memcmp(base + at + 1, needle.baseAddress! + 1, needle.count - 1) == 0 {
+                if at == 0 { return 1 }
+                if base[at - 1] == UInt8(ascii: " ") { return 2 }
+                found = true
+            }
+            start = at + 1
+        }
+        return found ? 3 : nil
+    }
+
+    /// The bit of byte `byte` in a text's mask: one of its own for each ASCII letter and digit (``isExact(_:)``), one
+    /// shared by several for the other bytes.
+    private static func bit(_ byte: UInt8) -> UInt64 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): 1 << UInt64(byte - UInt8(ascii: "a"))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): 1 << UInt64(26 + byte - UInt8(ascii: "0"))
+        default: 1 << UInt64(36 + byte % 28)
+        }
+    }
+
+    /// Whether byte `byte` has a bit of its own, so a mask holding that bit holds that byte.
+    private static func isExact(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The bits of every byte of `text`.
+    private static func mask(_ text: ArraySlice<UInt8>) -> UInt64 {
+        text.reduce(0) { $0 | Self.bit($1) }
     }
 
     private static func piece(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
@@ -162,29 +244,24 @@ struct ProductSearchIndex: Sendable {
 
     /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard needle.count <= haystack.count else { return false }
-        return needle.withUnsafeBufferPointer { pin in
-            // memchr finds each place the needle's first byte is, memcmp compares the rest there.
-            let base = haystack.baseAddress!, last = haystack.count - pin.count
-            var start = 0
-            while start <= last {
-                guard let hit = memchr(base + start, Int32(pin[0]), last - start + 1) else { return false }
-                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if pin.count == 1 || memcmp(base + at + 1, pin.baseAddress! + 1, pin.count - 1) == 0 { return true }
-                start = at + 1
-            }
-            return false
+        needle.withUnsafeBufferPointer { Self.contains(haystack, $0) }
+    }
+
+    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
+        // memchr finds each place the needle's first byte is, memcmp compares the rest there.
+        let last = haystack.count - needle.count
+        var start = 0
+        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if needle.count == 1 || memcmp(base + at + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return true }
+            start = at + 1
         }
+        return false
     }
 
-    /// SQLite's `NOCASE` equality: the same bytes once ASCII capitals are lower-cased.
-    static func equalIgnoringASCIICase(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        for index in a.indices where Self.lower(a[index]) != Self.lower(b[index]) { return false }
-        return true
-    }
-
+    /// SQLite's `NOCASE` folding: ASCII capitals lower-cased, every other byte kept (so equal SKUs are equal bytes).
     private static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }

@@ -17,16 +17,23 @@ extension SQLiteSpecificTests {
         for name in ["Dairy", "Bakery", "Drinks"] {
             categories.append(try await store.createCategory(Category(id: CategoryID(0), name: name)).id)
         }
-        let brands = ["Alpenhof", "alpenhof", "Café Olé", "CAFE", "Ærø", "Straße", "Bio_Farm", "50% Cacao", "Back\\slash", "Crème", "creme", "Żółw"]
+        let brands = ["Alpenhof", "alpenhof", "Café Olé", "CAFE", "Ærø", "Straße", "Bio_Farm", "50% Cacao", "Back\\slash", "Crème", "creme", "Żółw",
+                      // Bytes that share a bit of the index's masks with `%`, `_` and `\`: a text holding one must not
+                      // be taken for holding the other.
+                      "Jo's [Deli]", "$ Store"]
         let items = ["Oat milk", "Crème fraîche", "Rye bread", "Cola", "Espresso beans", "Müsli", "Tea", "Eggs 6", "Jam", "A"]
         let sizes = ["100 g", "250 g", "1 kg", "200 ml", "1 l", "", "6 pcs", "12"]
+        let wordSKUs = ["Tea", "jam", "COLA", "Müsli", "a", "Rye"]
         var names: [String] = []
         var skus: [String] = []
         var barcodes: [String] = []
         for index in 0..<240 {
             let name = [brands.randomElement(using: &rng)!, items.randomElement(using: &rng)!, sizes.randomElement(using: &rng)!]
                 .filter { !$0.isEmpty }.joined(separator: " ")
-            let sku = Bool.random(using: &rng) ? "Sk-\(index)\(["a", "B", "c"].randomElement(using: &rng)!)" : nil
+            // A few SKUs are words of other products' names, so a search equal to one ranks that product first (rank 0)
+            // ahead of names that start with the word.
+            let sku = index < wordSKUs.count ? wordSKUs[index]
+                : Bool.random(using: &rng) ? "Sk-\(index)\(["a", "B", "c"].randomElement(using: &rng)!)" : nil
             var barcode: String?
             if rng.next() % 3 != 0 {
                 // EAN-13s, some starting with 0 (their UPC-A form finds them too).
@@ -47,7 +54,8 @@ extension SQLiteSpecificTests {
         }
 
         var searches: [String] = ["e", "E", "a", "%", "_", "\\", "50%", "bio_", "creme", "CRÈME", "cafe ole", "ole cafe", "ss",
-                                  "straße", "aero", "zzz", "  oat   milk  ", "g 1", "1 k", "żółw", "ZOLW", "00", "a a"]
+                                  "straße", "aero", "zzz", "  oat   milk  ", "g 1", "1 k", "żółw", "ZOLW", "00", "a a",
+                                  "tea", "JAM", "Cola", "müsli", "MÜSLI", "A", "rye", "rye bread", "'", "]", "$"]
         for _ in 0..<60 {
             let name = names.randomElement(using: &rng)!
             let size = min(name.count, Int(rng.next() % 6) + 1)
