@@ -150,8 +150,7 @@ struct ProductSearchIndex: Sendable {
                                 if rankWord {
                                     textRank = Self.wordRank(key, whole) ?? 3
                                 } else {
-                                    textRank = rankStart && key.count >= whole.count
-                                        && memcmp(key.baseAddress!, whole.baseAddress!, whole.count) == 0 ? 1 : 3
+                                    textRank = rankStart && Self.starts(key, with: whole) ? 1 : 3
                                 }
                             } else {
                                 textRank = nil
@@ -182,6 +181,13 @@ struct ProductSearchIndex: Sendable {
             if ordered.count >= wanted { break }
         }
         return (Array(ordered.dropFirst(offset).prefix(limit)), total)
+    }
+
+    /// Whether `haystack` starts with `prefix` (every text starts with an empty one).
+    static func starts(_ haystack: UnsafeBufferPointer<UInt8>, with prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = prefix.baseAddress, !prefix.isEmpty else { return true }
+        guard prefix.count <= haystack.count, let base = haystack.baseAddress else { return false }
+        return memcmp(base, start, prefix.count) == 0
     }
 
     /// Where `needle` is in `haystack`, as the ranks count it: nil when nowhere, 1 when `haystack` starts with it, 2 when
