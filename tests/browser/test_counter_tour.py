@@ -73,10 +73,17 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
     add.click()
     if width < 768:
         driver.find_element(By.ID, "cart-toggle").click()
+        wait(driver, lambda d: d.find_element(By.ID, "cart-toggle").get_attribute("aria-expanded") == "true")
     wait(driver, lambda d: "Large" in d.find_element(By.ID, "cart-lines").get_attribute("innerText"))
 
-    # Split payment (point 4): the rows and the server's status line in view.
-    driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]").find_element(By.XPATH, "..").click()
+    # Split payment (point 4): the rows and the server's status line in view. The choice is tapped once a person sees
+    # it (in view, not covered), and it must then be the one chosen.
+    split_choice = driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]")
+    split_label = split_choice.find_element(By.XPATH, "..")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", split_label)
+    wait(driver, lambda d: fully_visible(d, split_label))
+    split_label.click()
+    wait(driver, lambda d: split_choice.is_selected(), timeout=5)
     wait_for(driver, "#split-box")
     driver.find_element(By.CSS_SELECTOR, "#split-rows [data-split='0'] [data-field='amount']").send_keys("1.00")
     wait(driver, lambda d: "left to pay" in d.find_element(By.ID, "split-status").text)
