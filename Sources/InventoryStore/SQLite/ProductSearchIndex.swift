@@ -193,22 +193,14 @@ struct ProductSearchIndex: Sendable {
     /// Where `needle` is in `haystack`, as the ranks count it: nil when nowhere, 1 when `haystack` starts with it, 2 when
     /// it starts a word of it (just after a space), else 3. An empty needle starts every text.
     static func wordRank(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = needle.first else { return 1 }
-        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return nil }
-        let last = haystack.count - needle.count
-        var start = 0
-        var found = false
-        // memchr finds each place the needle's first byte is, memcmp compares the rest there.
-        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
-            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if needle.count == 1 || memcmp(base + at + 1, needle.baseAddress! + 1, needle.count - 1) == 0 {
-                if at == 0 { return 1 }
-                if base[at - 1] == UInt8(ascii: " ") { return 2 }
-                found = true
-            }
-            start = at + 1
+        guard !needle.isEmpty else { return 1 }
+        guard var at = Self.occurrence(of: needle, in: haystack, from: 0) else { return nil }
+        if at == 0 { return 1 }
+        while true {
+            if haystack[at - 1] == UInt8(ascii: " ") { return 2 }
+            guard let next = Self.occurrence(of: needle, in: haystack, from: at + 1) else { return 3 }
+            at = next
         }
-        return found ? 3 : nil
     }
 
     /// The bit of byte `byte` in a text's mask: one of its own for each ASCII letter and digit (``isExact(_:)``), one
@@ -223,7 +215,7 @@ struct ProductSearchIndex: Sendable {
 
     /// Whether byte `byte` has a bit of its own, so a mask holding that bit holds that byte.
     private static func isExact(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        Self.bit(byte) < 1 << 36
     }
 
     /// The bits of every byte of `text`.
@@ -254,17 +246,21 @@ struct ProductSearchIndex: Sendable {
     }
 
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
+        needle.isEmpty || Self.occurrence(of: needle, in: haystack, from: 0) != nil
+    }
+
+    /// Where the first `needle` (not empty) at or after `start` in `haystack` begins, or nil when there is none.
+    private static func occurrence(of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard needle.count <= haystack.count, let base = haystack.baseAddress, let pin = needle.baseAddress else { return nil }
         // memchr finds each place the needle's first byte is, memcmp compares the rest there.
         let last = haystack.count - needle.count
-        var start = 0
-        while start <= last, let hit = memchr(base + start, Int32(first), last - start + 1) {
+        var start = start
+        while start <= last, let hit = memchr(base + start, Int32(pin[0]), last - start + 1) {
             let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if needle.count == 1 || memcmp(base + at + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return true }
+            if needle.count == 1 || memcmp(base + at + 1, pin + 1, needle.count - 1) == 0 { return at }
             start = at + 1
         }
-        return false
+        return nil
     }
 
     /// SQLite's `NOCASE` folding: ASCII capitals lower-cased, every other byte kept (so equal SKUs are equal bytes).
