@@ -60,8 +60,13 @@ class Shop:
         args = [str(BIN), "serve", "--data", str(self.data / "shop"), "--host", "127.0.0.1", "--port", str(self.port)]
         if demo:
             args.append("--demo")
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        self.args = args
         self.token = None
+        self.start()
+
+    def start(self):
+        """Starts `stockroom serve` on this shop's folder and port, and waits until it answers."""
+        self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(300):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()
@@ -72,6 +77,23 @@ class Shop:
                 time.sleep(0.1)
         else:
             raise RuntimeError("stockroom serve did not start")
+
+    def restart(self, while_down=None):
+        """Stops the server (SIGTERM), runs `while_down()` on the stopped shop, and starts it again on the same port."""
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        if while_down:
+            while_down()
+        self.args = [arg for arg in self.args if arg != "--demo"]  # the demo shop is made once
+        self.start()
+
+    def cli(self, *args):
+        """Runs a `stockroom` command on this shop's data folder (the server must not be running) and returns its
+        output."""
+        done = subprocess.run([str(BIN), *args, "--data", str(self.data / "shop")], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def url(self, path):
         return self.base + path

@@ -273,11 +273,28 @@ function startIdleLock() {
 }
 
 // ---------- live events (Server-Sent Events) ----------
-/** Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"). */
-export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen } = {}) {
+/**
+ * Calls `handler(type, data)` for each live event ("sale", "product", "low-stock").
+ *
+ * The server does not replay what a dropped stream missed (a restart, a reconnect to another instance, a phone
+ * changing networks), so when the browser connects again the handler is called once with type "resync" and no data:
+ * the screen reads again what it shows. `resync: false` for streams whose events are not state (alerts).
+ * `data-live` on the body says whether the last stream opened or dropped.
+ */
+export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen, resync = true } = {}) {
   if (!("EventSource" in window)) return () => {};
   const source = new EventSource("/api/v1/events");
-  if (onOpen) source.addEventListener("open", onOpen);
+  let dropped = false;
+  source.addEventListener("error", () => {
+    dropped = true;
+    document.body.dataset.live = "dropped";
+  });
+  source.addEventListener("open", (event) => {
+    document.body.dataset.live = "open";
+    if (dropped && resync) handler("resync", null);
+    dropped = false;
+    onOpen?.(event);
+  });
   for (const type of types) {
     source.addEventListener(type, (event) => {
       let data = null;
@@ -333,7 +350,7 @@ export function followAlerts(on = document.body.dataset.alerts === "true") {
   if (on && document.body.dataset.page !== "none") {
     // `data-alerts-listening` says the stream is open (the server then sends this page every alert).
     stopAlerts = onLiveEvents((_, alert) => { showAlert(alert); }, ["alert"],
-      { onOpen: () => { document.body.dataset.alertsListening = "true"; } });
+      { onOpen: () => { document.body.dataset.alertsListening = "true"; }, resync: false });
   }
 }
 

@@ -110,14 +110,14 @@ export function followLiveSales(container) {
   if (Number.parseInt(query("page") ?? "1", 10) > 1) return;
   let timer = null;
   let news = null;
-  onLiveEvents((_, event) => {
-    // Several changes in a burst are announced once, by the last one's kind.
-    news = SALE_NEWS[event?.kind] ?? "The sales changed";
+  onLiveEvents((type, event) => {
+    // Several changes in a burst are announced once, by the last one's kind; a reconnect reads the list silently.
+    news = type === "resync" ? null : SALE_NEWS[event?.kind] ?? "The sales changed";
     clearTimeout(timer);
     timer = setTimeout(async () => {
       if (document.querySelector("dialog[open]")) return;
       await documentList("sale", container, null);
-      announce(news);
+      if (news) announce(news);
     }, 400);
   }, ["sale"]);
 }
