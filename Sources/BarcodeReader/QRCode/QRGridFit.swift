@@ -252,9 +252,17 @@ extension QRDetector {
         return boundaries
     }
 
+    /// The offsets tried around an alignment pattern's predicted centre, in modules.
+    private static let alignmentOffsets: [Double] = stride(from: -1.5, through: 1.5, by: 0.25).map { $0 }
+
     /// The image centre of the alignment pattern at module point `m`: the offset within 1.5 modules of where `h`
     /// puts it at which the 5×5 template (dark ring, light ring, dark centre) is sampled best, at least 23 of 25
     /// modules right; the centre of all offsets with that best score.
+    ///
+    /// An offset is left at its third wrong module: it can no longer reach 23, and an offset below 23 changes the
+    /// answer neither when another reaches 23 (it is not among the best) nor when none does (the answer is nil). On a
+    /// frame without a symbol most offsets are left after a few samples (a dense junk fit asks for up to 46 patterns
+    /// of 169 offsets each).
     func locateAlignment(_ h: PerspectiveTransform, module m: (Double, Double)) -> (Double, Double)? {
         let p = h.transform(m.0, m.1)
         guard p.0.isFinite, p.1.isFinite else { return nil }
@@ -265,20 +273,25 @@ extension QRDetector {
         var bestScore = 0
         var sum = (0.0, 0.0)
         var count = 0
-        let steps = stride(from: -1.5, through: 1.5, by: 0.25).map { $0 }
+        let steps = Self.alignmentOffsets
         for sy in steps {
             for sx in steps {
                 let cx = p.0 + sx * ux.0 + sy * uy.0
                 let cy = p.1 + sx * ux.1 + sy * uy.1
-                var score = 0
-                for dy in -2...2 {
+                var misses = 0
+                sampling: for dy in -2...2 {
                     for dx in -2...2 {
                         let dark = max(abs(dx), abs(dy)) != 1
                         let x = cx + Double(dx) * ux.0 + Double(dy) * uy.0
                         let y = cy + Double(dx) * ux.1 + Double(dy) * uy.1
-                        if self.image.get(x, y) == dark { score += 1 }
+                        if self.image.get(x, y) != dark {
+                            misses += 1
+                            if misses > 2 { break sampling }
+                        }
                     }
                 }
+                guard misses <= 2 else { continue }
+                let score = 25 - misses
                 if score > bestScore {
                     bestScore = score
                     sum = (cx, cy)
