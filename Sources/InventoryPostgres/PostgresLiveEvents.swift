@@ -22,9 +22,9 @@ import Synchronization
 /// again by itself, waiting 100 ms, then twice as long each time up to 2 s, and listens again; it logs one warning
 /// per outage and a notice when it listens again. Activities committed elsewhere while it was not listening are **not
 /// replayed**: audit ids are taken before commit, so a later id may commit first and "everything after the last id
-/// seen" would lose or repeat some. The browsers' streams to this instance stay open through such an outage, so their
-/// screens show those changes when they next load or fetch (the activity feed and the audit log read the table
-/// itself). The task ends when the repository is released (``stop()``).
+/// seen" would lose or repeat some. Instead, once it listens again, it calls the feed's ``ActivityFeed/publishMissed()``:
+/// the server then sends its open streams a `resync` event, and each screen reads again what it shows. The task ends
+/// when the repository is released (``stop()``).
 ///
 /// The notification is sent after the commit, not inside the transaction, because PostgreSQL holds its notify-queue
 /// lock from a notifying transaction's commit until that commit is on disk: inside, every write of every instance
@@ -178,7 +178,8 @@ final class PostgresLiveEvents: Sendable {
                         wait = Self.firstRetry
                         if outage {
                             outage = false
-                            self.logger.notice("live events: listening on \(self.channel) again (activities committed meanwhile are not replayed)")
+                            self.logger.notice("live events: listening on \(self.channel) again (activities committed meanwhile are not replayed; screens are told to read again)")
+                            feed.publishMissed()
                         }
                         for try await notification in notifications {
                             try await self.deliver(notification.payload, over: connection, to: feed)

@@ -241,6 +241,22 @@ import Testing
         observation = nil
         #expect(feed.observerCount == 0, "a released observation stops its observer")
     }
+
+    @Test func aMissedSignalReachesTheObserversThatAskedForItUntilTheyStop() {
+        let feed = ActivityFeed()
+        let seen = ActivityCounter()
+        let missed = ActivityCounter()
+        var observation: ActivityFeed.Observation? = feed.observe({ seen.add($0.count) }, missed: { missed.add(1) })
+        let plain = feed.observe { seen.add($0.count) }
+        feed.publishMissed()
+        feed.publishMissed()
+        #expect(missed.total == 2 && seen.total == 0, "a missed signal is no activity")
+        observation?.cancel()
+        feed.publishMissed()
+        #expect(missed.total == 2)
+        observation = nil
+        _ = plain
+    }
 }
 
 final class ActivityCounter: @unchecked Sendable {

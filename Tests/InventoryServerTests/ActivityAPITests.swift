@@ -23,6 +23,20 @@ import Testing
         return events
     }
 
+    @Test func aStoreThatMayHaveMissedActivitiesTellsEveryScreenToReadAgain() async throws {
+        var configured: EventHub?
+        let (_, store) = try makeApp { configured = $0.events }
+        let hub = try #require(configured)
+        let screen = hub.subscribe()
+        let alerted = hub.subscribe(alerts: true)
+        store.activityFeed.publishMissed()
+        for stream in [screen, alerted] {
+            let events = await Self.drain(hub, stream)
+            #expect(events == [EventHub.resync])
+        }
+        #expect(EventHub.resync.frame == "event: resync\ndata: {}\n\n")
+    }
+
     @Test func aV1SaleAndAnImportPublishTheirEventsAndReadAsSentences() async throws {
         var configured: EventHub?
         let (app, store) = try makeApp { configured = $0.events }

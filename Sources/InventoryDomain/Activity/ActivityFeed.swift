@@ -11,6 +11,7 @@ public final class ActivityFeed: Sendable {
 
     private struct State {
         var observers: [Int: Observer] = [:]
+        var missed: [Int: @Sendable () -> Void] = [:]
         var next = 0
     }
     private let state = Mutex(State())
@@ -28,15 +29,29 @@ public final class ActivityFeed: Sendable {
     }
 
     /// Calls `observer` with the activities of every write committed from now on, until the returned observation
-    /// is cancelled or released.
-    public func observe(_ observer: @escaping Observer) -> Observation {
+    /// is cancelled or released; and `missed`, if given, each time the feed may have lost activities (see
+    /// ``publishMissed()``).
+    public func observe(_ observer: @escaping Observer, missed: (@Sendable () -> Void)? = nil) -> Observation {
         let id = self.state.withLock { state in
             state.next += 1
             state.observers[state.next] = observer
+            if let missed { state.missed[state.next] = missed }
             return state.next
         }
         self.whenObserved?(self)
-        return Observation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
+        return Observation { [weak self] in
+            self?.state.withLock { state in
+                state.observers.removeValue(forKey: id)
+                state.missed.removeValue(forKey: id)
+            }
+        }
+    }
+
+    /// Tells every observer that activities may have been committed without reaching this feed (PostgreSQL: another
+    /// instance's, while this one was not listening), so what they show should be read again.
+    public func publishMissed() {
+        let missed = self.state.withLock { Array($0.missed.values) }
+        for call in missed { call() }
     }
 
     /// Tells every observer about committed activities (nothing when there are none).

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A live event for signed-in clients (Server-Sent Events on `/api/v1/events`).
 public struct LiveEvent: Sendable, Equatable {
-    /// `sale`, `product`, `low-stock` or `activity`.
+    /// `sale`, `product`, `low-stock`, `activity`, `alert` or `resync`.
     public var type: String
     /// A JSON object.
     public var data: String
@@ -47,7 +47,8 @@ public final class EventHub: Sendable {
         let feed = store.activityFeed
         let already = self.state.withLock { $0.followed == ObjectIdentifier(feed) }
         guard !already else { return }
-        let observation = feed.observe { [weak self] activities in self?.receive(activities) }
+        let observation = feed.observe(
+            { [weak self] activities in self?.receive(activities) }, missed: { [weak self] in self?.publishResync() })
         self.state.withLock { state in
             state.following = observation
             state.followed = ObjectIdentifier(feed)
@@ -106,6 +107,15 @@ public final class EventHub: Sendable {
     /// Sends an event to every stream.
     public func publish(_ event: LiveEvent) {
         for continuation in self.state.withLock({ Array($0.subscribers.values) }) { continuation.yield(event) }
+    }
+
+    /// The event that tells every screen to read again what it shows: sent when the store says activities may have
+    /// been committed without reaching it (``ActivityFeed/publishMissed()``). The low-stock list is computed again.
+    static let resync = LiveEvent(type: "resync", data: "{}")
+
+    func publishResync() {
+        self.publish(Self.resync)
+        self.refreshLowStock()
     }
 
     /// What a live event says about an activity.

@@ -10,8 +10,12 @@ import Testing
     final class Heard: @unchecked Sendable {
         private let lock = NSLock()
         private var activities: [ShopActivity] = []
+        private var missedCount = 0
         func add(_ new: [ShopActivity]) { self.lock.withLock { self.activities += new } }
         var all: [ShopActivity] { self.lock.withLock { self.activities } }
+        /// The feed said activities may have been missed (``ActivityFeed/publishMissed()``).
+        func miss() { self.lock.withLock { self.missedCount += 1 } }
+        var missed: Int { self.lock.withLock { self.missedCount } }
     }
 
     /// A store, an account `ada` whose writes the tests make, and what its feed hears from then on.

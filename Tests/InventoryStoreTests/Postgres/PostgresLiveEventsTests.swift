@@ -23,7 +23,7 @@ struct PostgresLiveEventsTests {
     static func instance(_ location: PostgresLocation) async throws -> Instance {
         let store = try await InventoryPostgresRepository.open(location, maximumConnections: 4)
         let heard = Heard()
-        let observation = store.activityFeed.observe { heard.add($0) }
+        let observation = store.activityFeed.observe({ heard.add($0) }, missed: { heard.miss() })
         try await Self.eventually("the instance listens") { store.liveEventsConnected }
         return Instance(store: store, heard: heard, observation: observation)
     }
@@ -160,6 +160,7 @@ struct PostgresLiveEventsTests {
         let b = try await Self.instance(location)
         let before = try await Self.listeners(a, location)
         #expect(before.count == 1)
+        let missedBefore = b.heard.missed  // 0 unless its first connection failed
 
         for round in 1...2 {
             let old = try await Self.listeners(a, location)
@@ -169,10 +170,13 @@ struct PostgresLiveEventsTests {
                 let now = try await Self.listeners(a, location)
                 return now.count == 1 && now != old && b.store.liveEventsConnected
             }
+            // What was committed while it did not listen is not replayed: its screens are told to read again.
+            try await Self.eventually("B's feed says it may have missed activities") { b.heard.missed == missedBefore + round }
             let mark = try await Self.marker(a, "After outage \(round)")
             try await Self.eventually("B hears a write made after it came back") { Self.hears(b, mark) }
         }
         #expect(b.heard.all.map(\.kind) == [.categoryCreated, .categoryCreated])
+        #expect(b.heard.missed == missedBefore + 2)
     }
 
     // MARK: - When the listener runs

@@ -278,7 +278,9 @@ function startIdleLock() {
  *
  * The server does not replay what a dropped stream missed (a restart, a reconnect to another instance, a phone
  * changing networks), so when the browser connects again the handler is called once with type "resync" and no data:
- * the screen reads again what it shows. `resync: false` for streams whose events are not state (alerts).
+ * the screen reads again what it shows. The server sends a `resync` event itself when it may have missed other
+ * instances' changes (its PostgreSQL listener reconnected). `resync: false` for streams whose events are not state
+ * (alerts).
  * `data-live` on the body says whether the last stream opened or dropped.
  */
 export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen, resync = true } = {}) {
@@ -295,6 +297,7 @@ export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], 
     dropped = false;
     onOpen?.(event);
   });
+  if (resync) source.addEventListener("resync", () => handler("resync", null));
   for (const type of types) {
     source.addEventListener(type, (event) => {
       let data = null;
