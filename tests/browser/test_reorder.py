@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from conftest import no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
 from test_documents import line, press, text_of
 from test_staff_privacy import SIZES, euro, seen
+from test_stocktake import server_refusal
 
 
 def days_ago(days):
@@ -82,6 +83,18 @@ def test_a_bad_window_is_refused_on_its_field_and_other_terms_are_the_servers(sh
     wait(driver, lambda d: d.find_element(By.ID, "reorder-window").get_attribute("aria-invalid") == "true")
     error = driver.execute_script("return document.getElementById('reorder-window').closest('.field').querySelector('.field-error').textContent")
     assert "366" in error
+    # Not a number at all, and an empty cover: the server's rule again (the page keeps no copy of it), on each field.
+    for field, text in (("reorder-window", "two"), ("reorder-cover", "")):
+        driver.find_element(By.ID, "reorder-window").clear()
+        driver.find_element(By.ID, "reorder-window").send_keys("two" if field == "reorder-window" else "28")
+        driver.find_element(By.ID, "reorder-cover").clear()
+        driver.find_element(By.ID, "reorder-cover").send_keys(text if field == "reorder-cover" else "14")
+        press(driver, "#reorder-show")
+        wait(driver, lambda d: d.find_element(By.ID, field).get_attribute("aria-invalid") == "true")
+        message = driver.execute_script(f"return document.getElementById('{field}').closest('.field').querySelector('.field-error').textContent")
+        query = "window=two&cover=14" if field == "reorder-window" else "window=28&cover="
+        assert message == server_refusal(shop, f"/api/v1/reorder?{query}", field.removeprefix("reorder-")), message
+    assert driver.find_elements(By.CSS_SELECTOR, f"#reorder-group-{supplier['id']}"), "a refusal leaves the suggestions shown"
     # 60 days with no cover: 52 × 3 ÷ 60 = 2.6, under the threshold, and 9.5 are in stock: nothing from the dairy.
     window = driver.find_element(By.ID, "reorder-window")
     window.clear()

@@ -2,6 +2,7 @@
 counts, sees each variance and its value as the server computed them, and posts the sheet as one adjustment while the
 till keeps selling; staff count but neither see costs nor post; an expired lot is written off from the home screen's
 expiring list in one tap (with a confirmation)."""
+import json
 import re
 import urllib.parse
 from decimal import Decimal
@@ -10,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import fully_visible, gtin_check_digit, no_horizontal_scroll, unique, wait, wait_for, wait_idle
+from conftest import ApiError, fully_visible, gtin_check_digit, no_horizontal_scroll, unique, wait, wait_for, wait_idle
 from test_documents import press, type_into
 
 SIZES = [(375, 812), (1024, 768), (1440, 900)]
@@ -179,3 +180,37 @@ def test_an_expired_lot_is_written_off_from_the_expiring_list(shop, signed_in, w
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, button_css))
     movements = shop.api("GET", f"/api/v1/products/{yoghurt['id']}/movements")
     assert movements[-1]["reason"] == "expired" and Decimal(movements[-1]["quantity"]) == Decimal("-6")
+
+
+def server_refusal(shop, path, field):
+    """The reason the API gives for refusing `path`, which must name `field`."""
+    try:
+        shop.api("GET", path)
+    except ApiError as error:
+        problem = json.loads(error.body)
+        assert problem["field"] == field, problem
+        return problem["detail"]
+    raise AssertionError(f"{path} was not refused")
+
+
+def test_the_expiring_report_refuses_days_by_the_servers_rule(shop, signed_in):
+    """The days a report may look ahead are the server's rule (0 to 3650): the page keeps no copy of it, and the
+    server's reason lands on the field, with the report unchanged."""
+    shop.ensure_user("manager")
+    driver = signed_in(shop, "manager", width=1024, height=768)
+    driver.get(shop.url("/app/reports"))
+    wait_idle(driver)
+    days = wait_for(driver, "#expiring-days")
+    for text in ("5000", "soon"):
+        days.clear()
+        days.send_keys(text)
+        driver.execute_script("document.getElementById('expiring-form').requestSubmit()")
+        wait(driver, lambda d: d.find_element(By.ID, "expiring-days").get_attribute("aria-invalid") == "true")
+        message = driver.execute_script("return document.getElementById('expiring-days').closest('.field').querySelector('.field-error').textContent")
+        assert message == server_refusal(shop, f"/api/v1/reports/expiring?days={text}", "days"), message
+        days = driver.find_element(By.ID, "expiring-days")
+    days.clear()
+    days.send_keys("30")
+    driver.execute_script("document.getElementById('expiring-form').requestSubmit()")
+    wait(driver, lambda d: "within 30 days" in d.find_element(By.ID, "expiring-result").text)
+    assert driver.find_element(By.ID, "expiring-days").get_attribute("aria-invalid") != "true"

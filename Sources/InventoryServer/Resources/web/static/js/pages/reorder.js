@@ -1,6 +1,6 @@
 // Reorder: what to buy per supplier (GET /api/v1/reorder), every figure the server's; "Draft purchase" opens a new
 // purchase filled with a supplier's lines (documents-form.js reads ?reorder=), which books nothing until saved.
-import { api, el, icon, announce, clearErrors, fieldError, showProblem } from "/static/js/app.js";
+import { api, el, icon, announce, clearErrors, showProblem } from "/static/js/app.js";
 import { table } from "/static/js/admin-common.js";
 import { money, quantity } from "/static/js/shared/format.js";
 
@@ -54,10 +54,7 @@ function groupCard(group, terms) {
 async function load() {
   clearErrors(form);
   const windowDays = form.elements.window.value.trim(), cover = form.elements.cover.value.trim();
-  let bad = null;
-  if (!DAYS.test(windowDays) || Number(windowDays) < 1) { fieldError(form, "window", "Give the days of sales as a whole number, at least 1."); bad ??= form.elements.window; }
-  if (!DAYS.test(cover)) { fieldError(form, "cover", "Give the days of cover as a whole number (0 or more)."); bad ??= form.elements.cover; }
-  if (bad) { bad.focus(); return; }
+  // What a window or cover may be is the server's rule (ReorderTerms): its refusal lands on the field it names.
   let answer;
   try {
     answer = await api("GET", `/api/v1/reorder?window=${encodeURIComponent(windowDays)}&cover=${encodeURIComponent(cover)}`);
