@@ -58,7 +58,7 @@ public struct ShopSettings: Sendable, Hashable {
             throw InventoryError(.invalidValue, field: "lowStockDefault", "must not be negative")
         }
         guard (1...1440).contains(self.lockMinutes) else {
-            throw InventoryError(.invalidValue, field: "lockMinutes", "must be between 1 and 1440")
+            throw InventoryError(.invalidValue, field: "lockMinutes", "must be a whole number of minutes from 1 to 1440")
         }
         copy.address = self.address.trimmingCharacters(in: .whitespacesAndNewlines)
         copy.taxID = self.taxID.trimmingCharacters(in: .whitespacesAndNewlines)

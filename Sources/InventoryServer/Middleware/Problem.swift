@@ -162,7 +162,7 @@ extension Problem {
     static func describe(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
-        case is Int.Type, is Int64.Type: "an integer"
+        case is Int.Type, is Int64.Type: "a whole number"
         case is Bool.Type: "true or false"
         default: "a value of type \(type)"
         }

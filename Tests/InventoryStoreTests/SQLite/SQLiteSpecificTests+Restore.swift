@@ -132,7 +132,7 @@ extension SQLiteSpecificTests {
                 Issue.record("a shop with lockMinutes = 999999999999999 opened")
             } catch let error as InventoryError {
                 #expect(error.field == "lockMinutes")
-                #expect(error.userMessage.contains("between 1 and 1440"), "\(error.userMessage)")
+                #expect(error.userMessage.contains("from 1 to 1440"), "\(error.userMessage)")
                 #expect(error.userMessage.contains("DELETE FROM setting WHERE key = 'lockMinutes'"), "\(error.userMessage)")
             }
         }

@@ -1,8 +1,7 @@
 // Settings: shop name, currency, time zone, default tax, low-stock default, lock minutes, whether prices include tax,
 // the receipt's details (GET/PUT /api/v1/settings; POST /api/v1/settings/reprice switches the prices' meaning once
 // sales are booked).
-import { api, el, showProblem, clearErrors, confirmDialog, fieldError, toast, announce } from "/static/js/app.js";
-import { Decimal } from "/static/js/shared/format.js";
+import { api, el, showProblem, clearErrors, confirmDialog, toast, announce } from "/static/js/app.js";
 
 const form = document.getElementById("settings-form");
 const repriceButton = document.getElementById("settings-reprice");
@@ -48,45 +47,27 @@ function show(settings) {
   repriceButton.hidden = true;
 }
 
-/** Checks the form; returns the request body or null (with inline errors shown). */
-function validate() {
+/**
+ * The request body from the form. What a valid setting is (a known time zone, a tax rate from 0 to 100 %, the lock's
+ * minutes…) is the domain's rule (ShopSettings): the server's refusal names the field and lands on it.
+ */
+function requestBody() {
   clearErrors(form);
-  const values = {
+  const lockMinutes = form.lockMinutes.value.trim();
+  return {
     shopName: form.shopName.value.trim(), currency: form.currency.value, timeZone: form.timeZone.value.trim(),
     defaultTaxRate: form.defaultTaxRate.value.trim().replace(/%$/, "").replace(",", "."),
-    lowStockDefault: form.lowStockDefault.value.trim().replace(",", "."), lockMinutes: form.lockMinutes.value.trim(),
+    lowStockDefault: form.lowStockDefault.value.trim().replace(",", "."),
+    // A number when it is written as one; anything else goes as typed, and the server says what it must be.
+    lockMinutes: /^\d{1,9}$/.test(lockMinutes) ? Number(lockMinutes) : lockMinutes,
     address: form.address.value.trim(), taxId: form.taxId.value.trim(), receiptFooter: form.receiptFooter.value.trim(),
     pricesIncludeTax: form.pricesIncludeTax.checked,
   };
-  const errors = [];
-  if (!values.shopName) errors.push(["shopName", "enter the shop's name"]);
-  if (!values.timeZone) errors.push(["timeZone", "choose a time zone, e.g. Europe/Berlin"]);
-  else {
-    const zones = supported("timeZone", []);
-    let known = values.timeZone === "UTC" || zones.includes(values.timeZone);
-    if (!known) { try { new Intl.DateTimeFormat("en", { timeZone: values.timeZone }); known = true; } catch { known = false; } }
-    if (!known) errors.push(["timeZone", `'${values.timeZone}' is not a known time zone (e.g. Europe/Berlin)`]);
-  }
-  const tax = Decimal.parse(values.defaultTaxRate, 2);
-  if (tax === null || tax < 0n || tax > 10000n) errors.push(["defaultTaxRate", "a percentage from 0 to 100 with at most 2 decimals, e.g. 7 or 19.5"]);
-  const low = Decimal.parse(values.lowStockDefault, 3);
-  if (low === null || low < 0n) errors.push(["lowStockDefault", "a quantity of 0 or more with at most 3 decimals"]);
-  if (!/^\d{1,4}$/.test(values.lockMinutes) || Number(values.lockMinutes) < 1 || Number(values.lockMinutes) > 1440) {
-    errors.push(["lockMinutes", "a whole number of minutes from 1 to 1440"]);
-  }
-  for (const [name, message] of errors) fieldError(form, name, message);
-  if (errors.length) {
-    announce(`${errors.length} field${errors.length === 1 ? "" : "s"} need${errors.length === 1 ? "s" : ""} fixing: ${errors.map((e) => e[1]).join("; ")}`, { assertive: true });
-    form.querySelector('[aria-invalid="true"]')?.focus();
-    return null;
-  }
-  return { ...values, lockMinutes: Number(values.lockMinutes) };
 }
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const body = validate();
-  if (!body) return;
+  const body = requestBody();
   const button = document.getElementById("settings-save");
   button.disabled = true;
   try {
