@@ -1,6 +1,7 @@
 """Purchases, sales, returns and the stock count: the live weighted-average cost, stock and value after each
 document (checked through the API and on the home dashboard), back-dating, overselling, returns, counts."""
 import datetime
+import json
 import pathlib
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
+from conftest import ApiError, no_horizontal_scroll, screenshot, unique, wait, wait_for, wait_idle, wait_path
 
 TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "Sources/InventoryServer/Resources/web/templates/pages"
 
@@ -244,6 +245,34 @@ def test_a_stock_count_sets_the_counted_quantity(shop, signed_in):
     wait(driver, lambda d: text_of(d, "#stock-now") == "7")
     assert shop.api("GET", f"/api/v1/products/{product_id}/movements")[-1]["reason"] == "damage"
     assert no_horizontal_scroll(driver)
+    # Refusals are the server's (the page keeps no copy of the rules), on the field they name, and book nothing.
+    booked = shop.api("GET", f"/api/v1/products/{product_id}/movements")
+    for field_id, typed, cost, api_field in (("quantity-change", "0", "", "quantityChange"),
+                                             ("quantity-change", "two", "", "quantityChange"),
+                                             ("unit-cost", "2", "-1.50", "unitCost")):
+        type_into(driver, "#quantity-change", typed)
+        type_into(driver, "#unit-cost", cost)
+        driver.find_element(By.CSS_SELECTOR, "#reason option[value=correction]").click()
+        body = {"productId": product_id, "quantityChange": typed, "reason": "correction", **({"unitCost": cost} if cost else {})}
+        try:
+            shop.api("POST", "/api/v1/adjustments", body)
+            raise AssertionError(f"{body} was booked")
+        except ApiError as error:
+            refusal = json.loads(error.body)
+        assert refusal["field"] == api_field
+        press(driver, "#stock-save")
+        wait(driver, lambda d: d.find_element(By.ID, field_id).get_attribute("aria-invalid") == "true")
+        message = driver.execute_script(f"return document.getElementById('{field_id}').closest('.field').querySelector('.field-error').textContent")
+        assert message == refusal["detail"], message
+        assert shop.api("GET", f"/api/v1/products/{product_id}/movements") == booked
+    type_into(driver, "#unit-cost", "")
+    press(driver, "#mode-count")
+    type_into(driver, "#counted", "-1")
+    press(driver, "#stock-save")
+    wait(driver, lambda d: d.find_element(By.ID, "counted").get_attribute("aria-invalid") == "true")
+    message = driver.execute_script("return document.getElementById('counted').closest('.field').querySelector('.field-error').textContent")
+    assert message == "must not be negative", message
+    assert shop.api("GET", f"/api/v1/products/{product_id}/movements") == booked
 
 
 def test_screens_at_phone_tablet_and_desktop_sizes(shop, signed_in):

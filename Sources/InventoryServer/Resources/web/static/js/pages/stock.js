@@ -5,7 +5,7 @@ import { api, el, announce, toast, clearErrors, fieldError, showProblem, confirm
 import { flag, query } from "/static/js/documents-common.js";
 import { productSearch } from "/static/js/documents-pickers.js";
 import { dateTime, localInput } from "/static/js/shared/dates.js";
-import { money, parseMoney, parseQuantity, quantity, quantityValue } from "/static/js/shared/format.js";
+import { money, parseQuantity, quantity, quantityValue } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 
 const form = document.getElementById("stock-form");
@@ -110,21 +110,20 @@ form.addEventListener("submit", async (event) => {
   clearErrors(form);
   if (!product) return;
   const body = { productId: product.id };
+  // What a count, a change or a cost may be is the domain's rule: a quantity typed with a decimal comma is sent with a
+  // point, anything else as typed, and the server's refusal lands on the field it names.
+  const typedQuantity = (text) => {
+    const value = parseQuantity(text);
+    return value === null ? text.trim() : quantityValue(value);
+  };
   if (mode === "count") {
-    const counted = parseQuantity(form.elements.counted.value);
-    if (counted === null || counted < 0n) { fieldError(form, "counted", "Enter the quantity you counted (at most 3 decimals)."); form.elements.counted.focus(); return; }
     // The server books the difference to the stock on record (and says when the count matches it).
-    body.countedQuantity = quantityValue(counted);
+    body.countedQuantity = typedQuantity(form.elements.counted.value);
   } else {
-    const delta = parseQuantity(form.elements.quantityChange.value);
-    if (delta === null || delta === 0n) { fieldError(form, "quantityChange", "Enter a change such as -2 or 5."); form.elements.quantityChange.focus(); return; }
-    body.quantityChange = quantityValue(delta);
+    body.quantityChange = typedQuantity(form.elements.quantityChange.value);
     body.reason = form.elements.reason.value;
     const cost = form.elements.unitCost.value.trim();
-    if (cost) {
-      if (parseMoney(cost) === null || parseMoney(cost) < 0n) { fieldError(form, "unitCost", "Enter a cost such as 2.50."); form.elements.unitCost.focus(); return; }
-      body.unitCost = cost;
-    }
+    if (cost) body.unitCost = cost;
   }
   const note = form.elements.note.value.trim();
   if (note) body.note = note;
