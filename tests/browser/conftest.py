@@ -57,16 +57,13 @@ class Shop:
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(self.data / "server.log", "w")
-        args = [str(BIN), "serve", "--data", str(self.data / "shop"), "--host", "127.0.0.1", "--port", str(self.port)]
-        if demo:
-            args.append("--demo")
-        self.args = args
+        self.args = [str(BIN), "serve", "--data", str(self.data / "shop"), "--host", "127.0.0.1", "--port", str(self.port)]
         self.token = None
-        self.start()
+        self.start(*(["--demo"] if demo else []))
 
-    def start(self):
-        """Starts `stockroom serve` on this shop's folder and port, and waits until it answers."""
-        self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT)
+    def start(self, *extra):
+        """Starts `stockroom serve` on this shop's folder and port (with `extra` arguments), and waits until it answers."""
+        self.process = subprocess.Popen([*self.args, *extra], stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(300):
             try:
                 urllib.request.urlopen(self.base + "/health", timeout=1).read()
@@ -84,8 +81,7 @@ class Shop:
         self.process.wait(timeout=10)
         if while_down:
             while_down()
-        self.args = [arg for arg in self.args if arg != "--demo"]  # the demo shop is made once
-        self.start()
+        self.start()  # without --demo: the demo shop is made once
 
     def cli(self, *args):
         """Runs a `stockroom` command on this shop's data folder (the server must not be running) and returns its

@@ -9,9 +9,14 @@ import Synchronization
 public final class ActivityFeed: Sendable {
     public typealias Observer = @Sendable ([ShopActivity]) -> Void
 
+    /// One observer: what it is told of committed activities and, if it asked, of possibly missed ones.
+    private struct Registration {
+        var activities: Observer
+        var missed: (@Sendable () -> Void)?
+    }
+
     private struct State {
-        var observers: [Int: Observer] = [:]
-        var missed: [Int: @Sendable () -> Void] = [:]
+        var observers: [Int: Registration] = [:]
         var next = 0
     }
     private let state = Mutex(State())
@@ -34,30 +39,24 @@ public final class ActivityFeed: Sendable {
     public func observe(_ observer: @escaping Observer, missed: (@Sendable () -> Void)? = nil) -> Observation {
         let id = self.state.withLock { state in
             state.next += 1
-            state.observers[state.next] = observer
-            if let missed { state.missed[state.next] = missed }
+            state.observers[state.next] = Registration(activities: observer, missed: missed)
             return state.next
         }
         self.whenObserved?(self)
-        return Observation { [weak self] in
-            self?.state.withLock { state in
-                state.observers.removeValue(forKey: id)
-                state.missed.removeValue(forKey: id)
-            }
-        }
+        return Observation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
     }
 
     /// Tells every observer that activities may have been committed without reaching this feed (PostgreSQL: another
     /// instance's, while this one was not listening), so what they show should be read again.
     public func publishMissed() {
-        let missed = self.state.withLock { Array($0.missed.values) }
+        let missed = self.state.withLock { $0.observers.values.compactMap(\.missed) }
         for call in missed { call() }
     }
 
     /// Tells every observer about committed activities (nothing when there are none).
     public func publish(_ activities: [ShopActivity]) {
         guard !activities.isEmpty else { return }
-        let observers = self.state.withLock { Array($0.observers.values) }
+        let observers = self.state.withLock { $0.observers.values.map(\.activities) }
         for observer in observers { observer(activities) }
     }
 
