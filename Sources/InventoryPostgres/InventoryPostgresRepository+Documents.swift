@@ -69,7 +69,7 @@ extension InventoryPostgresRepository: LedgerRepository {
     public func purchases(limit: Int, offset: Int) async throws -> [DocumentSummary] {
         try await self.read { connection in
             var summaries: [DocumentSummary] = []
-            for try await (id, effectiveAt, supplier, lines, total, note) in try await connection.query("""
+            for try await (id, effectiveAt, supplier, lines, total, note) in try await connection.prepared("""
                 SELECT d.id, d.effectiveAt, s.name, COUNT(m.id), COALESCE(SUM(div(m.quantity * m.unitAmount + 500, 1000)), 0)::bigint, d.note
                 FROM document d LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN movement m ON m.documentId = d.id
                 WHERE d.kind = 'purchase' GROUP BY d.id, s.name ORDER BY d.effectiveAt DESC, d.id DESC LIMIT \(limit) OFFSET \(offset)
@@ -90,13 +90,13 @@ extension InventoryPostgresRepository: LedgerRepository {
 
     /// The document, locked for this write, with each product's earliest movement in it.
     func requireDocument(_ connection: PostgresConnection, _ id: Int64, kind: MovementKind) async throws -> DocumentHeader {
-        guard let effectiveAt = try await connection.query(
+        guard let effectiveAt = try await connection.prepared(
             "SELECT effectiveAt FROM document WHERE id = \(id) AND kind = \(kind.rawValue) FOR UPDATE", logger: self.logger
         ).collect(Instant.self).first else {
             throw InventoryError(.notFound, field: "id", "\(kind.label) \(id) does not exist")
         }
         var positions: [ProductID: LedgerPosition] = [:]
-        for try await (productID, at, lineNo) in try await connection.query(
+        for try await (productID, at, lineNo) in try await connection.prepared(
             "SELECT productId, effectiveAt, lineNo FROM movement WHERE documentId = \(id)", logger: self.logger
         ).decode((Int64, Instant, Int).self) {
             let product = ProductID(productID)
@@ -157,11 +157,11 @@ extension InventoryPostgresRepository: LedgerRepository {
     enum HeaderValue {
         case number(Int64?), text(String?), flag(Bool)
 
-        func bind(to binds: inout PostgresBindings) {
+        func bind(to statement: inout PreparedSQL) {
             switch self {
-            case .number(let value): binds.append(value)
-            case .text(let value): binds.append(value)
-            case .flag(let value): binds.append(value)
+            case .number(let value): statement.bind(value)
+            case .text(let value): statement.bind(value)
+            case .flag(let value): statement.bind(value)
             }
         }
     }
@@ -170,23 +170,28 @@ extension InventoryPostgresRepository: LedgerRepository {
     func saveHeader(_ connection: PostgresConnection, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Instant,
                     replacing old: DocumentHeader?, writer: PostgresLedgerWriter, columns: [HeaderColumn]) async throws -> Int64 {
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt.milliseconds)
-        var binds = PostgresBindings()
-        binds.append(effectiveAt)
-        binds.append(day)
-        for column in columns { column.value.bind(to: &binds) }
+        // The columns are a document kind's own (a few fixed lists), so each kind prepares one statement of each.
         if let old {
             try await writer.deleteMovements(documentID: old.id)
             let assignments = (["effectiveAt", "day"] + columns.map(\.name)).enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
-            binds.append(old.id)
-            try await connection.execute(PostgresQuery(unsafeSQL: "UPDATE document SET \(assignments) WHERE id = $\(columns.count + 3)", binds: binds),
-                                       logger: self.logger)
+            var statement = PreparedSQL(shape: "UPDATE document SET \(assignments) WHERE id = $\(columns.count + 3)")
+            statement.bind(effectiveAt)
+            statement.bind(day)
+            for column in columns { column.value.bind(to: &statement) }
+            statement.bind(old.id)
+            try await connection.run(statement, logger: self.logger)
             return old.id
         }
-        binds.append(kind.rawValue)
-        binds.append(Self.now)
         let names = ["effectiveAt", "day"] + columns.map(\.name) + ["kind", "recordedAt"]
-        let sql = "INSERT INTO document (\(names.joined(separator: ", "))) VALUES (\((1...names.count).map { "$\($0)" }.joined(separator: ", "))) RETURNING id"
-        return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger).collect(Int64.self)[0]
+        var statement = PreparedSQL(shape: """
+            INSERT INTO document (\(names.joined(separator: ", "))) VALUES (\((1...names.count).map { "$\($0)" }.joined(separator: ", "))) RETURNING id
+            """)
+        statement.bind(effectiveAt)
+        statement.bind(day)
+        for column in columns { column.value.bind(to: &statement) }
+        statement.bind(kind.rawValue)
+        statement.bind(Self.now)
+        return try await connection.prepared(statement, logger: self.logger).collect(Int64.self)[0]
     }
 
     /// Costs new movements: appended ones directly, back-dated or replacing ones by replaying each product.
@@ -207,16 +212,15 @@ extension InventoryPostgresRepository: LedgerRepository {
 
     /// Requires a row of a table (a fixed name, never input) to exist, locking it against deletion for this write.
     func requireRow(_ connection: PostgresConnection, table: String, id: Int64, field: String, label: String) async throws {
-        var binds = PostgresBindings()
-        binds.append(id)
-        let found = try await connection.query(PostgresQuery(unsafeSQL: "SELECT id FROM \(table) WHERE id = $1 FOR KEY SHARE", binds: binds),
-                                               logger: self.logger).collect(Int64.self)
+        var statement = PreparedSQL(shape: "SELECT id FROM \(table) WHERE id = $1 FOR KEY SHARE")
+        statement.bind(id)
+        let found = try await connection.prepared(statement, logger: self.logger).collect(Int64.self)
         guard !found.isEmpty else { throw InventoryError(.notFound, field: field, "\(label) \(id) does not exist") }
     }
 
     /// Requires product `id` to exist and to be usable in a document (``ProductFacts/requireUsable(field:editing:)``).
     func requireUsableProduct(_ connection: PostgresConnection, _ id: ProductID, field: String, editing: Bool) async throws {
-        guard let archived = try await connection.query("SELECT isArchived FROM product WHERE id = \(id.rawValue)", logger: self.logger)
+        guard let archived = try await connection.prepared("SELECT isArchived FROM product WHERE id = \(id.rawValue)", logger: self.logger)
             .collect(Bool.self).first
         else { throw InventoryError(.notFound, field: field, "product \(id) does not exist") }
         try ProductFacts(id: id, isArchived: archived, salePrice: .zero, minimumSalePrice: nil, taxRate: .zero, name: "", optionGroups: [], recipe: [])
@@ -225,13 +229,13 @@ extension InventoryPostgresRepository: LedgerRepository {
 
     func fetchPurchase(_ connection: PostgresConnection, _ id: PurchaseID) async throws -> PurchaseRecord {
         var header: (Instant, Instant, Int64?, String?, String)?
-        for try await row in try await connection.query("""
+        for try await row in try await connection.prepared("""
             SELECT d.effectiveAt, d.recordedAt, d.supplierId, s.name, d.note FROM document d LEFT JOIN supplier s ON s.id = d.supplierId
             WHERE d.id = \(id.rawValue) AND d.kind = 'purchase'
             """, logger: self.logger).decode((Instant, Instant, Int64?, String?, String).self) { header = row }
         guard let header else { throw InventoryError(.notFound, field: "id", "purchase \(id) does not exist") }
         var lines: [PurchaseRecord.Line] = []
-        for try await (movementID, productID, name, quantity, unitAmount, lotCode, expiryDate, averageCost, quantityAfter, valueAfter) in try await connection.query("""
+        for try await (movementID, productID, name, quantity, unitAmount, lotCode, expiryDate, averageCost, quantityAfter, valueAfter) in try await connection.prepared("""
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.lotCode, m.expiryDate, m.averageCostAfter, m.quantityAfter, m.valueAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = \(id.rawValue) ORDER BY m.lineNo
             """, logger: self.logger).decode((Int64, Int64, String, Int64, Int64, String?, String?, Int64, Int64, Int64).self) {
@@ -344,7 +348,7 @@ extension InventoryPostgresRepository: LedgerRepository {
             try await writer.lock(Array(old.firstPositions.keys))
             try await log.recordDocument(.deleted, kind, id: id)
             try await writer.deleteMovements(documentID: id)
-            try await connection.execute("DELETE FROM document WHERE id = \(id)", logger: self.logger)
+            try await connection.run("DELETE FROM document WHERE id = \(id)", logger: self.logger)
             for (product, position) in old.firstPositions.sorted(by: { $0.key < $1.key }) {
                 try await writer.recost(product, from: position)
             }
@@ -353,7 +357,7 @@ extension InventoryPostgresRepository: LedgerRepository {
     }
 
     func requireNoReturns(_ connection: PostgresConnection, _ id: SaleID) async throws {
-        let returns = try await connection.query("SELECT COUNT(*) FROM document WHERE saleId = \(id.rawValue)", logger: self.logger)
+        let returns = try await connection.prepared("SELECT COUNT(*) FROM document WHERE saleId = \(id.rawValue)", logger: self.logger)
             .collect(Int64.self).first ?? 0
         guard returns == 0 else {
             throw InventoryError(.inUse, field: "id", "sale \(id) has \(returns) return(s); delete them first")
@@ -365,13 +369,13 @@ extension InventoryPostgresRepository: LedgerRepository {
         guard let first = ids.min(), let last = ids.max() else { return }
         var total = Money.zero
         if kind == .sale {
-            let sum = try await connection.query("""
+            let sum = try await connection.prepared("""
                 SELECT ((SELECT COALESCE(SUM(revenue + tax), 0) FROM movement WHERE documentId BETWEEN \(first) AND \(last) AND kind = 'sale')
                      + (SELECT COALESCE(SUM(tip), 0) FROM document WHERE id BETWEEN \(first) AND \(last) AND kind = 'sale'))::bigint
                 """, logger: self.logger).collect(Int64.self).first ?? 0
             total = Money(minorUnits: sum)
         } else {
-            for try await (quantity, unitAmount) in try await connection.query("""
+            for try await (quantity, unitAmount) in try await connection.prepared("""
                 SELECT quantity, unitAmount FROM movement WHERE documentId BETWEEN \(first) AND \(last) AND kind = 'purchase'
                 """, logger: self.logger).decode((Int64, Int64).self) {
                 total = total + Money.extended(Money(minorUnits: unitAmount), by: Quantity(thousandths: quantity))

@@ -17,16 +17,16 @@ extension InventoryPostgresRepository {
             guard let key else { return Idempotent(record: try await book(connection, settings, log).record, replayed: false) }
             let now = Self.now
             let oldest = Instant(milliseconds: now.milliseconds - IdempotencyKey.lifetimeMilliseconds)
-            try await connection.execute("DELETE FROM idempotencyKey WHERE userId = \(key.userID.rawValue) AND key = \(key.key) AND createdAt < \(oldest)",
+            try await connection.run("DELETE FROM idempotencyKey WHERE userId = \(key.userID.rawValue) AND key = \(key.key) AND createdAt < \(oldest)",
                                        logger: self.logger)
             // Claim the key (documentId 0 until booked): a concurrent request with it blocks here until this one ends.
-            let claimed = try await connection.query("""
+            let claimed = try await connection.prepared("""
                 INSERT INTO idempotencyKey (userId, key, fingerprint, kind, documentId, createdAt)
                 VALUES (\(key.userID.rawValue), \(key.key), \(key.fingerprint), \(kind.rawValue), 0, \(now))
                 ON CONFLICT (userId, key) DO NOTHING RETURNING 1
                 """, logger: self.logger).collect(Int.self)
             if claimed.isEmpty {
-                for try await (fingerprint, storedKind, documentID) in try await connection.query("""
+                for try await (fingerprint, storedKind, documentID) in try await connection.prepared("""
                     SELECT fingerprint, kind, documentId FROM idempotencyKey WHERE userId = \(key.userID.rawValue) AND key = \(key.key)
                     """, logger: self.logger).decode((String, String, Int64).self) {
                     guard fingerprint == key.fingerprint, storedKind == kind.rawValue else { throw IdempotencyKey.mismatch(storedKind) }
@@ -38,10 +38,10 @@ extension InventoryPostgresRepository {
                 }
             }
             let (documentID, record) = try await book(connection, settings, log)
-            try await connection.execute("UPDATE idempotencyKey SET documentId = \(documentID) WHERE userId = \(key.userID.rawValue) AND key = \(key.key)",
+            try await connection.run("UPDATE idempotencyKey SET documentId = \(documentID) WHERE userId = \(key.userID.rawValue) AND key = \(key.key)",
                                        logger: self.logger)
             // Expired keys, but none another write is deleting: waiting for its commit would serialize the writes.
-            try await connection.execute("""
+            try await connection.run("""
                 DELETE FROM idempotencyKey WHERE ctid IN (SELECT ctid FROM idempotencyKey WHERE createdAt < \(oldest) FOR UPDATE SKIP LOCKED)
                 """, logger: self.logger)
             return Idempotent(record: record, replayed: false)

@@ -28,7 +28,7 @@ extension InventoryPostgresRepository {
             if sale.receiptNumber == 0 {
                 // The number it would get: after the last one given and those of the sales waiting for theirs (this
                 // one among them, uncommitted).
-                sale.receiptNumber = try await connection.query("""
+                sale.receiptNumber = try await connection.prepared("""
                     SELECT (SELECT COALESCE(MAX(receiptNumber), 0) FROM document WHERE receiptNumber IS NOT NULL)
                          + (SELECT COUNT(*) FROM document WHERE kind = 'sale' AND receiptNumber IS NULL)
                     """, logger: self.logger).collect(Int64.self).first ?? 0
@@ -52,7 +52,7 @@ extension InventoryPostgresRepository {
     /// lock altogether. Refused sales and dry runs take no number, as they never commit.
     func numberReceipts(on connection: PostgresConnection, waitingFor id: SaleID?) async -> Int64? {
         do {
-            return try await connection.query("SELECT stockroom_number_receipts(\(id?.rawValue))", logger: self.logger)
+            return try await connection.prepared("SELECT stockroom_number_receipts(\(id?.rawValue))", logger: self.logger)
                 .collect(Int64?.self).first ?? nil
         } catch {
             self.logger.warning("receipt numbers not given yet", metadata: ["error": "\(String(reflecting: error))"])
@@ -65,9 +65,9 @@ extension InventoryPostgresRepository {
         let old = try await id.asyncMap { try await self.requireDocument(connection, $0.rawValue, kind: .sale) }
         if let id { try await self.requireNoReturns(connection, id) }
         let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
-        let documentID = try await self.insertSale(connection, settings, draft, writer: writer, replacing: old)
+        let booked = try await self.insertSale(connection, settings, draft, writer: writer, replacing: old)
         try await writer.flush()
-        return try await self.fetchSale(connection, SaleID(documentID))
+        return try await self.fetchSale(connection, SaleID(booked.id), justBooked: booked.withOptions)
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
@@ -79,7 +79,7 @@ extension InventoryPostgresRepository {
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil, known: known))
+                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil, known: known).id)
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
@@ -171,7 +171,7 @@ extension InventoryPostgresRepository {
         var found: [ProductID: ProductFacts] = [:]
         var withOptions: [ProductID] = []
         var withRecipe: [ProductID] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.prepared("""
             SELECT id, isArchived, salePrice, minimumSalePrice, taxRate, name,
                    EXISTS (SELECT 1 FROM optionGroup WHERE productId = p.id), EXISTS (SELECT 1 FROM recipeComponent WHERE productId = p.id)
             FROM product p WHERE id = ANY(\(ids.map(\.rawValue)))
@@ -196,7 +196,7 @@ extension InventoryPostgresRepository {
     /// across instances and a refused sale takes none.
     /// `known` holds facts already read (a batch reads all its products' at once).
     func insertSale(_ connection: PostgresConnection, _ settings: ShopSettings, _ draft: SaleDraft, writer: PostgresLedgerWriter,
-                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> Int64 {
+                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> (id: Int64, withOptions: Bool) {
         if let customer = draft.customerID {
             try await self.requireRow(connection, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
         }
@@ -212,7 +212,7 @@ extension InventoryPostgresRepository {
         // A new sale takes the shop's meaning of prices; an edit keeps the one its sale was booked with.
         var includeTax = settings.pricesIncludeTax
         if let old {
-            includeTax = try await connection.query("SELECT pricesIncludeTax FROM document WHERE id = \(old.id)", logger: self.logger)
+            includeTax = try await connection.prepared("SELECT pricesIncludeTax FROM document WHERE id = \(old.id)", logger: self.logger)
                 .collect(Bool.self).first ?? false
         }
         let sale = try draft.priced(products: products, editing: old != nil, currency: settings.currency, pricesIncludeTax: includeTax)
@@ -248,29 +248,29 @@ extension InventoryPostgresRepository {
             }
         }
         try await self.writeMovements(writer, pending, replacing: old)
-        try await self.writeChosenOptions(connection, documentID: documentID, sale.lines)
+        let withOptions = try await self.writeChosenOptions(connection, documentID: documentID, sale.lines)
         if !header.stockApprovedBy.isEmpty {
             // The approval covers the lines that needed it: a line the stock on record covered, or of a product that allows
             // negative stock anyway, keeps the ordinary rule; a sale none of whose lines went beyond stock keeps no approver.
-            try await connection.execute("""
+            try await connection.run("""
                 UPDATE movement SET beyondStock = false
                 WHERE documentId = \(documentID) AND beyondStock
                   AND (quantityAfter >= 0 OR productId IN (SELECT id FROM product WHERE allowsNegativeStock OR NOT tracksStock))
                 """, logger: self.logger)
             if try await !self.exists("SELECT 1 FROM movement WHERE documentId = \(documentID) AND beyondStock", connection) {
-                try await connection.execute("UPDATE document SET stockApprovedBy = '' WHERE id = \(documentID)", logger: self.logger)
+                try await connection.run("UPDATE document SET stockApprovedBy = '' WHERE id = \(documentID)", logger: self.logger)
             }
         }
         try await self.writePayments(connection, sale.payments, documentID: documentID, replacing: old != nil)
         // A new sale is numbered just after it commits (``numberReceipts(on:waitingFor:)``).
-        return documentID
+        return (documentID, withOptions)
     }
 
     /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable).
     func writePayments(_ connection: PostgresConnection, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) async throws {
-        if replacing { try await connection.execute("DELETE FROM salePayment WHERE documentId = \(documentID)", logger: self.logger) }
+        if replacing { try await connection.run("DELETE FROM salePayment WHERE documentId = \(documentID)", logger: self.logger) }
         for (index, payment) in payments.enumerated() {
-            try await connection.execute("""
+            try await connection.run("""
                 INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status, reference)
                 VALUES (\(documentID), \(index), \(payment.method.rawValue), \(payment.amount.minorUnits), \(payment.tendered?.minorUnits),
                         \(payment.status.rawValue), \(payment.reference))
@@ -278,28 +278,30 @@ extension InventoryPostgresRepository {
         }
     }
 
-    /// Stores the options chosen on a sale's lines (a copy: later edits of the product's options leave them alone).
-    func writeChosenOptions(_ connection: PostgresConnection, documentID: Int64, _ lines: [PricedSale.Line]) async throws {
-        guard lines.contains(where: { !$0.options.isEmpty }) else { return }
+    /// Stores the options chosen on a sale's lines (a copy: later edits of the product's options leave them alone);
+    /// whether there were any.
+    func writeChosenOptions(_ connection: PostgresConnection, documentID: Int64, _ lines: [PricedSale.Line]) async throws -> Bool {
+        guard lines.contains(where: { !$0.options.isEmpty }) else { return false }
         var movementByLine: [Int: Int64] = [:]
-        for try await (lineNo, id) in try await connection.query(
+        for try await (lineNo, id) in try await connection.prepared(
             "SELECT lineNo, id FROM movement WHERE documentId = \(documentID) AND kind = 'sale'", logger: self.logger
         ).decode((Int, Int64).self) where movementByLine[lineNo] == nil { movementByLine[lineNo] = id }
         for (lineNo, line) in lines.enumerated() {
             guard let movementID = movementByLine[lineNo] else { continue }
             for (position, option) in line.options.enumerated() {
-                try await connection.execute("""
+                try await connection.run("""
                     INSERT INTO saleLineOption (movementId, position, optionId, groupName, name, priceChange)
                     VALUES (\(movementID), \(position), \(option.optionID.rawValue), \(option.group), \(option.name), \(option.priceChange.minorUnits))
                     """, logger: self.logger)
             }
         }
+        return true
     }
 
     /// A sale's payments in the order they were taken, each with what returns refunded to it.
     func fetchPayments(_ connection: PostgresConnection, _ id: SaleID) async throws -> [PaymentRecord] {
         var payments: [PaymentRecord] = []
-        for try await (paymentID, method, amount, tendered, status, reference, refunded) in try await connection.query("""
+        for try await (paymentID, method, amount, tendered, status, reference, refunded) in try await connection.prepared("""
             SELECT p.id, p.method, p.amount, p.tendered, p.status, p.reference,
                    (SELECT COALESCE(SUM(r.amount), 0) FROM paymentRefund r WHERE r.paymentId = p.id)::bigint
             FROM salePayment p WHERE p.documentId = \(id.rawValue) ORDER BY p.lineNo
@@ -320,24 +322,27 @@ extension InventoryPostgresRepository {
                 throw InventoryError(.notFound, field: "paymentId", "payment \(id) is not a payment of sale \(saleID)")
             }
             let settled = try payment.settled(to: status)
-            try await connection.execute("UPDATE salePayment SET status = \(settled.takenStatus.rawValue) WHERE id = \(id.rawValue)", logger: self.logger)
+            try await connection.run("UPDATE salePayment SET status = \(settled.takenStatus.rawValue) WHERE id = \(id.rawValue)", logger: self.logger)
             try await log.recordDocument(.changed, .sale, id: saleID.rawValue)
             return try await self.fetchSale(connection, saleID)
         }
     }
 
-    func fetchSale(_ connection: PostgresConnection, _ id: SaleID) async throws -> SaleRecord {
+    /// Sale `id` as stored. `justBooked` (whether it has chosen options) says that it was booked in this transaction,
+    /// so that what it cannot have yet is not read: returns (an edited sale has none either) and, without options,
+    /// options.
+    func fetchSale(_ connection: PostgresConnection, _ id: SaleID, justBooked withOptions: Bool? = nil) async throws -> SaleRecord {
         typealias Header = (Instant, Instant, Int64?, String?, String, Int64, String?, String, Int64?, Int64?, Bool, String, String)
         var found: Header?
-        for try await row in try await connection.query("""
+        for try await row in try await connection.prepared("""
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
                    d.pricesIncludeTax, d.approvedBy, d.stockApprovedBy
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = \(id.rawValue) AND d.kind = 'sale'
             """, logger: self.logger).decode(Header.self) { found = row }
         guard let header = found else { throw InventoryError(.notFound, field: "id", "sale \(id) does not exist") }
-        let options = try await self.chosenOptions(connection, documentID: id.rawValue)
+        let options = withOptions == false ? [:] : try await self.chosenOptions(connection, documentID: id.rawValue)
         var lines: [SaleRecord.Line] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.prepared("""
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue,
                    (m.valueChange + (SELECT COALESCE(SUM(c.valueChange), 0) FROM movement c
                        WHERE c.documentId = m.documentId AND c.kind = 'consumption' AND c.lineNo / 1000 - 1000 = m.lineNo))::bigint,
@@ -365,9 +370,9 @@ extension InventoryPostgresRepository {
         record.approvedBy = header.11
         record.stockApprovedBy = header.12
         record.payments = try await self.fetchPayments(connection, id)
-        record.returns = try await self.fetchReturns(connection, of: id)
+        record.returns = withOptions != nil ? [] : try await self.fetchReturns(connection, of: id)
         if let customer = record.customerID {
-            record.customerVisit = Int(try await connection.query("""
+            record.customerVisit = Int(try await connection.prepared("""
                 SELECT COUNT(*) FROM document WHERE customerId = \(customer.rawValue) AND kind = 'sale' AND id <= \(id.rawValue)
                 """, logger: self.logger).collect(Int64.self).first ?? 0)
         }
@@ -377,7 +382,7 @@ extension InventoryPostgresRepository {
     /// The chosen options of a sale's lines, by movement id.
     func chosenOptions(_ connection: PostgresConnection, documentID: Int64) async throws -> [Int64: [ChosenModifier]] {
         var result: [Int64: [ChosenModifier]] = [:]
-        for try await (movementID, optionID, group, name, priceChange) in try await connection.query("""
+        for try await (movementID, optionID, group, name, priceChange) in try await connection.prepared("""
             SELECT o.movementId, o.optionId, o.groupName, o.name, o.priceChange FROM saleLineOption o
             JOIN movement m ON m.id = o.movementId WHERE m.documentId = \(documentID) ORDER BY o.movementId, o.position
             """, logger: self.logger).decode((Int64, Int64, String, String, Int64).self) {
@@ -389,7 +394,7 @@ extension InventoryPostgresRepository {
     /// The customer returns booked against sale `id`, oldest first, each with its lines and what it refunded.
     func fetchReturns(_ connection: PostgresConnection, of id: SaleID) async throws -> [SaleRecord.Return] {
         var returns: [SaleRecord.Return] = []
-        for try await row in try await connection.query("""
+        for try await row in try await connection.prepared("""
             SELECT r.documentId, d.effectiveAt, d.note,
                    (SELECT COALESCE(SUM(f.amount), 0) FROM paymentRefund f WHERE f.returnId = r.documentId)::bigint,
                    r.sourceMovementId, r.productId, p.name, r.quantity,
@@ -464,7 +469,7 @@ extension InventoryPostgresRepository {
         try await writer.write(pending)
         try await writer.flush()
         for line in priced.refunds {
-            try await connection.execute(
+            try await connection.run(
                 "INSERT INTO paymentRefund (returnId, paymentId, amount) VALUES (\(documentID), \(line.payment.id.rawValue), \(line.amount.minorUnits))",
                 logger: self.logger)
         }
@@ -488,7 +493,7 @@ extension InventoryPostgresRepository {
             guard !lines.isEmpty else {
                 throw InventoryError(.invalidValue, field: "id", "sale \(saleID) sold nothing beyond the stock on record")
             }
-            try await connection.execute(
+            try await connection.run(
                 "UPDATE document SET stockReviewedBy = \(manager), stockReviewedAt = \(Self.now) WHERE id = \(saleID.rawValue)", logger: self.logger)
             try await log.recordDocument(.changed, .sale, id: saleID.rawValue)
             return try await self.soldBeyondStock(connection, sale: saleID, includeReviewed: true)

@@ -5,14 +5,15 @@ import PostgresNIO
 
 /// Settings and the receipt logo (``SettingsRepository``).
 extension InventoryPostgresRepository: SettingsRepository {
+    /// One statement, so one snapshot without a transaction around it: a round trip instead of three.
     public func settings() async throws -> ShopSettings {
-        try await self.read { connection in try await Self.loadSettings(connection, logger: self.logger) }
+        try await self.statement { connection in try await Self.loadSettings(connection, logger: self.logger) }
     }
 
     /// The stored settings, parsed and checked by the domain (``ShopSettings/init(storedValues:)``).
     static func loadSettings(_ connection: PostgresConnection, logger: Logger) async throws -> ShopSettings {
         var values: [String: String] = [:]
-        for try await (key, value) in try await connection.query("SELECT key, value FROM setting", logger: logger).decode((String, String).self) {
+        for try await (key, value) in try await connection.prepared("SELECT key, value FROM setting", logger: logger).decode((String, String).self) {
             values[key] = value
         }
         return try ShopSettings(storedValues: values)

@@ -211,7 +211,7 @@ extension InventoryPostgresRepository: StaffRepository {
     public func session(tokenHash: String) async throws -> (StaffSession, StaffAccount)? {
         let found = try await self.statement { connection -> (StaffSession, StaffAccount)? in
             var found: (StaffSession, StaffAccount)?
-            for try await row in try await connection.query("""
+            for try await row in try await connection.prepared("""
                 SELECT s.id, s.userId, s.kind, s.name, s.csrfToken, s.createdAt, s.lastSeenAt, s.isLocked, s.expiresAt,
                        u.id, u.username, u.displayName, u.role, u.passwordHash, u.pinHash, u.isActive, u.jobTitle
                 FROM session s JOIN account u ON u.id = s.userId WHERE s.tokenHash = \(tokenHash)
@@ -232,7 +232,7 @@ extension InventoryPostgresRepository: StaffRepository {
 
     public func updateSession(id: Int64, userID: UserID, lastSeenAt: Int64, isLocked: Bool) async throws {
         try await self.write { connection, _, _ in
-            _ = try await connection.query("""
+            _ = try await connection.prepared("""
                 UPDATE session SET userId = \(userID.rawValue), lastSeenAt = \(Instant(milliseconds: lastSeenAt)), isLocked = \(isLocked) WHERE id = \(id)
                 """, logger: self.logger)
         }
@@ -241,7 +241,7 @@ extension InventoryPostgresRepository: StaffRepository {
     public func deleteSession(id: Int64) async throws {
         try await self.write { connection, _, log in
             var deleted: (String, String, Int64, String)?
-            for try await row in try await connection.query("""
+            for try await row in try await connection.prepared("""
                 DELETE FROM session s USING account u WHERE s.id = \(id) AND u.id = s.userId RETURNING s.kind, s.name, s.userId, u.username
                 """, logger: self.logger).decode((String, String, Int64, String).self) { deleted = row }
             guard let (kind, name, ownerID, owner) = deleted else { throw StaffSession.notFound(id) }

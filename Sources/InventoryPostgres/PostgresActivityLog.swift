@@ -36,7 +36,7 @@ final class PostgresActivityLog: @unchecked Sendable {
     /// name only. Texts are bound as SQLite receives them (``StoredText``: up to a NUL, which PostgreSQL refuses).
     func record(_ activity: ShopActivity) async throws {
         let stored = try StoredAudit(activity)
-        let ids = try await self.connection.query("""
+        let ids = try await self.connection.prepared("""
             INSERT INTO auditLog (at, userId, username, action, detail, recordKind, recordId, productIds, facts, feedGroup)
             VALUES (\(activity.at), (SELECT id FROM account WHERE id = \(activity.agent.userID?.rawValue)), \(StoredText.bound(activity.agent.username)),
                     \(activity.kind.rawValue), \(StoredText.bound(activity.sentence)), \(activity.record?.kind.rawValue), \(activity.record?.id),
@@ -50,13 +50,13 @@ final class PostgresActivityLog: @unchecked Sendable {
     /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before deleting it.
     func recordDocument(_ verb: ShopActivity.Kind.Verb, _ kind: MovementKind, id: Int64) async throws {
         var header: (Int64, String?, Int64?, String?) = (0, nil, nil, nil)
-        for try await row in try await self.connection.query("""
+        for try await row in try await self.connection.prepared("""
             SELECT d.tip, d.reason, d.saleId, COALESCE(s.name, c.name) FROM document d
             LEFT JOIN supplier s ON s.id = d.supplierId LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = \(id)
             """, logger: self.logger).decode((Int64, String?, Int64?, String?).self) { header = row }
         var lines: [ShopActivity.DocumentLine] = []
         // A sale line's value change takes in its recipe's ingredient issues (their line numbers: RecipeLines).
-        for try await (productID, name, quantity, unitAmount, revenue, tax, valueChange) in try await self.connection.query("""
+        for try await (productID, name, quantity, unitAmount, revenue, tax, valueChange) in try await self.connection.prepared("""
             SELECT m.productId, p.name, m.quantity, m.unitAmount, m.revenue, m.tax,
                    (m.valueChange + (SELECT COALESCE(SUM(c.valueChange), 0) FROM movement c
                        WHERE c.documentId = m.documentId AND c.kind = 'consumption' AND c.lineNo / 1000 - 1000 = m.lineNo))::bigint
@@ -80,7 +80,7 @@ final class PostgresActivityLog: @unchecked Sendable {
         let touched = self.activities.filter { $0.kind.movesStock }.flatMap(\.productIDs).filter { seen.insert($0).inserted }
         for id in touched {
             var found: (String, Int64, Bool, Int64?, Int64?, Bool, Bool)?
-            for try await row in try await self.connection.query("""
+            for try await row in try await self.connection.prepared("""
                 SELECT p.name, p.quantity, p.tracksStock, p.lowStockThreshold, c.lowStockThreshold, p.isArchived, p.lowNoted
                 FROM product p LEFT JOIN category c ON c.id = p.categoryId WHERE p.id = \(id.rawValue)
                 """, logger: self.logger).decode((String, Int64, Bool, Int64?, Int64?, Bool, Bool).self) { found = row }
@@ -93,12 +93,12 @@ final class PostgresActivityLog: @unchecked Sendable {
             case .unchanged:
                 continue
             case .wentLow:
-                try await self.connection.execute("UPDATE product SET lowNoted = true WHERE id = \(id.rawValue)", logger: self.logger)
+                try await self.connection.run("UPDATE product SET lowNoted = true WHERE id = \(id.rawValue)", logger: self.logger)
                 let threshold = StockStatus.effectiveThreshold(productThreshold: own, categoryThreshold: category, shopDefault: settings.lowStockDefault)
                 try await self.record(ShopActivity.wentLow(id, name: name, stock: quantity, threshold: threshold, by: self.agent,
                                                            at: InventoryPostgresRepository.now))
             case .recovered:
-                try await self.connection.execute("UPDATE product SET lowNoted = false WHERE id = \(id.rawValue)", logger: self.logger)
+                try await self.connection.run("UPDATE product SET lowNoted = false WHERE id = \(id.rawValue)", logger: self.logger)
             }
         }
     }

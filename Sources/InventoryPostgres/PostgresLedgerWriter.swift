@@ -74,7 +74,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
     func lock(_ ids: [ProductID]) async throws {
         let missing = Set(ids).subtracting(self.states.keys).map(\.rawValue).sorted()
         guard !missing.isEmpty else { return }
-        let rows = try await self.connection.query("""
+        let rows = try await self.connection.prepared("""
             SELECT id, name, tracksStock, allowsNegativeStock, quantity, value, averageCost, lastEffectiveAt, lastSequence, lastLineNo
             FROM product WHERE id = ANY(\(missing)) ORDER BY id FOR UPDATE
             """, logger: self.logger)
@@ -107,7 +107,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
 
     /// The product's quantity and average cost on record at `effectiveAt` (nothing, at no cost, before its first movement).
     func balance(of productID: ProductID, at effectiveAt: Instant) async throws -> (quantity: Quantity, averageCost: UnitCost) {
-        for try await (quantity, averageCost) in try await self.connection.query("""
+        for try await (quantity, averageCost) in try await self.connection.prepared("""
             SELECT quantityAfter, averageCostAfter FROM movement WHERE productId = \(productID.rawValue) AND effectiveAt <= \(effectiveAt)
             ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
             """, logger: self.logger).decode((Int64, Int64).self) {
@@ -172,7 +172,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
         var state = try await self.state(productID)
         let at = Instant(milliseconds: position.effectiveAt)
         var startBalance = LedgerBalance.empty
-        for try await (quantity, value, averageCost) in try await self.connection.query("""
+        for try await (quantity, value, averageCost) in try await self.connection.prepared("""
             SELECT quantityAfter, valueAfter, averageCostAfter FROM movement
             WHERE productId = \(productID.rawValue) AND (effectiveAt, documentId, lineNo) < (\(at), \(position.sequence), \(position.lineNo))
             ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
@@ -182,7 +182,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
         var ledger = StockLedger(balance: startBalance, allowsNegativeStock: state.allowsNegativeStock, tracksStock: state.tracksStock)
         typealias Stored = (Int64, String, Int64, Int64, Int64?, Int64, Int64, Int64, Int64, Int64, Instant, Int64, Int, String, Bool)
         var rows: [Stored] = []
-        for try await row in try await self.connection.query("""
+        for try await row in try await self.connection.prepared("""
             SELECT id, effect, quantity, unitAmount, sourceMovementId, valueChange, costAdjustment,
                    quantityAfter, valueAfter, averageCostAfter, effectiveAt, documentId, lineNo, kind, beyondStock
             FROM movement
@@ -217,7 +217,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
         try await changed.write(on: self.connection, logger: self.logger)
         if last == nil {
             // Nothing at or after the position: the ledger ends before it.
-            for try await (lastAt, sequence, lineNo) in try await self.connection.query("""
+            for try await (lastAt, sequence, lineNo) in try await self.connection.prepared("""
                 SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = \(productID.rawValue)
                 ORDER BY effectiveAt DESC, documentId DESC, lineNo DESC LIMIT 1
                 """, logger: self.logger).decode((Instant, Int64, Int).self) {
@@ -232,7 +232,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
 
     /// The cost a sale line was booked at, for returns.
     func bookedCost(of movementID: MovementID) async throws -> (cost: Money, quantity: Quantity) {
-        for try await (valueChange, quantity) in try await self.connection.query(
+        for try await (valueChange, quantity) in try await self.connection.prepared(
             "SELECT valueChange, quantity FROM movement WHERE id = \(movementID.rawValue)", logger: self.logger
         ).decode((Int64, Int64).self) {
             return (Money(minorUnits: -valueChange), Quantity(thousandths: quantity).magnitude)
@@ -279,13 +279,13 @@ final class PostgresLedgerWriter: @unchecked Sendable {
     /// Deletes a document's movements, taking its sales out of the monthly sales summary.
     func deleteMovements(documentID: Int64) async throws {
         var rows: [(Int64, Int, Int64, Int64)] = []
-        for try await row in try await self.connection.query("""
+        for try await row in try await self.connection.prepared("""
             SELECT productId, day, quantity, revenue FROM movement WHERE documentId = \(documentID) AND kind IN ('sale', 'customerReturn')
             """, logger: self.logger).decode((Int64, Int, Int64, Int64).self) { rows.append(row) }
         for (productID, day, quantity, revenue) in rows {
             self.countSales(productID: productID, day: day, quantitySold: quantity, revenue: -revenue)
         }
-        try await self.connection.execute("DELETE FROM movement WHERE documentId = \(documentID)", logger: self.logger)
+        try await self.connection.run("DELETE FROM movement WHERE documentId = \(documentID)", logger: self.logger)
     }
 
     private func insert(_ line: PendingMovement, outcome: MovementOutcome) async throws {
@@ -293,7 +293,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
             self.countSales(productID: line.productID.rawValue, day: line.day,
                             quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
         }
-        try await self.connection.execute("""
+        try await self.connection.run("""
             INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,
                 discount, taxRate, revenue, tax, lotCode, expiryDate, sourceMovementId, valueChange, costAdjustment,
                 quantityAfter, valueAfter, averageCostAfter, beyondStock)
@@ -332,7 +332,7 @@ struct ChangedMovements {
     func write(on connection: PostgresConnection, logger: Logger) async throws {
         for start in stride(from: 0, to: self.ids.count, by: 5_000) {
             let slice = start..<min(self.ids.count, start + 5_000)
-            try await connection.execute("""
+            try await connection.run("""
                 UPDATE movement m SET valueChange = u.valueChange, costAdjustment = u.costAdjustment, quantityAfter = u.quantityAfter,
                     valueAfter = u.valueAfter, averageCostAfter = u.averageCostAfter
                 FROM unnest(\(Array(self.ids[slice]))::bigint[], \(Array(self.valueChanges[slice]))::bigint[], \(Array(self.costAdjustments[slice]))::bigint[],
@@ -364,7 +364,7 @@ struct ChangedBalances {
 
     func write(on connection: PostgresConnection, logger: Logger) async throws {
         guard !self.ids.isEmpty else { return }
-        try await connection.execute("""
+        try await connection.run("""
             UPDATE product p SET quantity = u.quantity, value = u.value, averageCost = u.averageCost,
                 lastEffectiveAt = CASE WHEN u.hasLast THEN u.lastAt END, lastSequence = CASE WHEN u.hasLast THEN u.lastSequence END,
                 lastLineNo = CASE WHEN u.hasLast THEN u.lastLineNo END
@@ -390,26 +390,31 @@ struct CountedSales {
         self.revenues.append(revenue)
     }
 
-    func write(on connection: PostgresConnection, logger: Logger) async throws {
-        guard !self.years.isEmpty else { return }
+    /// The statement, the same text every time.
+    private static let upsert: String = {
         let columns = (1...12).map { "q\($0), r\($0)" }.joined(separator: ", ")
         let sums = (1...12).map {
             "COALESCE(SUM(s.quantity) FILTER (WHERE s.month = \($0)), 0)::bigint, COALESCE(SUM(s.revenue) FILTER (WHERE s.month = \($0)), 0)::bigint"
         }.joined(separator: ", ")
         let additions = (1...12).map { "q\($0) = productSalesYear.q\($0) + excluded.q\($0), r\($0) = productSalesYear.r\($0) + excluded.r\($0)" }
             .joined(separator: ", ")
-        var binds = PostgresBindings()
-        binds.append(self.years)
-        binds.append(self.months)
-        binds.append(self.productIDs)
-        binds.append(self.quantities)
-        binds.append(self.revenues)
-        try await connection.execute(PostgresQuery(unsafeSQL: """
+        return """
             INSERT INTO productSalesYear (year, productId, \(columns))
             SELECT s.year, s.productId, \(sums)
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS s(year, month, productId, quantity, revenue)
             GROUP BY s.year, s.productId ORDER BY s.productId, s.year
             ON CONFLICT (year, productId) DO UPDATE SET \(additions)
-            """, binds: binds), logger: logger)
+            """
+    }()
+
+    func write(on connection: PostgresConnection, logger: Logger) async throws {
+        guard !self.years.isEmpty else { return }
+        var statement = PreparedSQL(shape: Self.upsert)
+        statement.bind(self.years)
+        statement.bind(self.months)
+        statement.bind(self.productIDs)
+        statement.bind(self.quantities)
+        statement.bind(self.revenues)
+        try await connection.run(statement, logger: logger)
     }
 }

@@ -121,7 +121,7 @@ final class PostgresLiveEvents: Sendable {
     func announce(_ auditIDs: [Int64], on connection: PostgresConnection, logger: Logger) async {
         for payload in Self.payloads(instance: self.instance, ids: auditIDs) {
             do {
-                try await connection.execute(
+                try await connection.run(
                     "SELECT set_config('synchronous_commit', 'off', true), pg_notify(\(self.channel), \(payload))", logger: logger)
             } catch {
                 logger.warning("live event not announced to the other instances", metadata: ["error": "\(String(reflecting: error))"])
