@@ -57,6 +57,7 @@ extension InventoryPostgresRepository {
         let file = try SQLiteShopFile.openForReading(at: path)
         defer { file.close() }
         // `transaction`, not `write`: no settings are read before it nor stock alerts noted after it, as it replaces the shop.
+        defer { self.settingsCache.invalidate() }  // the copied shop's, not the empty one's read at open
         return try await self.transaction { connection in
             // One copy at a time into this database, whichever process runs it: the second finds the first's shop.
             try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-shop-copy'))", logger: self.logger)

@@ -13,7 +13,7 @@ import PostgresNIO
 /// supplier a product is given is share-locked until the commit, so it cannot go between the check and the write.
 extension InventoryPostgresRepository: CatalogueRepository {
     /// The columns ``product(_:)`` reads, over `product p`: the pictures as one array in their order.
-    static let productColumns = """
+    static let productColumns: StaticString = """
         p.id, p.name, p.sku, p.barcode, p.categoryId, p.unit,
         (SELECT array_agg(pp.name ORDER BY pp.position) FROM productPicture pp WHERE pp.productId = p.id),
         p.salePrice, p.minimumSalePrice, p.taxRate, p.lowStockThreshold, p.tracksStock, p.allowsNegativeStock, p.iconEmoji, p.isArchived,
@@ -42,15 +42,15 @@ extension InventoryPostgresRepository: CatalogueRepository {
     }
 
     /// The products a query of ``productColumns`` answers, in its order.
-    func products(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Product] {
+    func products(_ connection: PostgresConnection, _ statement: PreparedSQL) async throws -> [Product] {
         var products: [Product] = []
-        for try await row in try await connection.query(query, logger: self.logger) { products.append(try Self.product(row)) }
+        for try await row in try await connection.prepared(statement, logger: self.logger) { products.append(try Self.product(row)) }
         return products
     }
 
     /// One product. - Throws: `notFound` on `productId`.
     func fetchProduct(_ connection: PostgresConnection, _ id: ProductID) async throws -> Product {
-        guard let product = try await self.products(connection, "SELECT \(unescaped: Self.productColumns) FROM product p WHERE p.id = \(id.rawValue)").first
+        guard let product = try await self.products(connection, "SELECT \(constant: Self.productColumns) FROM product p WHERE p.id = \(id.rawValue)").first
         else { throw InventoryError(.notFound, field: "productId", "product \(id) does not exist") }
         return product
     }
@@ -58,14 +58,14 @@ extension InventoryPostgresRepository: CatalogueRepository {
     /// Locks a product's row until the commit, then reads it (in a statement of its own, so it is read as it is once
     /// the lock is granted). - Throws: `notFound` on `productId`.
     func lockProduct(_ connection: PostgresConnection, _ id: ProductID) async throws -> Product {
-        let locked = try await connection.query("SELECT id FROM product WHERE id = \(id.rawValue) FOR UPDATE", logger: self.logger).collect(Int64.self)
+        let locked = try await connection.prepared("SELECT id FROM product WHERE id = \(id.rawValue) FOR UPDATE", logger: self.logger).collect(Int64.self)
         guard !locked.isEmpty else { throw InventoryError(.notFound, field: "productId", "product \(id) does not exist") }
         return try await self.fetchProduct(connection, id)
     }
 
     /// Holds an advisory lock on `key` until the commit (one key per value: a barcode, a SKU).
     func lockValue(_ connection: PostgresConnection, _ key: String) async throws {
-        try await connection.execute("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: self.logger)
+        try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: self.logger)
     }
 
     /// Checks a product's barcode, SKU, category and supplier (the rule:
@@ -75,20 +75,18 @@ extension InventoryPostgresRepository: CatalogueRepository {
         func owner(_ column: String, _ value: String?) async throws -> ProductCodeOwner? {
             guard let value = StoredText.bound(value) else { return nil }
             try await self.lockValue(connection, "stockroom-product-\(column):" + value)
-            var binds = PostgresBindings()
-            binds.append(value)
-            for try await (id, name) in try await connection.query(PostgresQuery(unsafeSQL: "SELECT id, name FROM product WHERE \(column) = $1", binds: binds),
-                                                                   logger: self.logger).decode((Int64, String).self) {
+            var statement = PreparedSQL(shape: "SELECT id, name FROM product WHERE \(column) = $1")
+            statement.bind(value)
+            for try await (id, name) in try await connection.prepared(statement, logger: self.logger).decode((Int64, String).self) {
                 return ProductCodeOwner(id: ProductID(id), name: name)
             }
             return nil
         }
         func exists(_ table: String, _ id: Int64?) async throws -> Bool {
             guard let id else { return true }
-            var binds = PostgresBindings()
-            binds.append(id)
-            let found = try await connection.query(PostgresQuery(unsafeSQL: "SELECT id FROM \(table) WHERE id = $1 FOR KEY SHARE", binds: binds),
-                                                   logger: self.logger).collect(Int64.self)
+            var statement = PreparedSQL(shape: "SELECT id FROM \(table) WHERE id = $1 FOR KEY SHARE")
+            statement.bind(id)
+            let found = try await connection.prepared(statement, logger: self.logger).collect(Int64.self)
             return !found.isEmpty
         }
         try details.checkReferences(of: id, barcodeOwner: try await owner("barcode", details.barcode), skuOwner: try await owner("sku", details.sku),
@@ -96,42 +94,41 @@ extension InventoryPostgresRepository: CatalogueRepository {
                                     supplierExists: try await exists("supplier", details.preferredSupplierID?.rawValue))
     }
 
-    /// The editable columns' values (each text as SQLite receives it: ``StoredText/bound(_:)-(String)``), in the order of ``insertProduct(_:_:)``'s and ``replaceProduct(_:_:_:old:)``'s columns.
-    static func productBindings(_ details: ProductDetails) -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(StoredText.bound(details.name))
-        binds.append(StoredText.bound(SearchText.key(details.name, details.sku, details.barcode)))
-        binds.append(StoredText.bound(details.sku))
-        binds.append(StoredText.bound(details.barcode))
-        binds.append(details.categoryID?.rawValue)
-        binds.append(StoredText.bound(details.unit))
-        binds.append(details.salePrice.minorUnits)
-        binds.append(details.minimumSalePrice?.minorUnits)
-        binds.append(details.taxRate.hundredths)
-        binds.append(details.lowStockThreshold?.thousandths)
-        binds.append(details.tracksStock)
-        binds.append(details.allowsNegativeStock)
-        binds.append(StoredText.bound(details.iconEmoji))
-        binds.append(details.isArchived)
-        binds.append(details.preferredSupplierID?.rawValue)
-        binds.append(StoredText.bound(details.supplierCode))
-        binds.append(details.packSize.thousandths)
-        binds.append(StoredText.bound(details.description))
-        binds.append(StoredText.bound(details.shelf))
-        return binds
+    /// Binds the editable columns' values (each text as SQLite receives it: ``StoredText/bound(_:)-(String)``), in the order of ``insertProduct(_:_:)``'s and ``replaceProduct(_:_:_:old:)``'s columns.
+    static func bindProduct(_ details: ProductDetails, to binds: inout PreparedSQL) {
+        binds.bind(StoredText.bound(details.name))
+        binds.bind(StoredText.bound(SearchText.key(details.name, details.sku, details.barcode)))
+        binds.bind(StoredText.bound(details.sku))
+        binds.bind(StoredText.bound(details.barcode))
+        binds.bind(details.categoryID?.rawValue)
+        binds.bind(StoredText.bound(details.unit))
+        binds.bind(details.salePrice.minorUnits)
+        binds.bind(details.minimumSalePrice?.minorUnits)
+        binds.bind(details.taxRate.hundredths)
+        binds.bind(details.lowStockThreshold?.thousandths)
+        binds.bind(details.tracksStock)
+        binds.bind(details.allowsNegativeStock)
+        binds.bind(StoredText.bound(details.iconEmoji))
+        binds.bind(details.isArchived)
+        binds.bind(details.preferredSupplierID?.rawValue)
+        binds.bind(StoredText.bound(details.supplierCode))
+        binds.bind(details.packSize.thousandths)
+        binds.bind(StoredText.bound(details.description))
+        binds.bind(StoredText.bound(details.shelf))
     }
 
     /// Inserts validated details (checked and locked first) and answers the new product's id.
     func insertProduct(_ connection: PostgresConnection, _ details: ProductDetails) async throws -> ProductID {
         try await self.checkReferences(connection, details, of: nil)
-        var binds = Self.productBindings(details)
-        binds.append(Self.now)
-        let id = try await connection.query(PostgresQuery(unsafeSQL: """
+        var statement = PreparedSQL(shape: """
             INSERT INTO product (name, searchKey, sku, barcode, categoryId, unit, salePrice, minimumSalePrice, taxRate,
                 lowStockThreshold, tracksStock, allowsNegativeStock, iconEmoji, isArchived,
                 preferredSupplierId, supplierCode, packSize, description, shelf, createdAt, updatedAt)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20) RETURNING id
-            """, binds: binds), logger: self.logger).collect(Int64.self)[0]
+            """)
+        Self.bindProduct(details, to: &statement)
+        statement.bind(Self.now)
+        let id = try await connection.prepared(statement, logger: self.logger).collect(Int64.self)[0]
         return ProductID(id)
     }
 
@@ -166,22 +163,23 @@ extension InventoryPostgresRepository: CatalogueRepository {
     /// Stores a locked product's validated fields over `old`, replaying its ledger when the costing rules changed.
     func replaceProduct(_ connection: PostgresConnection, _ settings: ShopSettings, _ id: ProductID, _ details: ProductDetails, old: Product) async throws -> Product {
         try await self.checkReferences(connection, details, of: id)
-        let isRecipe = try await connection.query("SELECT EXISTS (SELECT 1 FROM recipeComponent WHERE productId = \(id.rawValue))", logger: self.logger)
+        let isRecipe = try await connection.prepared("SELECT EXISTS (SELECT 1 FROM recipeComponent WHERE productId = \(id.rawValue))", logger: self.logger)
             .collect(Bool.self).first ?? false
         try details.checkStockKeeping(from: old.details, isRecipe: isRecipe)
-        var binds = Self.productBindings(details)
-        binds.append(Self.now)
-        binds.append(id.rawValue)
-        try await connection.execute(PostgresQuery(unsafeSQL: """
+        var statement = PreparedSQL(shape: """
             UPDATE product SET name = $1, searchKey = $2, sku = $3, barcode = $4, categoryId = $5, unit = $6,
                 salePrice = $7, minimumSalePrice = $8, taxRate = $9, lowStockThreshold = $10, tracksStock = $11,
                 allowsNegativeStock = $12, iconEmoji = $13, isArchived = $14,
                 preferredSupplierId = $15, supplierCode = $16, packSize = $17, description = $18, shelf = $19, updatedAt = $20
             WHERE id = $21
-            """, binds: binds), logger: self.logger)
+            """)
+        Self.bindProduct(details, to: &statement)
+        statement.bind(Self.now)
+        statement.bind(id.rawValue)
+        try await connection.run(statement, logger: self.logger)
         if details.changesCosting(from: old.details) {
             var first: (Instant, Int64, Int)?
-            for try await row in try await connection.query("""
+            for try await row in try await connection.prepared("""
                 SELECT effectiveAt, documentId, lineNo FROM movement WHERE productId = \(id.rawValue)
                 ORDER BY effectiveAt, documentId, lineNo LIMIT 1
                 """, logger: self.logger).decode((Instant, Int64, Int).self) { first = row }
@@ -200,25 +198,27 @@ extension InventoryPostgresRepository: CatalogueRepository {
         try await self.write { connection, _, log in
             // The row lock keeps a document from booking the product between the count and the delete.
             let product = try await self.lockProduct(connection, id)
-            let uses = try await connection.query("SELECT COUNT(*) FROM movement WHERE productId = \(id.rawValue)", logger: self.logger)
+            let uses = try await connection.prepared("SELECT COUNT(*) FROM movement WHERE productId = \(id.rawValue)", logger: self.logger)
                 .collect(Int64.self).first ?? 0
             try product.checkDeletable(movements: Int(uses))
-            try await connection.execute("DELETE FROM product WHERE id = \(id.rawValue)", logger: self.logger)
+            try await connection.run("DELETE FROM product WHERE id = \(id.rawValue)", logger: self.logger)
             try await log.record(.productDeleted, record: .init(.product, id.rawValue), productIDs: [id], subject: product.name)
         }
     }
 
+    // The lookups are one statement each, so one snapshot without a transaction around it: a round trip instead of three.
+
     public func product(_ id: ProductID) async throws -> Product {
-        try await self.read { connection in try await self.fetchProduct(connection, id) }
+        try await self.statement { connection in try await self.fetchProduct(connection, id) }
     }
 
     public func product(barcode: String) async throws -> Product? {
         let candidates = Barcode.lookupCandidates(barcode)
         guard !candidates.isEmpty else { return nil }
-        return try await self.read { connection in
+        return try await self.statement { connection in
             // The first candidate a product holds, as SQLite tries them in turn.
             try await self.products(connection, """
-                SELECT \(unescaped: Self.productColumns) FROM product p WHERE p.barcode = ANY(\(candidates))
+                SELECT \(constant: Self.productColumns) FROM product p WHERE p.barcode = ANY(\(candidates))
                 ORDER BY array_position(\(candidates), p.barcode) LIMIT 1
                 """).first
         }
@@ -226,8 +226,8 @@ extension InventoryPostgresRepository: CatalogueRepository {
 
     public func product(sku: String) async throws -> Product? {
         let sku = StoredText.bound(ProductQuery.skuLookup(sku))
-        return try await self.read { connection in
-            try await self.products(connection, "SELECT \(unescaped: Self.productColumns) FROM product p WHERE p.sku = \(sku)").first
+        return try await self.statement { connection in
+            try await self.products(connection, "SELECT \(constant: Self.productColumns) FROM product p WHERE p.sku = \(sku)").first
         }
     }
 
@@ -375,16 +375,16 @@ extension InventoryPostgresRepository: CatalogueRepository {
     public func reprice(pricesIncludeTax: Bool) async throws -> Int {
         try await self.write { connection, _, log in
             // One settings change at a time, whichever instance makes it (as saveSettings); read again under the lock.
-            try await connection.execute("SELECT pg_advisory_xact_lock(hashtext('stockroom-settings'))", logger: self.logger)
+            try await connection.run("SELECT pg_advisory_xact_lock(hashtext('stockroom-settings'))", logger: self.logger)
             let old = try await Self.loadSettings(connection, logger: self.logger)
             guard old.pricesIncludeTax != pricesIncludeTax else { return 0 }
-            let ids = try await connection.query("SELECT id FROM product ORDER BY id FOR UPDATE", logger: self.logger).collect(Int64.self)
-            let products = try await self.products(connection, "SELECT \(unescaped: Self.productColumns) FROM product p WHERE p.id = ANY(\(ids)) ORDER BY p.id")
+            let ids = try await connection.prepared("SELECT id FROM product ORDER BY id FOR UPDATE", logger: self.logger).collect(Int64.self)
+            let products = try await self.products(connection, "SELECT \(constant: Self.productColumns) FROM product p WHERE p.id = ANY(\(ids)) ORDER BY p.id")
             for before in products {
                 var after = before
                 after.details = before.details.repriced(toIncludeTax: pricesIncludeTax)
                 guard after != before else { continue }
-                try await connection.execute("""
+                try await connection.run("""
                     UPDATE product SET salePrice = \(after.details.salePrice.minorUnits), minimumSalePrice = \(after.details.minimumSalePrice?.minorUnits),
                     updatedAt = \(Self.now) WHERE id = \(before.id.rawValue)
                     """, logger: self.logger)
@@ -393,7 +393,7 @@ extension InventoryPostgresRepository: CatalogueRepository {
             var new = old
             new.pricesIncludeTax = pricesIncludeTax
             for (key, value) in new.storedValues where key == "pricesIncludeTax" {
-                try await connection.execute("""
+                try await connection.run("""
                     INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                     """, logger: self.logger)
             }

@@ -5,9 +5,12 @@ import PostgresNIO
 
 /// Settings and the receipt logo (``SettingsRepository``).
 extension InventoryPostgresRepository: SettingsRepository {
-    /// One statement, so one snapshot without a transaction around it: a round trip instead of three.
+    /// The settings as committed, or as read within the last second (``settingsCache``). A read is one statement, so
+    /// one snapshot without a transaction around it.
     public func settings() async throws -> ShopSettings {
-        try await self.statement { connection in try await Self.loadSettings(connection, logger: self.logger) }
+        try await self.settingsCache.value(for: 0) {
+            try await self.statement { connection in try await Self.loadSettings(connection, logger: self.logger) }
+        }!
     }
 
     /// The stored settings, parsed and checked by the domain (``ShopSettings/init(storedValues:)``).

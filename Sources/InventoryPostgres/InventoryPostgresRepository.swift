@@ -1,5 +1,6 @@
 import Foundation
 import InventoryDomain
+import InventoryStore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -34,6 +35,10 @@ public final class InventoryPostgresRepository: Sendable {
     /// database, for the server's live events (``ActivitySource``, ``PostgresLiveEvents``).
     public let activityFeed: ActivityFeed
     let liveEvents: PostgresLiveEvents
+    /// The settings, which nearly every request reads (the lock's minutes, the currency), kept for up to a second
+    /// after a read. A change committed on this instance drops them at once, one on another instance as soon as its
+    /// notification arrives (``PostgresLiveEvents``), and otherwise the second runs out.
+    let settingsCache = RecentReads<Int, ShopSettings>(name: "settings", capacity: 1)
 
     /// Connects to the database (creating the URL's schema when it names one) and migrates it.
     /// - Throws: ``InventoryError`` (`storage`, field `database`) when the server cannot be reached or the schema is
@@ -87,7 +92,7 @@ public final class InventoryPostgresRepository: Sendable {
         self.running = Task { await client.run() }
         // Listening starts with the first observer, so a one-shot command (which observes nothing) never opens the
         // listening connection. The feed holds the listener weakly; the listener's task ends in deinit.
-        let liveEvents = PostgresLiveEvents(location, logger: self.logger)
+        let liveEvents = PostgresLiveEvents(location, logger: self.logger, settingsCache: self.settingsCache)
         self.liveEvents = liveEvents
         self.activityFeed = ActivityFeed(whenObserved: { [weak liveEvents] feed in liveEvents?.start(publishingTo: feed) })
     }
@@ -175,6 +180,7 @@ public final class InventoryPostgresRepository: Sendable {
                     if let afterCommit { outcome.value = await afterCommit(connection, outcome.value) }
                     return outcome
                 }
+                if Self.changeSettings(outcome.activities) { self.settingsCache.invalidate() }
                 self.activityFeed.publish(outcome.activities)
                 return outcome.value
             } catch {
@@ -186,6 +192,11 @@ public final class InventoryPostgresRepository: Sendable {
                 throw Self.translate(error)
             }
         }
+    }
+
+    /// Whether activities changed the settings (or replaced them all, a restore).
+    static func changeSettings(_ activities: [ShopActivity]) -> Bool {
+        activities.contains { $0.kind == .settingsChanged || $0.kind == .backupRestored }
     }
 
     /// A read in one transaction (one snapshot: `REPEATABLE READ, READ ONLY`).

@@ -1,5 +1,6 @@
 import Foundation
 import InventoryDomain
+import InventoryStore
 import Logging
 import PostgresNIO
 import Synchronization
@@ -39,6 +40,8 @@ final class PostgresLiveEvents: Sendable {
     private let location: PostgresLocation
     private let logger: Logger
     private let state = Mutex(State())
+    /// The repository's settings, dropped when another instance's activities changed them, or may have.
+    private let settingsCache: RecentReads<Int, ShopSettings>
 
     private struct State {
         var task: Task<Void, Never>?
@@ -52,9 +55,10 @@ final class PostgresLiveEvents: Sendable {
     static let firstRetry = Duration.milliseconds(100)
     static let longestRetry = Duration.seconds(2)
 
-    init(_ location: PostgresLocation, logger: Logger) {
+    init(_ location: PostgresLocation, logger: Logger, settingsCache: RecentReads<Int, ShopSettings>) {
         self.location = location
         self.logger = logger
+        self.settingsCache = settingsCache
         self.channel = Self.channel(schema: location.schema)
     }
 
@@ -179,6 +183,7 @@ final class PostgresLiveEvents: Sendable {
                         if outage {
                             outage = false
                             self.logger.notice("live events: listening on \(self.channel) again (activities committed meanwhile are not replayed; screens are told to read again)")
+                            self.settingsCache.invalidate()
                             feed.publishMissed()
                         }
                         for try await notification in notifications {
@@ -223,6 +228,7 @@ final class PostgresLiveEvents: Sendable {
                 activities.append(activity)
             }
         }
+        if InventoryPostgresRepository.changeSettings(activities) { self.settingsCache.invalidate() }
         feed.publish(activities)
     }
 

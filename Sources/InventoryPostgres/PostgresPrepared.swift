@@ -8,9 +8,10 @@ import PostgresNIO
 // connection, a statement is only bound and executed after that, and PostgreSQL keeps its plan.
 
 /// A statement whose SQL text is fixed where it is written: values only go in as parameters (`\(value)` becomes `$n`),
-/// so one call site prepares one statement per connection, however many times it runs. There is no way to splice text
-/// in: a statement built at run time goes through `PostgresQuery(unsafeSQL:)` and `query`, unprepared, so it cannot
-/// fill a connection with prepared statements.
+/// and text only as a constant of the source (`\(constant:)`, a `StaticString`), so one call site prepares one
+/// statement per connection, however many times it runs. A statement built at run time goes through
+/// `PostgresQuery(unsafeSQL:)` and `query`, unprepared, so it cannot fill a connection with prepared statements (or
+/// through ``init(shape:)``, for a few shapes chosen in code).
 ///
 /// Each parameter's type is its Swift type's, also for a `nil` (PostgreSQL would otherwise infer the type of a NULL
 /// from where it stands, and a later call with a value of another type would fail to bind).
@@ -54,6 +55,11 @@ struct PreparedSQL: ExpressibleByStringInterpolation, Sendable {
             if let value { self.binds.append(value) } else { self.binds.appendNull() }
             self.types.append(Value.psqlType)
             self.sql.append("$\(self.binds.count)")
+        }
+
+        /// Text written into the statement as it is: a constant of the source (a list of columns), never a value.
+        mutating func appendInterpolation(constant text: StaticString) {
+            self.sql.append(text.description)
         }
     }
 

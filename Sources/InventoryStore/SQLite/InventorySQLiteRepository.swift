@@ -350,7 +350,7 @@ extension InventorySQLiteRepository {
 /// needs (the settings, the caller's session) costs no database read. ``invalidate()`` drops them all; a read that
 /// began before an invalidation does not store what it read (its generation is older), so a change made through this
 /// repository is seen by the next request, and one made by another process on the same file within ``lifetime``.
-final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatable {
+package final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatable {
     private struct Entry {
         var value: Value
         var readAt: ContinuousClock.Instant
@@ -366,7 +366,7 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
     /// Lookups answered from the cache and lookups that read (``StoreMetrics``).
     private let hits: Counter, misses: Counter
 
-    init(name: String, lifetime: Duration = .seconds(1), capacity: Int = 4096) {
+    package init(name: String, lifetime: Duration = .seconds(1), capacity: Int = 4096) {
         self.lifetime = lifetime
         self.capacity = capacity
         self.hits = Counter(label: "stockroom_cache_lookups_total", dimensions: [("cache", name), ("result", "hit")])
@@ -396,7 +396,7 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
 
     /// The value kept for `key` when fresh; otherwise what `read` answers, kept unless an invalidation overtook it
     /// (nil answers are not kept).
-    func value(for key: Key, read: () async throws -> Value?) async rethrows -> Value? {
+    package func value(for key: Key, read: () async throws -> Value?) async rethrows -> Value? {
         let (cached, generation) = self.current(key)
         if let cached {
             self.hits.increment()
@@ -409,7 +409,7 @@ final class RecentReads<Key: Hashable & Sendable, Value: Sendable>: Invalidatabl
     }
 
     /// Drops every value; reads already under way will not store theirs.
-    func invalidate() {
+    package func invalidate() {
         self.state.withLock { state in
             state.entries.removeAll(keepingCapacity: true)
             state.generation += 1

@@ -98,6 +98,28 @@ struct PostgresLiveEventsTests {
         #expect(a.heard.all.count == own.count + 1 && a.heard.all.last?.record == mark)
     }
 
+    @Test func aSettingsChangeReachesTheOtherInstancesKeptSettingsWithItsNotification() async throws {
+        let location = try Backend.postgresLocation()
+        let a = try await Self.instance(location)
+        let b = try await Self.instance(location)
+        // B keeps the settings it read (for up to a second): a change made behind its back, by SQL, is not seen yet.
+        let before = try await b.store.settings()
+        let keptAt = ContinuousClock.now
+        _ = try await Self.sql(a.store, "INSERT INTO setting (key, value) VALUES ('lockMinutes', '7') ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1::bigint")
+        #expect(try await b.store.settings() == before)
+        // A change through A: A sees it at once, B as soon as A's notification arrives, well within the second.
+        var changed = before
+        changed.lockMinutes = 42
+        try await a.store.saveSettings(changed)
+        #expect(try await a.store.settings().lockMinutes == 42)
+        try await Self.eventually("B hears A's settings change") { b.heard.all.contains { $0.kind == .settingsChanged } }
+        #expect(try await b.store.settings().lockMinutes == 42)
+        #expect(ContinuousClock.now - keptAt < .seconds(1), "B's kept settings had run out anyway: the check above proved nothing")
+        // And whatever the notifications, a kept read lasts a second at most.
+        _ = try await Self.sql(a.store, "INSERT INTO setting (key, value) VALUES ('lockMinutes', '9') ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1::bigint")
+        try await Self.eventually("B reads the settings again within a second", within: 2) { try await b.store.settings().lockMinutes == 9 }
+    }
+
     @Test func aRefusedWriteAndADryRunNotifyNothing() async throws {
         let location = try Backend.postgresLocation()
         let a = try await InventoryPostgresRepository.open(location, maximumConnections: 4)
