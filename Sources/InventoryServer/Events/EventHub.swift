@@ -58,9 +58,12 @@ public final class EventHub: Sendable {
 
     /// A stream of every event published from now on; it ends when the caller stops iterating. With `alerts`, it
     /// also carries the `alert` events (for a manager or admin who opted in, decided by the caller when it subscribes).
+    ///
+    /// Unbounded: its consumer (`/events` forwarding to ``LiveFrames``) never waits, so events do not pile up here;
+    /// the bound that a slow client meets is its ``LiveFrames``', which tells the client when it dropped anything.
     public func subscribe(alerts: Bool = false) -> AsyncStream<LiveEvent> {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             ServerMetrics.recordListeners(self.state.withLock { state in
@@ -237,18 +240,18 @@ struct EventsController {
             let alerts = if let identity = context.identity { await self.receivesAlerts(identity) } else { false }
             let events = self.hub.subscribe(alerts: alerts)
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
-            let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(100))
+            let frames = LiveFrames()
             let forward = Task {
-                for await event in events { continuation.yield(event.frame) }
-                continuation.finish()
+                for await event in events { frames.send(event.frame) }
+                frames.finish()
             }
             let ping = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(15))
-                    continuation.yield(": ping\n\n")
+                    frames.send(LiveFrames.ping)
                 }
             }
-            continuation.onTermination = { _ in
+            frames.onTermination {
                 forward.cancel()
                 ping.cancel()
             }
@@ -259,12 +262,53 @@ struct EventsController {
                     try await writer.write(ByteBuffer(string: ": connected\n\n"))
                     // A graceful shutdown ends the stream, so open streams never hold the server up.
                     try await withGracefulShutdownHandler {
-                        for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+                        for await frame in frames.stream {
+                            try await writer.write(ByteBuffer(string: frame))
+                            frames.wrote(frame)
+                        }
                     } onGracefulShutdown: {
-                        continuation.finish()
+                        frames.finish()
                     }
                     try await writer.finish(nil)
                 })
         }
+    }
+}
+
+/// The frames of one `/events` stream on their way to its socket: at most `capacity` wait for a slow client, the
+/// oldest dropped first. A client that lost frames is told so: after a drop a `resync` frame follows (``EventHub/resync``),
+/// so its screens read again what they show, as after a reconnect. One is pending at a time — until the writer has
+/// written it, or it is dropped in turn and sent again — so a client far behind gets one, not one per lost frame.
+final class LiveFrames: Sendable {
+    let stream: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+    private let resyncPending = Mutex(false)
+
+    /// The keep-alive comment (losing one loses nothing).
+    static let ping = ": ping\n\n"
+    static let resync = EventHub.resync.frame
+
+    init(capacity: Int = 100) {
+        (self.stream, self.continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(capacity))
+    }
+
+    func send(_ frame: String) {
+        guard case .dropped(let lost) = self.continuation.yield(frame), lost != Self.ping else { return }
+        let resend = self.resyncPending.withLock { pending in
+            defer { pending = true }
+            return !pending || lost == Self.resync
+        }
+        if resend { self.continuation.yield(Self.resync) }
+    }
+
+    /// The writer wrote `frame` to the socket.
+    func wrote(_ frame: String) {
+        if frame == Self.resync { self.resyncPending.withLock { $0 = false } }
+    }
+
+    func finish() { self.continuation.finish() }
+
+    func onTermination(_ body: @escaping @Sendable () -> Void) {
+        self.continuation.onTermination = { _ in body() }
     }
 }
