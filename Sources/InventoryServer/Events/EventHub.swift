@@ -259,6 +259,8 @@ struct EventsController {
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                 body: ResponseBody { writer in
+                    // However the stream ends (the client gone, a shutdown), the forwarding and the pings stop with it.
+                    defer { frames.finish() }
                     try await writer.write(ByteBuffer(string: ": connected\n\n"))
                     // A graceful shutdown ends the stream, so open streams never hold the server up.
                     try await withGracefulShutdownHandler {
