@@ -11,7 +11,7 @@ extension InventoryPostgresRepository {
     public func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord> {
         try await self.writeOnce(idempotency, kind: .sale, book: { connection, settings, log in
             let record = try await self.bookSale(connection, settings, draft, replacing: nil)
-            try await log.recordDocument(.recorded, .sale, id: record.id.rawValue)
+            try await log.recordSale(.recorded, record)
             return (record.id.rawValue, record)
         }, replay: { connection, id in try await self.fetchSale(connection, SaleID(id)) }, afterCommit: { connection, booked in
             // A replayed sale whose first answer was lost may still be waiting for its number too.
@@ -92,7 +92,7 @@ extension InventoryPostgresRepository {
     public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
         try await self.write { connection, settings, log in
             let record = try await self.bookSale(connection, settings, draft, replacing: id)
-            try await log.recordDocument(.changed, .sale, id: id.rawValue)
+            try await log.recordSale(.changed, record)
             return record
         }
     }

@@ -47,6 +47,11 @@ final class PostgresActivityLog: @unchecked Sendable {
         self.auditIDs.append(contentsOf: ids)
     }
 
+    /// Records a sale just booked, from the record read back (``ShopActivity/sale(_:_:by:at:currency:)``).
+    func recordSale(_ verb: ShopActivity.Kind.Verb, _ sale: SaleRecord) async throws {
+        try await self.record(ShopActivity.sale(verb, sale, by: self.agent, at: InventoryPostgresRepository.now, currency: self.currency))
+    }
+
     /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before deleting it.
     func recordDocument(_ verb: ShopActivity.Kind.Verb, _ kind: MovementKind, id: Int64) async throws {
         var header: (Int64, String?, Int64?, String?) = (0, nil, nil, nil)

@@ -515,4 +515,17 @@ extension ShopActivity {
             productIDs: lines.map(\.productID), subject: lines.count == 1 ? lines.first?.productName : nil, party: party, reason: reason,
             figures: figures, currency: currency)
     }
+
+    /// A sale as just booked (`recorded`, `changed`), from the record the store read back: the activity
+    /// ``document(_:_:id:lines:tip:party:reason:saleID:by:at:currency:)`` makes of its stored lines, without reading them
+    /// again. A line's value change is its cost of goods sold, its recipe's ingredients included; what it issued is
+    /// its quantity out of stock.
+    public static func sale(_ verb: Kind.Verb, _ sale: SaleRecord, by agent: Agent, at: Instant = .now, currency: Currency) -> ShopActivity {
+        let lines = sale.lines.map { line in
+            DocumentLine(productID: line.productID, productName: line.productName, quantity: -line.quantity, unitAmount: line.unitPrice,
+                         revenue: line.revenue, tax: line.tax, valueChange: -line.costOfGoodsSold)
+        }
+        return self.document(verb, .sale, id: sale.id.rawValue, lines: lines, tip: sale.tip, party: sale.customerName, by: agent, at: at,
+                             currency: currency)
+    }
 }

@@ -79,6 +79,11 @@ final class ActivityLog {
         try self.record(.productChanged, record: .init(.product, new.id.rawValue), productIDs: [new.id], subject: new.name, changes: changes)
     }
 
+    /// Records a sale just booked, from the record read back (``ShopActivity/sale(_:_:by:at:currency:)``).
+    func recordSale(_ verb: ShopActivity.Kind.Verb, _ sale: SaleRecord) throws {
+        try self.record(ShopActivity.sale(verb, sale, by: self.agent, at: Instant(milliseconds: InventorySQLiteRepository.now), currency: self.currency))
+    }
+
     /// Records a document of the books as they hold it now: after booking (`recorded`, `changed`) or before
     /// deleting it.
     func recordDocument(_ verb: ShopActivity.Kind.Verb, _ kind: MovementKind, id: Int64) throws {

@@ -273,7 +273,7 @@ extension InventorySQLiteRepository {
     public func postSale(_ draft: SaleDraft, idempotency: IdempotencyKey?) async throws -> Idempotent<SaleRecord> {
         try await self.writeOnce(idempotency, kind: .sale, book: { db, settings, log in
             let record = try Self.bookSale(db, settings, draft, replacing: nil)
-            try log.recordDocument(.recorded, .sale, id: record.id.rawValue)
+            try log.recordSale(.recorded, record)
             return (record.id.rawValue, record)
         }, replay: { db, id in try Self.fetchSale(db, SaleID(id)) })
     }
@@ -311,7 +311,7 @@ extension InventorySQLiteRepository {
     public func updateSale(_ id: SaleID, _ draft: SaleDraft) async throws -> SaleRecord {
         try await self.write { db, settings, log in
             let record = try Self.bookSale(db, settings, draft, replacing: id)
-            try log.recordDocument(.changed, .sale, id: id.rawValue)
+            try log.recordSale(.changed, record)
             return record
         }
     }

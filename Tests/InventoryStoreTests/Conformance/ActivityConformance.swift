@@ -55,6 +55,46 @@ import Testing
 
     // MARK: - One entry per command, with the change
 
+    /// A sale's entry is made from the record the store read back (``ShopActivity/sale(_:_:by:at:currency:)``), a
+    /// deleted sale's from its stored rows: the same sale gives both the same figures, products, subject and party —
+    /// a recipe's ingredients in its cost, a tip and a customer among them, and again after an edit.
+    @Test(arguments: Backend.ported)
+    func aSalesEntryFromItsRecordIsWhatItsStoredRowsSay(backend: Backend) async throws {
+        let shop = try await Self.shop(backend)
+        let store = shop.store
+        let customer = try await store.createCustomer(Contact(id: CustomerID(0), name: "Bea"))
+        let beans = try await store.createProduct(ProductDetails(name: "Beans", unit: "kg", salePrice: eur("30.00")))
+        let milk = try await store.createProduct(ProductDetails(name: "Milk", unit: "l", salePrice: eur("2.00")))
+        let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.50"), tracksStock: false))
+        _ = try await store.postPurchase(PurchaseDraft(effectiveAt: at(20260101), lines: [
+            .init(productID: beans.id, quantity: qty(1), unitCost: eur("20.00")), .init(productID: milk.id, quantity: qty(10), unitCost: eur("1.30")),
+        ]))
+        _ = try await store.setRecipe([RecipeComponent(ingredientID: beans.id, quantity: Quantity(thousandths: 18)),
+                                       RecipeComponent(ingredientID: milk.id, quantity: Quantity(thousandths: 200))], of: latte.id)
+        let draft = SaleDraft(effectiveAt: at(20260105), customerID: customer.id, lines: [
+            .init(productID: latte.id, quantity: qty(3), taxRate: Percent(hundredths: 700)), .init(productID: milk.id, quantity: Quantity(thousandths: 1500)),
+        ], tip: eur("0.50"))
+        let sale = try await shop.asAda { try await store.postSale(draft) }
+        var edited = draft
+        edited.lines = [.init(productID: latte.id, quantity: qty(2), unitPrice: eur("3.20"))]
+        _ = try await shop.asAda { try await store.updateSale(sale.id, edited) }
+        // Edited back, so that the deletion's rows are the first booking's again.
+        _ = try await shop.asAda { try await store.updateSale(sale.id, draft) }
+        try await shop.asAda { try await store.deleteSale(sale.id) }
+        let entries = shop.heard.all.filter { $0.record == ShopActivity.Record(.sale, sale.id.rawValue) }
+        #expect(entries.map(\.kind) == [.saleRecorded, .saleChanged, .saleChanged, .saleDeleted])
+        guard entries.count == 4 else { return }
+        let (recorded, changed, deleted) = (entries[0], entries[1], entries[3])
+        // Figures, as the rows say: 3 lattes (0.054 kg beans at 20.00 = 1.08, 0.6 l milk at 1.30 = 0.78) and 1.5 l milk.
+        #expect(deleted.figures.costOfGoodsSold == eur("3.81"))
+        for (fromRecord, fromRows) in [(recorded, deleted), (entries[2], deleted)] {
+            #expect(fromRecord.figures == fromRows.figures)
+            #expect(fromRecord.productIDs == fromRows.productIDs && fromRecord.productIDs == [latte.id, milk.id])
+            #expect(fromRecord.subject == fromRows.subject && fromRecord.party == "Bea" && fromRows.party == "Bea")
+        }
+        #expect(changed.subject == "Latte" && changed.figures.lines == 1 && changed.figures.costOfGoodsSold == eur("1.24"))
+    }
+
     @Test(arguments: Backend.ported)
     func aPurchaseASaleAndAPriceChangeEachWriteOneEntry(backend: Backend) async throws {
         let shop = try await Self.shop(backend)
