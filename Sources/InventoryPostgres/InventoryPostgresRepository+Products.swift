@@ -95,26 +95,26 @@ extension InventoryPostgresRepository: CatalogueRepository {
     }
 
     /// Binds the editable columns' values (each text as SQLite receives it: ``StoredText/bound(_:)-(String)``), in the order of ``insertProduct(_:_:)``'s and ``replaceProduct(_:_:_:old:)``'s columns.
-    static func bindProduct(_ details: ProductDetails, to binds: inout PreparedSQL) {
-        binds.bind(StoredText.bound(details.name))
-        binds.bind(StoredText.bound(SearchText.key(details.name, details.sku, details.barcode)))
-        binds.bind(StoredText.bound(details.sku))
-        binds.bind(StoredText.bound(details.barcode))
-        binds.bind(details.categoryID?.rawValue)
-        binds.bind(StoredText.bound(details.unit))
-        binds.bind(details.salePrice.minorUnits)
-        binds.bind(details.minimumSalePrice?.minorUnits)
-        binds.bind(details.taxRate.hundredths)
-        binds.bind(details.lowStockThreshold?.thousandths)
-        binds.bind(details.tracksStock)
-        binds.bind(details.allowsNegativeStock)
-        binds.bind(StoredText.bound(details.iconEmoji))
-        binds.bind(details.isArchived)
-        binds.bind(details.preferredSupplierID?.rawValue)
-        binds.bind(StoredText.bound(details.supplierCode))
-        binds.bind(details.packSize.thousandths)
-        binds.bind(StoredText.bound(details.description))
-        binds.bind(StoredText.bound(details.shelf))
+    static func bindProduct(_ details: ProductDetails, to statement: inout PreparedSQL) {
+        statement.bind(StoredText.bound(details.name))
+        statement.bind(StoredText.bound(SearchText.key(details.name, details.sku, details.barcode)))
+        statement.bind(StoredText.bound(details.sku))
+        statement.bind(StoredText.bound(details.barcode))
+        statement.bind(details.categoryID?.rawValue)
+        statement.bind(StoredText.bound(details.unit))
+        statement.bind(details.salePrice.minorUnits)
+        statement.bind(details.minimumSalePrice?.minorUnits)
+        statement.bind(details.taxRate.hundredths)
+        statement.bind(details.lowStockThreshold?.thousandths)
+        statement.bind(details.tracksStock)
+        statement.bind(details.allowsNegativeStock)
+        statement.bind(StoredText.bound(details.iconEmoji))
+        statement.bind(details.isArchived)
+        statement.bind(details.preferredSupplierID?.rawValue)
+        statement.bind(StoredText.bound(details.supplierCode))
+        statement.bind(details.packSize.thousandths)
+        statement.bind(StoredText.bound(details.description))
+        statement.bind(StoredText.bound(details.shelf))
     }
 
     /// Inserts validated details (checked and locked first) and answers the new product's id.

@@ -17,58 +17,47 @@ import PostgresNIO
 /// from where it stands, and a later call with a value of another type would fail to bind).
 struct PreparedSQL: ExpressibleByStringInterpolation, Sendable {
     var sql: String
-    var binds: PostgresBindings
-    var types: [PostgresDataType]
-
-    init(stringLiteral value: String) {
-        self.sql = value
-        self.binds = PostgresBindings()
-        self.types = []
-    }
-
-    init(stringInterpolation: StringInterpolation) {
-        self.sql = stringInterpolation.sql
-        self.binds = stringInterpolation.binds
-        self.types = stringInterpolation.types
-    }
-
-    struct StringInterpolation: StringInterpolationProtocol {
-        var sql = ""
-        var binds = PostgresBindings()
-        var types: [PostgresDataType] = []
-
-        init(literalCapacity: Int, interpolationCount: Int) {
-            self.sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
-        }
-
-        mutating func appendLiteral(_ literal: String) {
-            self.sql.append(literal)
-        }
-
-        mutating func appendInterpolation<Value: PostgresNonThrowingEncodable>(_ value: Value) {
-            self.binds.append(value)
-            self.types.append(Value.psqlType)
-            self.sql.append("$\(self.binds.count)")
-        }
-
-        mutating func appendInterpolation<Value: PostgresNonThrowingEncodable>(_ value: Value?) {
-            if let value { self.binds.append(value) } else { self.binds.appendNull() }
-            self.types.append(Value.psqlType)
-            self.sql.append("$\(self.binds.count)")
-        }
-
-        /// Text written into the statement as it is: a constant of the source (a list of columns), never a value.
-        mutating func appendInterpolation(constant text: StaticString) {
-            self.sql.append(text.description)
-        }
-    }
+    var binds = PostgresBindings()
+    var types: [PostgresDataType] = []
 
     /// A statement whose text is one of a few shapes that code chooses (a document's columns, a table's name; never
     /// text from input), its parameters bound in order with ``bind(_:)``.
     init(shape sql: String) {
         self.sql = sql
-        self.binds = PostgresBindings()
-        self.types = []
+    }
+
+    init(stringLiteral value: String) {
+        self.init(shape: value)
+    }
+
+    init(stringInterpolation: StringInterpolation) {
+        self = stringInterpolation.statement
+    }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        var statement = PreparedSQL(shape: "")
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            self.statement.sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
+        }
+
+        mutating func appendLiteral(_ literal: String) {
+            self.statement.sql.append(literal)
+        }
+
+        mutating func appendInterpolation<Value: PostgresNonThrowingEncodable>(_ value: Value?) {
+            self.statement.bind(value)
+            self.statement.sql.append("$\(self.statement.binds.count)")
+        }
+
+        mutating func appendInterpolation<Value: PostgresNonThrowingEncodable>(_ value: Value) {
+            self.appendInterpolation(Optional(value))
+        }
+
+        /// Text written into the statement as it is: a constant of the source (a list of columns), never a value.
+        mutating func appendInterpolation(constant text: StaticString) {
+            self.statement.sql.append(text.description)
+        }
     }
 
     mutating func bind<Value: PostgresNonThrowingEncodable>(_ value: Value?) {
@@ -76,8 +65,8 @@ struct PreparedSQL: ExpressibleByStringInterpolation, Sendable {
         self.types.append(Value.psqlType)
     }
 
-    /// The same statement, unprepared.
-    var query: PostgresQuery { PostgresQuery(unsafeSQL: self.sql, binds: self.binds) }
+    /// What names the statement: its text and its parameters' types.
+    var key: PreparedStatementNames.Key { PreparedStatementNames.Key(sql: self.sql, types: self.types) }
 }
 
 /// The names of the prepared statements, one per SQL text and parameter types, the same on every connection of this
@@ -92,7 +81,7 @@ struct PreparedSQL: ExpressibleByStringInterpolation, Sendable {
 final class PreparedStatementNames: Sendable {
     struct Key: Hashable, Sendable {
         var sql: String
-        var types: [UInt32]
+        var types: [PostgresDataType]
     }
 
     private let state = NIOLockedValueBox<(names: [Key: String], next: Int)>(([:], 0))
@@ -170,7 +159,7 @@ struct PreparedRows: AsyncSequence, Sendable {
 extension PostgresConnection {
     /// Runs `statement` as a named prepared statement (prepared on this connection the first time), its rows to read.
     func prepared(_ statement: PreparedSQL, logger: Logger) async throws -> PreparedRows {
-        let key = PreparedStatementNames.Key(sql: statement.sql, types: statement.types.map(\.rawValue))
+        let key = statement.key
         let text = AnyPreparedStatement.Text(name: PreparedStatementNames.shared.name(key), sql: statement.sql, types: statement.types)
         do {
             return try await AnyPreparedStatement.$current.withValue(text) {

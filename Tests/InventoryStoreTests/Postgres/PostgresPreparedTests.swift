@@ -48,7 +48,7 @@ struct PostgresPreparedTests {
     @Test func aPreparationThatFailedIsPreparedAgainUnderAFreshName() async throws {
         try await self.withOneConnection { connection, repository in
             let statement: PreparedSQL = "SELECT count(*) FROM product WHERE quantity > \(Int64(0))"
-            let key = PreparedStatementNames.Key(sql: statement.sql, types: statement.types.map(\.rawValue))
+            let key = statement.key
             let first = PreparedStatementNames.shared.name(key)
             // First sent inside a transaction that has already failed, its preparation fails: PostgresNIO keeps that
             // error for the name on this connection.
@@ -67,7 +67,7 @@ struct PostgresPreparedTests {
         try await self.withOneConnection { connection, repository in
             let insert: (String) -> PreparedSQL = { name in "INSERT INTO category (name, color) VALUES (\(name), '')" }
             try await connection.run(insert("Tea"), logger: repository.logger)
-            let key = PreparedStatementNames.Key(sql: insert("Tea").sql, types: insert("Tea").types.map(\.rawValue))
+            let key = insert("Tea").key
             let name = PreparedStatementNames.shared.name(key)
             let refused = await #expect(throws: PSQLError.self) { try await connection.run(insert("Tea"), logger: repository.logger) }
             #expect(refused?.serverInfo?[.sqlState]?.hasPrefix("23") == true)
