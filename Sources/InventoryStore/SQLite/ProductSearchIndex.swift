@@ -29,8 +29,9 @@ struct ProductSearchIndex: Sendable {
     /// Every product's SKU with its ASCII capitals lower-cased (none: empty), one after the other as the keys are.
     private var skus: [UInt8] = []
     private var skuStarts: [Int] = [0]
-    /// For each three-byte piece of the search texts, the positions (in list order, ascending) of the products whose
-    /// text holds it: a word of three bytes or more can only be in the texts holding all of its pieces.
+    /// For each two-byte and each three-byte piece of the search texts (``piece(_:_:)``, ``piece(_:_:_:)``), the
+    /// positions (in list order, ascending) of the products whose text holds it: a word of two bytes or more can only be
+    /// in the texts holding all of its pieces, and a word of two or three bytes, one piece, is in exactly those.
     private var postings: [UInt32: [Int32]] = [:]
     /// Each barcode's product (its position in list order): barcodes are unique.
     private var byBarcode: [String: Int] = [:]
@@ -74,11 +75,12 @@ struct ProductSearchIndex: Sendable {
             index.keys.append(contentsOf: key.utf8)
             index.keyStarts.append(index.keys.count)
             let position = Int32(index.ids.count)
-            if index.keys.count - start >= 3 {
-                for offset in start..<(index.keys.count - 2) {
-                    let piece = Self.piece(index.keys[offset], index.keys[offset + 1], index.keys[offset + 2])
-                    if index.postings[piece, default: []].last != position { index.postings[piece, default: []].append(position) }
-                }
+            for offset in start..<max(start, index.keys.count - 1) {
+                let two = Self.piece(index.keys[offset], index.keys[offset + 1])
+                if index.postings[two, default: []].last != position { index.postings[two, default: []].append(position) }
+                guard offset + 2 < index.keys.count else { continue }
+                let three = Self.piece(index.keys[offset], index.keys[offset + 1], index.keys[offset + 2])
+                if index.postings[three, default: []].last != position { index.postings[three, default: []].append(position) }
             }
             if let barcode: String = row[3] { index.byBarcode[barcode] = index.ids.count }
             index.ids.append(row[0])
@@ -94,8 +96,9 @@ struct ProductSearchIndex: Sendable {
     /// The ids of one page of the products matching `search` (split into `words`), best first, and how many match.
     ///
     /// One pass over the candidates (every product, or those holding the rarest piece of a word, and those the barcode
-    /// finds), in list order. A one-word search, the usual, finds its word and ranks it in one scan of each text
-    /// (``wordRank(_:_:)``); a search of several words confirms each word, then ranks the whole search the same way.
+    /// finds), in list order. Whether a candidate holds each word is known without reading its text where the index
+    /// knows it exactly (``WordTest``); a one-word search, the usual, finds its word and ranks it in one scan of each
+    /// text (``wordRank(_:_:)``) while the page can still take products of its rank.
     func search(_ search: String, words: [String], includeArchived: Bool, categoryID: Int64?, offset: Int, limit: Int)
         -> (ids: [Int64], total: Int)
     {
@@ -105,24 +108,24 @@ struct ProductSearchIndex: Sendable {
         let searchSKU = search.utf8.map(Self.lower)
         // (Distinct products, in list order: two candidates of one code may name the same product.)
         let barcodeHits = Set(Barcode.lookupCandidates(search).compactMap { self.byBarcode[$0] }).sorted()
-        let rarest = self.rarestPostings(folded)
+        let plan = self.plan(folded)
         let wanted = offset + limit
-        // Every byte of every word must be in a text; a word of one letter or digit is in every text whose mask has it,
-        // and a word that is one three-byte piece in every text its postings list (the candidates, when it is the rarest).
+        // Every byte of every word must be in a text (a word of one letter or digit is in every text whose mask has it).
         let wordsMask = folded.reduce(0) { $0 | Self.mask($1[...]) }
-        let knownByCandidates = oneWord && ((whole.count == 1 && Self.isExact(whole[0])) || (whole.count == 3 && rarest != nil))
         var ranks: [[Int64]] = [[], [], [], []]
         var total = 0
         // How many products ranks 0, 0 and 1, and 0 to 2 hold (kept here, not counted from `ranks` per candidate).
         var kept0 = 0, kept01 = 0, kept012 = 0
-        let listed = rarest ?? []
+        // Where each word known by its list stands in that list (the candidates come in list order, so it only moves on).
+        var cursors = [Int](repeating: 0, count: plan.lists.count)
+        let listed = plan.candidates ?? []
         self.keys.withUnsafeBufferPointer { keys in
             self.skus.withUnsafeBufferPointer { skus in
                 whole.withUnsafeBufferPointer { whole in
-                    let candidates = rarest == nil ? self.ids.count : listed.count
-                    let everyProduct = rarest == nil
+                    let candidates = plan.candidates == nil ? self.ids.count : listed.count
+                    let everyProduct = plan.candidates == nil
                     var next = 0, nextHit = 0
-                    while true {
+                    candidates: while true {
                         // The next candidate in list order, from the list or from the barcode's products.
                         let fromList = next < candidates ? (everyProduct ? next : Int(listed[next])) : Int.max
                         let hit = nextHit < barcodeHits.count ? barcodeHits[nextHit] : Int.max
@@ -138,6 +141,13 @@ struct ProductSearchIndex: Sendable {
                             rank = 0
                         } else {
                             guard self.masks[product] & wordsMask == wordsMask, includeArchived || !self.archived[product] else { continue }
+                            // A word of two or three bytes is in the texts its list names, and only there.
+                            for (index, list) in plan.lists.enumerated() {
+                                var cursor = cursors[index]
+                                while cursor < list.count && Int(list[cursor]) < product { cursor += 1 }
+                                cursors[index] = cursor
+                                guard cursor < list.count && Int(list[cursor]) == product else { continue candidates }
+                            }
                             let key = UnsafeBufferPointer(rebasing: keys[self.keyStarts[product]..<self.keyStarts[product + 1]])
                             // A rank matters only while the page can still take products of it: once ranks 0 to 2 hold
                             // a page, a product of rank 2 or 3 is only counted, and once ranks 0 and 1 do, one of rank 1.
@@ -145,8 +155,7 @@ struct ProductSearchIndex: Sendable {
                             let textRank: Int?
                             if oneWord && rankWord {
                                 textRank = Self.wordRank(key, whole)
-                            } else if oneWord ? (knownByCandidates || Self.contains(key, whole))
-                                              : folded.allSatisfy({ Self.contains(key, $0) }) {
+                            } else if plan.read.allSatisfy({ Self.contains(key, folded[$0]) }) {
                                 if rankWord {
                                     textRank = Self.wordRank(key, whole) ?? 3
                                 } else {
@@ -181,6 +190,49 @@ struct ProductSearchIndex: Sendable {
             if ordered.count >= wanted { break }
         }
         return (Array(ordered.dropFirst(offset).prefix(limit)), total)
+    }
+
+    /// How a search's words are tested on a candidate (a text its mask does not rule out).
+    struct WordTest {
+        /// The products to walk, in list order: the shortest list among the pieces of the words of two bytes or more
+        /// (empty when a piece is in no text), or nil for every product (no word has two bytes).
+        var candidates: [Int32]?
+        /// The lists of the words of two or three bytes (one piece each, so a text holds the word exactly when its
+        /// product is listed), but for the candidates' own list: each is checked by its cursor.
+        var lists: [[Int32]] = []
+        /// The words (their positions) to look for in the text: of four bytes or more, and a lone byte that shares its
+        /// mask bit with others (an empty word, or a letter or digit, which the mask answers, is not read).
+        var read: [Int] = []
+    }
+
+    /// What ``search(_:words:includeArchived:categoryID:offset:limit:)`` reads for these folded words.
+    func plan(_ words: [[UInt8]]) -> WordTest {
+        var plan = WordTest()
+        var exactLists: [[Int32]] = []
+        for (position, word) in words.enumerated() {
+            switch word.count {
+            case 0: continue
+            case 1: if !Self.isExact(word[0]) { plan.read.append(position) }
+            case 2: exactLists.append(self.postings[Self.piece(word[0], word[1])] ?? [])
+            case 3: exactLists.append(self.postings[Self.piece(word[0], word[1], word[2])] ?? [])
+            default: plan.read.append(position)
+            }
+            for offset in 0..<max(0, word.count - 2) {
+                let postings = self.postings[Self.piece(word[offset], word[offset + 1], word[offset + 2])] ?? []
+                if postings.count < plan.candidates?.count ?? Int.max { plan.candidates = postings }
+            }
+            if word.count == 2, let postings = exactLists.last, postings.count < plan.candidates?.count ?? Int.max {
+                plan.candidates = postings
+            }
+        }
+        // The shortest lists first (they rule out the most); the candidates' own list, when it is one of them, is not
+        // checked again.
+        exactLists.sort { $0.count < $1.count }
+        if let candidates = plan.candidates, let own = exactLists.firstIndex(where: { $0.count == candidates.count && $0 == candidates }) {
+            exactLists.remove(at: own)
+        }
+        plan.lists = exactLists
+        return plan
     }
 
     /// Whether `haystack` starts with `prefix` (every text starts with an empty one).
@@ -223,21 +275,14 @@ struct ProductSearchIndex: Sendable {
         text.reduce(0) { $0 | Self.bit($1) }
     }
 
+    /// A three-byte piece's key in ``postings``.
     private static func piece(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
         UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
     }
 
-    /// The shortest list of positions among the pieces of the words of three bytes or more (an empty list when one
-    /// piece is in no text), or nil when every word is shorter.
-    private func rarestPostings(_ words: [[UInt8]]) -> [Int32]? {
-        var rarest: [Int32]?
-        for word in words where word.count >= 3 {
-            for offset in 0..<(word.count - 2) {
-                let postings = self.postings[Self.piece(word[offset], word[offset + 1], word[offset + 2])] ?? []
-                if postings.count < rarest?.count ?? Int.max { rarest = postings }
-            }
-        }
-        return rarest
+    /// A two-byte piece's key in ``postings`` (above every three-byte piece's).
+    private static func piece(_ a: UInt8, _ b: UInt8) -> UInt32 {
+        1 << 24 | UInt32(a) << 8 | UInt32(b)
     }
 
     /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).
@@ -325,6 +370,15 @@ final class ProductSearchIndexCache: Invalidatable {
             state.readAt = ContinuousClock.now
         }
         return index
+    }
+
+    /// The index when it can be used as it is, with no reading or checking (kept, younger than ``lifetime``, or being
+    /// checked by another search); else nil, and ``index(_:read:)`` in a read transaction says.
+    func fresh() -> ProductSearchIndex? {
+        self.state.withLock { state in
+            guard let index = state.index, state.refreshing || ContinuousClock.now - state.readAt < self.lifetime else { return nil }
+            return index
+        }
     }
 
     func invalidate() {

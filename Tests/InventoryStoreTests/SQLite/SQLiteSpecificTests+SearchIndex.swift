@@ -57,7 +57,11 @@ extension SQLiteSpecificTests {
                                   "straße", "aero", "zzz", "  oat   milk  ", "g 1", "1 k", "żółw", "ZOLW", "00", "a a",
                                   "tea", "JAM", "Cola", "müsli", "MÜSLI", "A", "rye", "rye bread", "'", "]", "$",
                                   // Words that fold to nothing (a lone combining accent): empty words match every text.
-                                  "\u{301}", "\u{301} \u{301}", "tea \u{301}"]
+                                  "\u{301}", "\u{301} \u{301}", "tea \u{301}",
+                                  // Words of two bytes, which the index's two-byte pieces answer: alone, with words of
+                                  // other lengths, as the rarest word and not, and pieces no text holds.
+                                  "ol", "ol ca", "ca ol", "ml 1", "1 ml", "ea ry", "ry ea", "mi 0", "qx", "qx ea", "ea 25",
+                                  "é", "öl", "50 %", "_f", "o\\", "ye ea ad"]
         for _ in 0..<60 {
             let name = names.randomElement(using: &rng)!
             let size = min(name.count, Int(rng.next() % 6) + 1)
