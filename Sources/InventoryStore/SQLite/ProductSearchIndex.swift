@@ -29,10 +29,12 @@ struct ProductSearchIndex: Sendable {
     /// Every product's SKU with its ASCII capitals lower-cased (none: empty), one after the other as the keys are.
     private var skus: [UInt8] = []
     private var skuStarts: [Int] = [0]
-    /// For each two-byte and each three-byte piece of the search texts (``piece(_:_:)``, ``piece(_:_:_:)``), the
-    /// positions (in list order, ascending) of the products whose text holds it: a word of two bytes or more can only be
-    /// in the texts holding all of its pieces, and a word of two or three bytes, one piece, is in exactly those.
+    /// For each three-byte piece of the search texts (``piece(_:_:_:)``), the positions (in list order, ascending) of
+    /// the products whose text holds it: a word of three bytes or more can only be in the texts holding all of its
+    /// pieces, and a word of three bytes, one piece, is in exactly those.
     private var postings: [UInt32: [Int32]] = [:]
+    /// The same for each two-byte piece, at `first << 8 | second` (65,536 lists, most of them empty, so no hashing).
+    private var pairs = [[Int32]](repeating: [], count: 1 << 16)
     /// Each barcode's product (its position in list order): barcodes are unique.
     private var byBarcode: [String: Int] = [:]
     private var archived: [Bool] = []
@@ -76,11 +78,11 @@ struct ProductSearchIndex: Sendable {
             index.keyStarts.append(index.keys.count)
             let position = Int32(index.ids.count)
             for offset in start..<max(start, index.keys.count - 1) {
-                let two = Self.piece(index.keys[offset], index.keys[offset + 1])
-                if index.postings[two, default: []].last != position { index.postings[two, default: []].append(position) }
+                // (One look-up of the piece's list each, changed in place.)
+                index.pairs[Self.pair(index.keys[offset], index.keys[offset + 1])].appendOnce(position)
                 guard offset + 2 < index.keys.count else { continue }
-                let three = Self.piece(index.keys[offset], index.keys[offset + 1], index.keys[offset + 2])
-                if index.postings[three, default: []].last != position { index.postings[three, default: []].append(position) }
+                index.postings[Self.piece(index.keys[offset], index.keys[offset + 1], index.keys[offset + 2]), default: []]
+                    .appendOnce(position)
             }
             if let barcode: String = row[3] { index.byBarcode[barcode] = index.ids.count }
             index.ids.append(row[0])
@@ -213,7 +215,7 @@ struct ProductSearchIndex: Sendable {
             switch word.count {
             case 0: continue
             case 1: if !Self.isExact(word[0]) { plan.read.append(position) }
-            case 2: exactLists.append(self.postings[Self.piece(word[0], word[1])] ?? [])
+            case 2: exactLists.append(self.pairs[Self.pair(word[0], word[1])])
             case 3: exactLists.append(self.postings[Self.piece(word[0], word[1], word[2])] ?? [])
             default: plan.read.append(position)
             }
@@ -280,9 +282,9 @@ struct ProductSearchIndex: Sendable {
         UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
     }
 
-    /// A two-byte piece's key in ``postings`` (above every three-byte piece's).
-    private static func piece(_ a: UInt8, _ b: UInt8) -> UInt32 {
-        1 << 24 | UInt32(a) << 8 | UInt32(b)
+    /// A two-byte piece's place in ``pairs``.
+    private static func pair(_ a: UInt8, _ b: UInt8) -> Int {
+        Int(a) << 8 | Int(b)
     }
 
     /// Whether `haystack` contains `needle` (an empty needle is in every text, as `LIKE '%%'` matches everything).
@@ -390,4 +392,11 @@ final class ProductSearchIndexCache: Invalidatable {
 
     /// Whether an index is kept, for tests.
     var isKept: Bool { self.state.withLock { $0.index != nil } }
+}
+
+extension Array where Element == Int32 {
+    /// Appends `position` unless it is already the last (a text holding a piece twice is listed once).
+    fileprivate mutating func appendOnce(_ position: Int32) {
+        if self.last != position { self.append(position) }
+    }
 }
