@@ -77,29 +77,35 @@ public enum FixedPoint {
         self.format(units, scale: scale, trimmed: true)
     }
 
-    /// The digits written right to left into one buffer, without intermediate strings: every amount in every answer
-    /// goes through here.
+    /// The digits written right to left into one buffer on the stack, without intermediate strings or arrays: every
+    /// amount in every answer goes through here.
     private static func format(_ units: Int64, scale: Int, trimmed: Bool) -> String {
-        var magnitude = units.magnitude
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(22 + max(0, scale))
-        if scale > 0 {
-            var keep = !trimmed
-            for _ in 0..<scale {
-                let digit = UInt8(magnitude % 10)
-                magnitude /= 10
-                if digit != 0 { keep = true }
-                if keep { bytes.append(UInt8(ascii: "0") + digit) }
+        // A sign, 20 digits, a point and the fraction's zeros beyond the digits at most.
+        let capacity = 22 + max(0, scale)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var magnitude = units.magnitude
+            var at = capacity
+            func put(_ byte: UInt8) {
+                at -= 1
+                buffer[at] = byte
             }
-            if keep { bytes.append(UInt8(ascii: ".")) }
+            if scale > 0 {
+                var keep = !trimmed
+                for _ in 0..<scale {
+                    let digit = UInt8(magnitude % 10)
+                    magnitude /= 10
+                    if digit != 0 { keep = true }
+                    if keep { put(UInt8(ascii: "0") + digit) }
+                }
+                if keep { put(UInt8(ascii: ".")) }
+            }
+            repeat {
+                put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            if units < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[at..<capacity]), as: UTF8.self)
         }
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.reverse()
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `10^exponent` as an integer.

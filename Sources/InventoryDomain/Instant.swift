@@ -48,31 +48,58 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         let days = Self.floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Self.civil(fromDays: days)
-        // Written in place after the year: every answer with a date goes through here.
-        var rest = Array("-00-00T00:00:00.000Z".utf8)
-        func put(_ value: Int, width: Int, at offset: Int) {
+        // Four digits for every instant in ``range`` (zero-padded decimal text otherwise, after which the rest follows).
+        guard (0...9999).contains(year) else {
+            let digits = String(year)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+                + Self.iso8601Tail(month, day, secondOfDay, millisecond)
+        }
+        // Written in place, on the stack: every answer with a date goes through here.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            Self.writeTail(into: text, from: 4, month, day, secondOfDay, millisecond)
+            put(year, width: 4, at: 0)
+            return String(decoding: UnsafeBufferPointer(text), as: UTF8.self)
+        }
+    }
+
+    /// `-MM-DDTHH:MM:SS.mmmZ` (20 bytes) into `text` from `offset`.
+    private static func writeTail(into text: UnsafeMutableBufferPointer<UInt8>, from offset: Int,
+                                  _ month: Int, _ day: Int, _ secondOfDay: Int, _ millisecond: Int) {
+        func put(_ value: Int, width: Int, at position: Int) {
             var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                rest[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            for index in stride(from: offset + position + width - 1, through: offset + position, by: -1) {
+                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             }
         }
+        text[offset] = UInt8(ascii: "-")
+        text[offset + 3] = UInt8(ascii: "-")
+        text[offset + 6] = UInt8(ascii: "T")
+        text[offset + 9] = UInt8(ascii: ":")
+        text[offset + 12] = UInt8(ascii: ":")
+        text[offset + 15] = UInt8(ascii: ".")
+        text[offset + 19] = UInt8(ascii: "Z")
         put(month, width: 2, at: 1)
         put(day, width: 2, at: 4)
         put(secondOfDay / 3600, width: 2, at: 7)
         put(secondOfDay / 60 % 60, width: 2, at: 10)
         put(secondOfDay % 60, width: 2, at: 13)
         put(millisecond, width: 3, at: 16)
-        // Four digits for every instant in ``range`` (zero-padded decimal text otherwise).
-        var bytes: [UInt8]
-        if (1...9999).contains(year) {
-            bytes = [year / 1000, year / 100 % 10, year / 10 % 10, year % 10].map { UInt8(ascii: "0") + UInt8($0) }
-        } else {
-            let digits = String(year)
-            bytes = Array((String(repeating: "0", count: max(0, 4 - digits.count)) + digits).utf8)
+    }
+
+    /// The 20 bytes after the year, as a string (for years of other widths than four).
+    private static func iso8601Tail(_ month: Int, _ day: Int, _ secondOfDay: Int, _ millisecond: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            Self.writeTail(into: text, from: 0, month, day, secondOfDay, millisecond)
+            return String(decoding: UnsafeBufferPointer(text), as: UTF8.self)
         }
-        bytes += rest
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { self.iso8601 }
