@@ -375,10 +375,8 @@ extension InventorySQLiteRepository {
                 offset: query.pageOffset, limit: query.pageLimit)
             return (try Self.fetchProducts(db, page.ids), page.total)
         }
-        // With the index at hand (the usual case), the page's one statement is read on the calling thread, as a lookup.
-        if indexed, let index = self.searchIndex.fresh() {
-            return try self.readHere { db in try page(index, db) }
-        }
+        // (In `read`, on GRDB's reader threads, even with the index at hand: a page of 50 read on the calling thread, a
+        // thread of the Swift concurrency pool, made lookups wait behind searches, p99 5 ms -> 12 ms; BENCHMARKS.md.)
         return try await self.read { db in
             if indexed, let index = try self.searchIndex.index(db) { return try page(index, db) }
             return try Self.productsBySQL(db, query, words: words)

@@ -178,8 +178,8 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     /// lookup's instructions). On a database file it reads on a connection of its own (``PointReaders``), not one of
     /// GRDB's readers, so it never waits for a reader, nor for another lookup at the pool's locks. It blocks the thread
     /// only for those statements (readers never wait for the writer in WAL), and saves the hops to GRDB's queues and
-    /// back that ``read(_:)`` takes (BENCHMARKS.md); a search's page with the index at hand reads here too. Reports, and
-    /// searches that must read or check the index first, which take milliseconds, use ``read(_:)``.
+    /// back that ``read(_:)`` takes (BENCHMARKS.md). Reports and searches, which take milliseconds, use ``read(_:)``: on the
+    /// calling thread, a thread of the Swift concurrency pool, a search made lookups wait behind it.
     func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         let start = StoreMetrics.now
         defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }

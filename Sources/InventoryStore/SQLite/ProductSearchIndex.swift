@@ -374,15 +374,6 @@ final class ProductSearchIndexCache: Invalidatable {
         return index
     }
 
-    /// The index when it can be used as it is, with no reading or checking (kept, younger than ``lifetime``, or being
-    /// checked by another search); else nil, and ``index(_:read:)`` in a read transaction says.
-    func fresh() -> ProductSearchIndex? {
-        self.state.withLock { state in
-            guard let index = state.index, state.refreshing || ContinuousClock.now - state.readAt < self.lifetime else { return nil }
-            return index
-        }
-    }
-
     func invalidate() {
         self.state.withLock { state in
             state.index = nil
