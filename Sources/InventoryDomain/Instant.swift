@@ -56,16 +56,18 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
         // Written in place, on the stack: every answer with a date goes through here.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
-            func put(_ value: Int, width: Int, at offset: Int) {
-                var value = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-            }
+            Self.writeDigits(year, width: 4, into: text, at: 0)
             Self.writeTail(into: text, from: 4, month, day, secondOfDay, millisecond)
-            put(year, width: 4, at: 0)
             return String(decoding: UnsafeBufferPointer(text), as: UTF8.self)
+        }
+    }
+
+    /// `value`'s last `width` decimal digits, zero-padded, into `text` at `offset`.
+    private static func writeDigits(_ value: Int, width: Int, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        var value = value
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
         }
     }
 
@@ -73,11 +75,7 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     private static func writeTail(into text: UnsafeMutableBufferPointer<UInt8>, from offset: Int,
                                   _ month: Int, _ day: Int, _ secondOfDay: Int, _ millisecond: Int) {
         func put(_ value: Int, width: Int, at position: Int) {
-            var value = value
-            for index in stride(from: offset + position + width - 1, through: offset + position, by: -1) {
-                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
+            Self.writeDigits(value, width: width, into: text, at: offset + position)
         }
         text[offset] = UInt8(ascii: "-")
         text[offset + 3] = UInt8(ascii: "-")

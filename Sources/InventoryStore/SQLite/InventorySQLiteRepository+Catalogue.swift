@@ -364,21 +364,19 @@ extension InventorySQLiteRepository {
 
     public func products(_ query: ProductQuery) async throws -> (products: [Product], total: Int) {
         let words = try query.searchWords()
-        // A search listed by name is answered from the products' search facts in memory; the database reads the page.
-        // (Control characters, which SQLite's LIKE reads only up to a NUL, the stock filter, and searches made while
-        // another reads the index go to SQL.)
-        let indexed = query.sort == .name && query.status == nil
-            && query.searchText.map { !$0.unicodeScalars.contains(where: { $0.value < 0x20 }) } == true
-        @Sendable func page(_ index: ProductSearchIndex, _ db: Database) throws -> (products: [Product], total: Int) {
-            let page = index.search(
-                query.searchText ?? "", words: words, includeArchived: query.includeArchived, categoryID: query.categoryID?.rawValue,
-                offset: query.pageOffset, limit: query.pageLimit)
-            return (try Self.fetchProducts(db, page.ids), page.total)
-        }
-        // (In `read`, on GRDB's reader threads, even with the index at hand: a page of 50 read on the calling thread, a
-        // thread of the Swift concurrency pool, made lookups wait behind searches, p99 5 ms -> 12 ms; BENCHMARKS.md.)
+        // (In `read`, on GRDB's reader threads, even with the index at hand: a page read on the calling thread, a thread
+        // of the Swift concurrency pool, made lookups wait behind searches, p99 5 ms -> 12 ms; BENCHMARKS.md.)
         return try await self.read { db in
-            if indexed, let index = try self.searchIndex.index(db) { return try page(index, db) }
+            // A search listed by name is answered from the products' search facts in memory; the database reads the
+            // page. (Control characters, which SQLite's LIKE reads only up to a NUL, the stock filter, and searches
+            // made while another reads the index go to SQL.)
+            if query.sort == .name, query.status == nil, let search = query.searchText,
+                !search.unicodeScalars.contains(where: { $0.value < 0x20 }), let index = try self.searchIndex.index(db) {
+                let page = index.search(
+                    search, words: words, includeArchived: query.includeArchived, categoryID: query.categoryID?.rawValue,
+                    offset: query.pageOffset, limit: query.pageLimit)
+                return (try Self.fetchProducts(db, page.ids), page.total)
+            }
             return try Self.productsBySQL(db, query, words: words)
         }
     }

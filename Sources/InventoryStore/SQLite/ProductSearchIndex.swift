@@ -211,6 +211,13 @@ struct ProductSearchIndex: Sendable {
     func plan(_ words: [[UInt8]]) -> WordTest {
         var plan = WordTest()
         var exactLists: [[Int32]] = []
+        // Which of `exactLists` the candidates are, when they are one.
+        var candidatesList: Int?
+        func consider(_ list: [Int32], exact: Int?) {
+            guard list.count < plan.candidates?.count ?? Int.max else { return }
+            plan.candidates = list
+            candidatesList = exact
+        }
         for (position, word) in words.enumerated() {
             switch word.count {
             case 0: continue
@@ -219,21 +226,15 @@ struct ProductSearchIndex: Sendable {
             case 3: exactLists.append(self.postings[Self.piece(word[0], word[1], word[2])] ?? [])
             default: plan.read.append(position)
             }
+            let exact = word.count == 2 || word.count == 3 ? exactLists.count - 1 : nil
+            if word.count == 2 { consider(exactLists[exactLists.count - 1], exact: exact) }
             for offset in 0..<max(0, word.count - 2) {
-                let postings = self.postings[Self.piece(word[offset], word[offset + 1], word[offset + 2])] ?? []
-                if postings.count < plan.candidates?.count ?? Int.max { plan.candidates = postings }
-            }
-            if word.count == 2, let postings = exactLists.last, postings.count < plan.candidates?.count ?? Int.max {
-                plan.candidates = postings
+                consider(self.postings[Self.piece(word[offset], word[offset + 1], word[offset + 2])] ?? [], exact: exact)
             }
         }
-        // The shortest lists first (they rule out the most); the candidates' own list, when it is one of them, is not
-        // checked again.
-        exactLists.sort { $0.count < $1.count }
-        if let candidates = plan.candidates, let own = exactLists.firstIndex(where: { $0.count == candidates.count && $0 == candidates }) {
-            exactLists.remove(at: own)
-        }
-        plan.lists = exactLists
+        // The candidates' own list is not checked again; the shortest lists first (they rule out the most).
+        if let candidatesList { exactLists.remove(at: candidatesList) }
+        plan.lists = exactLists.sorted { $0.count < $1.count }
         return plan
     }
 
