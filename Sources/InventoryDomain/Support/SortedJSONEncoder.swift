@@ -12,6 +12,12 @@ import Foundation
 public enum SortedJSONEncoder {
     /// The JSON text of `value`, or nil when `JSONEncoder` must write it.
     public static func encode(_ value: some Encodable) -> [UInt8]? {
+        // A value that writes itself (a page of products) needs no tree, nor the casts that `box` tries first.
+        if let writable = value as? any SortedJSONWritable {
+            var object = SortedJSONObject()
+            writable.writeSortedJSON(to: &object)
+            return object.finished()
+        }
         let state = State()
         guard let tree = try? Self.box(value, codingPath: [], state: state), !state.refused else { return nil }
         var output: [UInt8] = []
@@ -349,69 +355,182 @@ public protocol SortedJSONWritable: Encodable {
     func writeSortedJSON(to object: inout SortedJSONObject)
 }
 
-/// One JSON object being written member by member (see ``SortedJSONWritable``).
+/// One JSON object being written member by member (see ``SortedJSONWritable``), into one growing byte buffer that the
+/// objects nested in it (``objects(_:_:)``) write into as well. Every write stores through a pointer: a page of products
+/// writes about three hundred members, and `Array.append` paid a uniqueness and a capacity check per byte.
 public struct SortedJSONObject {
-    private var output: [UInt8] = []
-    private var empty = true
-    /// Set when a text needs `JSONEncoder` (a control character): the value is then encoded the general way.
-    private var refused = false
+    @usableFromInline let output: JSONBytes
+    @usableFromInline var empty = true
 
     public init() {
-        self.output.reserveCapacity(640)
+        self.output = JSONBytes(capacity: 1024)
         self.output.append(UInt8(ascii: "{"))
     }
 
     /// The object's text, or nil when `JSONEncoder` must write it.
     public mutating func finished() -> [UInt8]? {
-        guard !self.refused else { return nil }
+        guard !self.output.refused else { return nil }
         self.output.append(UInt8(ascii: "}"))
-        return self.output
+        return self.output.bytes
     }
 
-    /// Starts a member (`key` is a plain ASCII name: no escaping).
-    private mutating func key(_ key: StaticString) {
-        if !self.empty { self.output.append(UInt8(ascii: ",")) }
+    /// Starts a member (`key` is a plain ASCII name: no escaping): `,"key":`.
+    @inlinable mutating func key(_ key: StaticString) {
+        let n = key.utf8CodeUnitCount
+        let p = self.output.reserve(n + 4)
+        var i = 0
+        if !self.empty {
+            p[0] = UInt8(ascii: ",")
+            i = 1
+        }
         self.empty = false
-        self.output.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { self.output.append(contentsOf: $0) }
-        self.output.append(UInt8(ascii: "\""))
-        self.output.append(UInt8(ascii: ":"))
+        p[i] = UInt8(ascii: "\"")
+        (p + i + 1).update(from: key.utf8Start, count: n)
+        p[i + n + 1] = UInt8(ascii: "\"")
+        p[i + n + 2] = UInt8(ascii: ":")
+        self.output.count += i + n + 3
     }
 
     /// A text member; left out when nil.
-    public mutating func string(_ key: StaticString, _ value: String?) {
+    @inlinable public mutating func string(_ key: StaticString, _ value: String?) {
         guard let value else { return }
         self.key(key)
-        if !SortedJSONEncoder.write(value, to: &self.output) { self.refused = true }
+        self.output.appendQuoted(value)
     }
 
     /// An integer member; left out when nil.
-    public mutating func integer(_ key: StaticString, _ value: Int64?) {
+    @inlinable public mutating func integer(_ key: StaticString, _ value: Int64?) {
         guard let value else { return }
         self.key(key)
-        self.output.append(contentsOf: String(value).utf8)
+        self.output.append(value)
     }
 
-    public mutating func bool(_ key: StaticString, _ value: Bool) {
+    @inlinable public mutating func bool(_ key: StaticString, _ value: Bool) {
         self.key(key)
-        self.output.append(contentsOf: (value ? "true" : "false").utf8)
+        self.output.append(value ? "true" : "false")
     }
 
-    /// An array of objects.
-    public mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
+    /// An array of objects, each written in place.
+    @inlinable public mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
         self.key(key)
         self.output.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
+        var index = 0
+        while index < values.count {
             if index > 0 { self.output.append(UInt8(ascii: ",")) }
-            var object = SortedJSONObject()
-            value.writeSortedJSON(to: &object)
-            guard let bytes = object.finished() else {
-                self.refused = true
-                return
-            }
-            self.output.append(contentsOf: bytes)
+            self.output.append(UInt8(ascii: "{"))
+            var object = SortedJSONObject(continuing: self.output)
+            values[index].writeSortedJSON(to: &object)
+            self.output.append(UInt8(ascii: "}"))
+            index += 1
         }
         self.output.append(UInt8(ascii: "]"))
+    }
+
+    /// A nested object written into `output` (its opening brace already there).
+    @inlinable init(continuing output: JSONBytes) {
+        self.output = output
+    }
+}
+
+/// The bytes of a ``SortedJSONObject`` and the objects nested in it.
+public final class JSONBytes {
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    /// Set when a text needs `JSONEncoder` (a control character): the value is then encoded the general way.
+    @exclusivity(unchecked) @usableFromInline var refused = false
+
+    @usableFromInline init(capacity: Int) {
+        self.base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { self.base.deallocate() }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: self.base, count: self.count)) }
+
+    /// Room for `n` more bytes: where they go (`count` is left to the caller).
+    @inlinable func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if self.count + n > self.capacity { self.grow(n) }
+        return self.base + self.count
+    }
+
+    @usableFromInline func grow(_ n: Int) {
+        let capacity = max(2 * self.capacity, self.count + n)
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        base.update(from: self.base, count: self.count)
+        self.base.deallocate()
+        self.base = base
+        self.capacity = capacity
+    }
+
+    @inlinable func append(_ byte: UInt8) {
+        self.reserve(1).pointee = byte
+        self.count += 1
+    }
+
+    @inlinable func append(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        self.reserve(n).update(from: text.utf8Start, count: n)
+        self.count += n
+    }
+
+    @usableFromInline func append(_ value: Int64) {
+        // Digits from the right into a stack buffer (the longest, with its sign, is 20), then copied in place.
+        let p = self.reserve(20)
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer -> Int in
+            var magnitude = value.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            p.update(from: buffer.baseAddress! + start, count: 20 - start)
+            return 20 - start
+        }
+        self.count += written
+    }
+
+    /// `"text"`, escaped as `JSONEncoder` escapes it; a control character other than a line feed, carriage return or
+    /// tab sets ``refused``.
+    @usableFromInline func appendQuoted(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            // At worst every byte is escaped (two bytes), plus the quotes.
+            var p = self.reserve(2 * bytes.count + 2)
+            p.pointee = UInt8(ascii: "\"")
+            p += 1
+            for byte in bytes {
+                let escape: UInt8
+                switch byte {
+                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+                case UInt8(ascii: "\n"): escape = UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): escape = UInt8(ascii: "r")
+                case UInt8(ascii: "\t"): escape = UInt8(ascii: "t")
+                case 0..<0x20, 0x7F:
+                    self.refused = true
+                    p.pointee = byte
+                    p += 1
+                    continue
+                default:
+                    p.pointee = byte
+                    p += 1
+                    continue
+                }
+                p[0] = UInt8(ascii: "\\")
+                p[1] = escape
+                p += 2
+            }
+            p.pointee = UInt8(ascii: "\"")
+            p += 1
+            self.count = p - self.base
+        }
     }
 }
 

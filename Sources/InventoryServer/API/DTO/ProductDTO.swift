@@ -321,6 +321,15 @@ struct ProductPage: Encodable, Sendable {
     var offset: Int
 }
 
+extension ProductPage: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.objects("items", self.items)
+        object.integer("limit", Int64(self.limit))
+        object.integer("offset", Int64(self.offset))
+        object.integer("total", Int64(self.total))
+    }
+}
+
 /// One line of `GET /api/v1/products/{id}/movements`: a product's ledger.
 struct MovementResponse: Encodable, Sendable {
     var id: Int64
