@@ -383,18 +383,16 @@ extension InventorySQLiteRepository {
 
     /// The products with these ids, in this order (an id no longer there is left out).
     static func fetchProducts(_ db: Database, _ ids: [Int64]) throws -> [Product] {
-        guard !ids.isEmpty else { return [] }
-        let placeholders = ids.map { _ in "?" }.joined(separator: ", ")
-        var byID: [Int64: Product] = [:]
-        byID.reserveCapacity(ids.count)
-        // A cursor's rows are read straight from the statement (GRDB's fast path), not copied first.
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product p WHERE p.id IN (\(placeholders))")
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))
-        while let row = try rows.next() {
-            let product = withExtendedLifetime(rows) { Self.product(row) }
-            byID[product.id.rawValue] = product
+        // One point read per id on one cached statement, each row read from the statement itself (as the barcode
+        // lookup reads): `IN (?, …)` built an ephemeral index of the ids, and a cursor of GRDB rows a table of the
+        // columns' names, for a page of 8 about twice the instructions.
+        let statement = try db.cachedStatement(sql: Self.productByIDSQL)
+        var products: [Product] = []
+        products.reserveCapacity(ids.count)
+        for id in ids {
+            if let product = try statement.firstRow(arguments: [id], { Self.product($0) }) { products.append(product) }
         }
-        return ids.compactMap { byID[$0] }
+        return products
     }
 
     /// ``products(_:)`` in SQL alone: the answer for every query the search index does not take, and what
