@@ -154,4 +154,21 @@ import Testing
             #expect(sample.trimmingWhitespace(andNewlines: false) == sample.trimmingCharacters(in: .whitespaces), "\(sample.debugDescription)")
         }
     }
+
+    /// Printable ASCII is folded by lower-casing its capitals (``SearchText/key(_:)-(String?...)``'s fast path): the same
+    /// text as Foundation's folding, on every printable byte and on random texts; anything else still goes to Foundation.
+    @Test func searchKeysFoldAsFoundationDoes() {
+        let printable = (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+        #expect(SearchText.key(String(printable)) == SearchText.foldedByFoundation(String(printable)))
+        var random = SeededRandom(seed: 30_112_026)
+        for _ in 0..<2_000 {
+            let text = String((0..<Int(random.next() % 24)).map { _ in printable[Int(random.next() % UInt64(printable.count))] })
+            #expect(SearchText.key(text) == SearchText.foldedByFoundation(text), "\(text.debugDescription)")
+            #expect(SearchText.key(text, "B 1") == SearchText.foldedByFoundation(text + " B 1"))
+        }
+        for text in ["Crème Brûlée", "ＡＢＣ", "Straße", "\u{7F}x", "tab\there", "ÉCOLE 1"] {
+            #expect(SearchText.key(text) == SearchText.foldedByFoundation(text), "\(text.debugDescription)")
+        }
+        #expect(SearchText.key("Crème") == "creme")
+    }
 }
