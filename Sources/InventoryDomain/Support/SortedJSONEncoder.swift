@@ -20,10 +20,9 @@ public enum SortedJSONEncoder {
         }
         let state = State()
         guard let tree = try? Self.box(value, codingPath: [], state: state), !state.refused else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(512)
-        guard Self.write(tree, to: &output) else { return nil }
-        return output
+        let output = JSONBytes(capacity: 512)
+        Self.write(tree, to: output)
+        return output.refused ? nil : output.bytes
     }
 
     /// A value not supported here: `JSONEncoder` writes it.
@@ -83,18 +82,19 @@ public enum SortedJSONEncoder {
 
     // MARK: - Writing
 
-    private static func write(_ value: Value, to output: inout [UInt8]) -> Bool {
+    /// Writes `value`; a text this writer leaves to `JSONEncoder` sets the output's ``JSONBytes/refused``.
+    private static func write(_ value: Value, to output: JSONBytes) {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .number(let text): output.append(contentsOf: text.utf8)
-        case .string(let string): return self.write(string, to: &output)
-        case .raw(let bytes): output.append(contentsOf: bytes)
+        case .null: output.append("null")
+        case .bool(let bool): output.append(bool ? "true" : "false")
+        case .number(let text): output.appendUnquoted(text)
+        case .string(let string): output.appendQuoted(string)
+        case .raw(let bytes): bytes.withUnsafeBufferPointer { output.append($0) }
         case .array(let container):
             output.append(UInt8(ascii: "["))
             for (index, element) in container.elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                guard self.write(element, to: &output) else { return false }
+                self.write(element, to: output)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let container):
@@ -115,48 +115,17 @@ public enum SortedJSONEncoder {
                 if position + 1 < order.count, members[order[position + 1]].key == members[index].key { continue }
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
-                guard self.write(members[index].key, to: &output) else { return false }
+                output.appendQuoted(members[index].key)
                 output.append(UInt8(ascii: ":"))
-                guard self.write(members[index].value, to: &output) else { return false }
+                self.write(members[index].value, to: output)
             }
             output.append(UInt8(ascii: "}"))
         }
-        return true
     }
 
     /// Whether `a` sorts before `b` by their UTF-8 bytes.
     private static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    /// A JSON string; false for a character this writer leaves to `JSONEncoder`.
-    static func write(_ string: String, to output: inout [UInt8]) -> Bool {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        let fine = string.withUTF8 { bytes -> Bool in
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                let escape: UInt8
-                switch byte {
-                case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
-                case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
-                case UInt8(ascii: "\n"): escape = UInt8(ascii: "n")
-                case UInt8(ascii: "\r"): escape = UInt8(ascii: "r")
-                case UInt8(ascii: "\t"): escape = UInt8(ascii: "t")
-                case 0..<0x20, 0x7F: return false
-                default: continue
-                }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                output.append(UInt8(ascii: "\\"))
-                output.append(escape)
-                start = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
-            return true
-        }
-        output.append(UInt8(ascii: "\""))
-        return fine
     }
 
     // MARK: - The Encoder protocol
@@ -476,24 +445,19 @@ public final class JSONBytes {
     }
 
     @usableFromInline func append(_ value: Int64) {
-        // Digits from the right into a stack buffer (the longest, with its sign, is 20), then copied in place.
-        let p = self.reserve(20)
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer -> Int in
-            var magnitude = value.magnitude
-            var start = 20
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            p.update(from: buffer.baseAddress! + start, count: 20 - start)
-            return 20 - start
-        }
-        self.count += written
+        self.appendUnquoted(String(value))
+    }
+
+    /// `text`'s bytes as they are (a number's digits).
+    func appendUnquoted(_ text: String) {
+        var text = text
+        text.withUTF8 { self.append($0) }
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        self.reserve(bytes.count).update(from: start, count: bytes.count)
+        self.count += bytes.count
     }
 
     /// `"text"`, escaped as `JSONEncoder` escapes it; a control character other than a line feed, carriage return or

@@ -166,14 +166,15 @@ struct ProductSearchIndex: Sendable {
                             let rankStart = kept01 < wanted, rankWord = kept012 < wanted
                             let textRank: Int?
                             while wordStartCursor < wordStarts.count && Int(wordStarts[wordStartCursor]) < product { wordStartCursor += 1 }
-                            let mayStartAWord = whole.isEmpty || Self.starts(key, with: UnsafeBufferPointer(rebasing: whole.prefix(2)))
+                            // (An empty search starts every text.)
+                            let mayStartAWord = Self.starts(key, with: UnsafeBufferPointer(rebasing: whole.prefix(2)))
                                 || (wordStartCursor < wordStarts.count && Int(wordStarts[wordStartCursor]) == product)
-                            if !mayStartAWord {
-                                textRank = plan.read.allSatisfy({ Self.contains(key, folded[$0]) }) ? 3 : nil
-                            } else if oneWord && rankWord {
+                            if mayStartAWord && oneWord && rankWord {
                                 textRank = Self.wordRank(key, whole)
                             } else if plan.read.allSatisfy({ Self.contains(key, folded[$0]) }) {
-                                if rankWord {
+                                if !mayStartAWord {
+                                    textRank = 3
+                                } else if rankWord {
                                     textRank = Self.wordRank(key, whole) ?? 3
                                 } else {
                                     textRank = rankStart && Self.starts(key, with: whole) ? 1 : 3
