@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -229,13 +230,34 @@ def wait_idle(driver, timeout=10):
 
 
 def sign_in(driver, shop, username, password):
-    """Signs in through the sign-in form and waits for the home screen."""
+    """Signs in through the sign-in form and waits for the home screen.
+
+    Every test browser comes from 127.0.0.1, and sign-in is throttled per address: once a test has fed the address its
+    free wrong tries on purpose, even a right try must wait its turn (the form says "wait N s"). This waits the N
+    seconds the server names and submits again, as a person would; any other refusal fails the test."""
     driver.get(shop.url("/login"))
     wait_for(driver, "#username").send_keys(username)
     driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "#login-form button[type=submit]").click()
+    for _ in range(4):
+        driver.execute_script("document.querySelector('#login-form .form-error')?.remove()")
+        driver.find_element(By.CSS_SELECTOR, "#login-form button[type=submit]").click()
+        wait(driver, lambda d: d.current_url.startswith(shop.url("/app/")) or _login_refusal(d))
+        refusal = _login_refusal(driver)
+        if not refusal:
+            break
+        match = re.search(r"wait (\d+) s", refusal)
+        assert match, f"sign-in refused: {refusal}"
+        time.sleep(int(match.group(1)) + 0.2)
     wait(driver, lambda d: d.current_url.startswith(shop.url("/app/")))
     wait_idle(driver)
+
+
+def _login_refusal(driver):
+    """The sign-in form's error, if it shows one (empty while none)."""
+    from urllib.parse import urlparse
+    if urlparse(driver.current_url).path != "/login":
+        return ""
+    return driver.execute_script("return document.querySelector('#login-form .form-error')?.textContent ?? ''")
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ def test_changing_your_own_password_and_pin(shop, browser, size):
     wait(driver, lambda d: "Password changed" in d.find_element(By.ID, "toast").text)
     screenshot(driver, f"privacy-password-changed-{size}")
     # Signed in with the new password (that the old one is refused is SelfServiceAPITests': another wrong try here
-    # would only feed the address's throttle).
+    # would only feed the address's throttle; sign_in waits out the wait that the address's earlier tries cost).
     again = browser(width=SIZES[size][0], height=SIZES[size][1])
     sign_in(again, shop, username, "a brand new password")
 
