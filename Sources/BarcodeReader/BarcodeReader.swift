@@ -43,16 +43,18 @@ public struct BarcodeReader: Sendable {
         let runCache = LinearScanner.RunCache(sparseRowDivisor: 96)
         // ITF digits that one pass saw as a part of a longer symbol are refused by every pass.
         let fragments = LinearScanner.FragmentLog()
+        // Only lines that cross a patch of parallel edges can read a 1-D symbol: found once, for every pass.
+        let gate = linearFormats.isEmpty ? nil : LineGate.build(image)
         let scanner = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 256,
-            runCache: runCache, fragments: fragments)
+            runCache: runCache, fragments: fragments, gate: gate)
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
         var linear = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
         let sparse = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
-            runCache: runCache, fragments: fragments)
+            runCache: runCache, fragments: fragments, gate: gate)
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
             let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })
@@ -77,7 +79,7 @@ public struct BarcodeReader: Sendable {
         // Gradient edges also find structure in texture: ask for one more agreeing line.
         let sparseStrict = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40,
-            fragments: fragments)
+            fragments: fragments, gate: gate)
         results = self.firstHit(rotations.map { (sparseStrict, $0, false, .edges) }).map(\.barcode)
         if !results.isEmpty || !self.options.tryInvert { return results }
 

@@ -56,12 +56,15 @@ struct LinearScanner {
     let runCache: RunCache?
     /// Shared by the passes over one image.
     let fragments: FragmentLog
+    /// The lines that may cross a symbol (``LineGate``); the others are skipped.
+    let gate: LineGate?
 
     init(
         image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int,
-        runCache: RunCache? = nil, fragments: FragmentLog = FragmentLog()
+        runCache: RunCache? = nil, fragments: FragmentLog = FragmentLog(), gate: LineGate? = nil
     ) {
         self.image = image
+        self.gate = gate
         self.fragments = fragments
         self.minLineCount = minLineCount
         self.rowDivisor = rowDivisor
@@ -112,6 +115,7 @@ struct LinearScanner {
                     i += 1
                     if row < 0 || row >= lines { break }
                 }
+                if let gate = self.gate, !(rotated ? gate.columns[row] : gate.rows[row]) { continue }
                 if binarization == .histogram, let cache = self.runCache,
                     let cached = rotated ? cache.columns[row] : cache.rows[row]
                 {

@@ -1,0 +1,142 @@
+/// Which scan lines can cross a 1-D symbol, found before any line is binarised (the candidate-first pass).
+///
+/// A 1-D symbol is a patch of parallel edges: its luminance gradients all point one way (high coherence of the
+/// structure tensor `Σgx², Σgy², Σgx·gy`) and each line across it meets several edges (`(Σ|g|)² / (n · Σg²)` is the
+/// number of equally strong edges on each of `n` lines, whatever the contrast). The image is cut into cells of
+/// ``cell`` pixels and looked at through windows of 2 × 2 cells, one cell apart. A window passes for the row scan
+/// when its gradients are coherent, mostly across the rows, with at least ``minEdges`` edges a row; ``minRun``
+/// passing windows side by side along a row of windows (a symbol is wider than a window) mark the rows they cover
+/// and one cell beyond on either side. The column scan is the same turned by 90°. Lines that nothing marks are not
+/// scanned: noise (no coherence), a product's few outlines (too few edges a line, or too few windows side by side),
+/// a page of text (short coherent patches) and flat areas (no edges) cost the 1-D passes little. Every measure but
+/// the least mean gradient is a ratio, so low contrast, low light, blur (which spreads an edge, so counts more of
+/// them) and inversion (which flips the gradients' signs) do not hide a symbol from it.
+///
+/// The gradients are those of 2 × 2 pixel blocks (`gx = b + d − a − c`, `gy = c + d − a − b`): independent of each
+/// other on pixel noise (forward differences from one pixel correlate, which makes noise look half coherent), and
+/// sharp enough for bars one pixel wide. Small and large images are not gated (every line is scanned): below six
+/// cells a side the windows are the image, and above ``maxSide`` a module can be wider than a window's share of a
+/// symbol.
+struct LineGate {
+    /// Whether each row (for the row scan) may cross a symbol.
+    let rows: [Bool]
+    /// Whether each column (for the column scan) may cross a symbol.
+    let columns: [Bool]
+
+    static let cell = 16
+    static let maxSide = 1024
+    /// The least coherence `√((Sxx − Syy)² + 4Sxy²) / (Sxx + Syy)` of a window's gradients.
+    static let minCoherence = 0.5
+    /// The least number of edges on each line of a window, along the scan direction.
+    static let minEdges = 2.5
+    /// The least mean absolute gradient of a window along the scan direction (flat areas have none).
+    static let minMeanGradient = 2.0
+    /// How much weaker the scan direction's gradient energy may be than the other's: symbols tilted up to about 50°
+    /// from square to the lines pass both ways near 45°.
+    static let minShare = 0.7
+    /// Passing windows side by side that make a candidate.
+    static let minRun = 3
+
+    /// Every line of `image` (no gating).
+    static func all(_ image: GrayscaleImage) -> LineGate {
+        LineGate(rows: Array(repeating: true, count: image.height), columns: Array(repeating: true, count: image.width))
+    }
+
+    /// The gate for `image`.
+    static func build(_ image: GrayscaleImage) -> LineGate {
+        let w = image.width, h = image.height, c = Self.cell
+        guard max(w, h) <= Self.maxSide, min(w, h) >= 6 * c else { return Self.all(image) }
+        let cw = (w + c - 1) / c, ch = (h + c - 1) / c
+        // Per cell: Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy|. A cell's sums stay below 2³¹ (|g| ≤ 510, 256 pixels), so
+        // 32-bit wrapping arithmetic is exact.
+        var sums = [Int32](repeating: 0, count: cw * ch * 5)
+        image.pixels.withUnsafeBufferPointer { px in
+            sums.withUnsafeMutableBufferPointer { s in
+                guard let p = px.baseAddress, let out = s.baseAddress else { return }
+                for y in 0..<(h - 1) {
+                    let top = p + y * w, bottom = top + w
+                    var cell = out + (y / c) * cw * 5
+                    var x = 0
+                    while x < w - 1 {
+                        let end = min(w - 1, x + c)
+                        var xx: Int32 = 0, yy: Int32 = 0, xy: Int32 = 0, ax: Int32 = 0, ay: Int32 = 0
+                        var a = Int32(top[x]), cc = Int32(bottom[x])
+                        var i = x &+ 1
+                        while i <= end {
+                            let b = Int32(top[i]), d = Int32(bottom[i])
+                            let gx = (b &+ d) &- (a &+ cc)
+                            let gy = (cc &+ d) &- (a &+ b)
+                            xx = xx &+ gx &* gx
+                            yy = yy &+ gy &* gy
+                            xy = xy &+ gx &* gy
+                            ax = ax &+ (gx ^ (gx >> 31)) &- (gx >> 31)
+                            ay = ay &+ (gy ^ (gy >> 31)) &- (gy >> 31)
+                            a = b
+                            cc = d
+                            i = i &+ 1
+                        }
+                        cell[0] = cell[0] &+ xx
+                        cell[1] = cell[1] &+ yy
+                        cell[2] = cell[2] &+ xy
+                        cell[3] = cell[3] &+ ax
+                        cell[4] = cell[4] &+ ay
+                        cell += 5
+                        x = end
+                    }
+                }
+            }
+        }
+        // Windows: whether each passes for the row scan and for the column scan.
+        let ww = cw - 1, wh = ch - 1
+        var forRows = [Bool](repeating: false, count: ww * wh)
+        var forColumns = [Bool](repeating: false, count: ww * wh)
+        let lines = Double(2 * c)
+        let samples = lines * lines
+        for wy in 0..<wh {
+            for wx in 0..<ww {
+                var t = (0.0, 0.0, 0.0, 0.0, 0.0)
+                for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    let k = ((wy + dy) * cw + wx + dx) * 5
+                    t.0 += Double(sums[k])
+                    t.1 += Double(sums[k + 1])
+                    t.2 += Double(sums[k + 2])
+                    t.3 += Double(sums[k + 3])
+                    t.4 += Double(sums[k + 4])
+                }
+                let (sxx, syy, sxy, ax, ay) = t
+                let energy = sxx + syy
+                guard energy > 0 else { continue }
+                let coherence = ((sxx - syy) * (sxx - syy) + 4 * sxy * sxy).squareRoot() / energy
+                guard coherence >= Self.minCoherence else { continue }
+                forRows[wy * ww + wx] =
+                    sxx >= Self.minShare * syy && ax >= Self.minMeanGradient * samples && ax * ax >= Self.minEdges * lines * sxx
+                forColumns[wy * ww + wx] =
+                    syy >= Self.minShare * sxx && ay >= Self.minMeanGradient * samples && ay * ay >= Self.minEdges * lines * syy
+            }
+        }
+        // Runs of passing windows along the scan direction mark the cells they cover, and one beyond either side.
+        var rowCells = [Bool](repeating: false, count: ch)
+        for wy in 0..<wh {
+            var run = 0
+            for wx in 0..<ww {
+                run = forRows[wy * ww + wx] ? run + 1 : 0
+                if run >= Self.minRun {
+                    for r in max(0, wy - 1)...min(ch - 1, wy + 2) { rowCells[r] = true }
+                    break
+                }
+            }
+        }
+        var columnCells = [Bool](repeating: false, count: cw)
+        for wx in 0..<ww {
+            var run = 0
+            for wy in 0..<wh {
+                run = forColumns[wy * ww + wx] ? run + 1 : 0
+                if run >= Self.minRun {
+                    for col in max(0, wx - 1)...min(cw - 1, wx + 2) { columnCells[col] = true }
+                    break
+                }
+            }
+        }
+        return LineGate(rows: (0..<h).map { rowCells[$0 / c] }, columns: (0..<w).map { columnCells[$0 / c] })
+    }
+}
