@@ -139,9 +139,13 @@ enum QRCodeReader {
                 return DecodedBarcode(r, corners: candidate.corners)
             }
         }
-        // Finally fit all four control points to the fixed patterns.
+        // Finally fit all four control points to the fixed patterns: for grids whose timing modules are mostly right
+        // (70 %, as for the nudges above). A random grid gets half of them right and one in three of them 55 % on a
+        // small version, and each costs a hill-climbing fit and two samplings: the costliest part of a noisy frame
+        // without a code. No read of the public corpora (at 0°, 90°, 180° and 270°) or of fresh generator sets
+        // came from a grid between 55 % and 70 %.
         for candidate in candidates {
-            guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.55 else {
+            guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.7 else {
                 continue
             }
             let t = detector.fitted(candidate)
