@@ -84,13 +84,34 @@ import Testing
     }
 
     @Test func smallAndLargeImagesAreNotGated() {
-        // Small: the windows would be the whole picture. Large: a module can be wider than a window's share.
-        for (w, h) in [(6 * LineGate.cell - 1, 200), (200, 40), (LineGate.maxSide + 1, 120)] {
+        // Small: the windows would be the whole picture. Large: past the cells whose sums stay exact.
+        for (w, h) in [(6 * LineGate.cell - 1, 200), (200, 40), (1025, 6 * 32 - 1), (LineGate.maxSide + 1, 500)] {
             let image = GrayscaleImage(width: w, height: h, pixels: [UInt8](repeating: 200, count: w * h))!
             let gate = LineGate.build(image)
             #expect(gate.rows.count == h && gate.columns.count == w)
             #expect(gate.rows.allSatisfy { $0 } && gate.columns.allSatisfy { $0 }, "\(w)×\(h)")
         }
+    }
+
+    @Test func theCellGrowsWithTheFrame() {
+        #expect(LineGate.cellSize(width: 640, height: 480) == 16)
+        #expect(LineGate.cellSize(width: 1024, height: 1024) == 16)
+        #expect(LineGate.cellSize(width: 1280, height: 720) == 32)
+        #expect(LineGate.cellSize(width: 1500, height: 3000) == 48)
+        // A camera frame of 1,280 × 720 (the scan screen's largest) filled by an EAN-13 of 10-pixel modules: about
+        // two edges in 32 pixels, fewer than a 16-pixel cell's windows ask; the frame's 32-pixel cells see them.
+        let symbol = TestSymbols.render(TestSymbols.ean13("4006381333931"), moduleWidth: 10, height: 300, quietZone: 7)
+        let (w, h) = (1280, 720)
+        var pixels = PerspectiveRender.noise(width: w, height: h, seed: 5)
+        let (x0, y0) = ((w - symbol.width) / 2, (h - symbol.height) / 2)
+        for y in 0..<symbol.height {
+            for x in 0..<symbol.width { pixels[(y0 + y) * w + x0 + x] = symbol.pixels[y * symbol.width + x] }
+        }
+        let image = GrayscaleImage(width: w, height: h, pixels: pixels)!
+        let gate = LineGate.build(image)
+        #expect((y0 + 40..<y0 + symbol.height - 40).allSatisfy { gate.rows[$0] })
+        #expect(gate.rows.filter { $0 }.count <= symbol.height + 6 * 32)
+        #expect(BarcodeReader().decode(image).map(\.text).contains("4006381333931"))
     }
 
     @Test func aWidthThatIsNotAMultipleOfTheCellIsMeasuredToItsLastColumn() {

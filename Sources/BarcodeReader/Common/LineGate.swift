@@ -14,17 +14,25 @@
 ///
 /// The gradients are those of 2 × 2 pixel blocks (`gx = b + d − a − c`, `gy = c + d − a − b`): independent of each
 /// other on pixel noise (forward differences from one pixel correlate, which makes noise look half coherent), and
-/// sharp enough for bars one pixel wide. Small and large images are not gated (every line is scanned): below six
-/// cells a side the windows are the image, and above ``maxSide`` a module can be wider than a window's share of a
-/// symbol.
+/// sharp enough for bars one pixel wide. The cell grows with the image (``cellSize(width:height:)``: 16 pixels up to
+/// 1,024 a side, 32 up to 2,048, …), so that a symbol filling a large frame, with modules of up to a hundredth of
+/// its width, still crosses several edges a window. Images under six cells a side (the windows would be the image)
+/// and over ``maxSide`` are not gated: every line is scanned.
 struct LineGate {
     /// Whether each row (for the row scan) may cross a symbol.
     let rows: [Bool]
     /// Whether each column (for the column scan) may cross a symbol.
     let columns: [Bool]
 
+    /// The cell of images up to 1,024 pixels a side.
     static let cell = 16
-    static let maxSide = 1024
+    /// The largest side gated (cells of 80 pixels; a cell's 32-bit sums stay exact up to 90).
+    static let maxSide = 5 * 1024
+
+    /// The cell for an image: ``cell`` for every 1,024 pixels (or part) of its longer side.
+    static func cellSize(width: Int, height: Int) -> Int {
+        Self.cell * ((max(width, height) + 1023) / 1024)
+    }
     /// The least coherence `√((Sxx − Syy)² + 4Sxy²) / (Sxx + Syy)` of a window's gradients.
     static let minCoherence = 0.5
     /// The least number of edges on each line of a window, along the scan direction.
@@ -44,11 +52,11 @@ struct LineGate {
 
     /// The gate for `image`.
     static func build(_ image: GrayscaleImage) -> LineGate {
-        let w = image.width, h = image.height, c = Self.cell
+        let w = image.width, h = image.height, c = Self.cellSize(width: w, height: h)
         guard max(w, h) <= Self.maxSide, min(w, h) >= 6 * c else { return Self.all(image) }
         let cw = (w + c - 1) / c, ch = (h + c - 1) / c
-        // Per cell: Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy|. A cell's sums stay below 2³¹ (|g| ≤ 510, 256 pixels), so
-        // 32-bit wrapping arithmetic is exact.
+        // Per cell: Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy|. A cell's sums stay below 2³¹ (|g| ≤ 510, at most 80 × 80
+        // pixels), so 32-bit wrapping arithmetic is exact.
         var sums = [Int32](repeating: 0, count: cw * ch * 5)
         image.pixels.withUnsafeBufferPointer { px in
             sums.withUnsafeMutableBufferPointer { s in

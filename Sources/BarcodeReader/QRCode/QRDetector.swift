@@ -142,12 +142,15 @@ struct QRDetector {
         var s2 = 0
         var s3 = 0
         var s4 = 0
+        // The total is checked last; the centre alone already past its upper bound fails it (long stripes and
+        // fence posts would otherwise be walked to their ends).
+        let limit = (5 + tolerance) * originalTotal
         var k = start
-        while k >= 0 && k < count && dark(k) {
+        while k >= 0 && k < count && dark(k) && 5 * s2 < limit {
             s2 += 1
             k -= 1
         }
-        if k < 0 { return nil }
+        if k < 0 || 5 * s2 >= limit { return nil }
         while k >= 0 && !dark(k) && s1 <= maxCount {
             s1 += 1
             k -= 1
@@ -159,11 +162,11 @@ struct QRDetector {
         }
         if s0 > maxCount { return nil }
         k = start + 1
-        while k >= 0 && k < count && dark(k) {
+        while k >= 0 && k < count && dark(k) && 5 * s2 < limit {
             s2 += 1
             k += 1
         }
-        if k == count { return nil }
+        if k == count || 5 * s2 >= limit { return nil }
         while k < count && !dark(k) && s3 < maxCount {
             s3 += 1
             k += 1
