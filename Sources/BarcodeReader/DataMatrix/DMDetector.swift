@@ -118,13 +118,17 @@ struct DMDetector {
                     runX0[runCount] = Int32(x0)
                     runX1[runCount] = Int32(x - 1)
                     runCount += 1
-                    // Union with overlapping runs of the previous row (8-connected); both rows are sorted by x.
+                    // Union with overlapping runs of the previous row (8-connected); both rows are sorted by x. The
+                    // new run's root is kept at hand (it changes only by these unions), not looked up each time.
                     while cursor < prevEnd && Int(runX1[cursor]) < x0 - 1 { cursor += 1 }
                     var k = cursor
+                    var root = label
                     while k < prevEnd && Int(runX0[k]) <= x {
                         let a = Self.find(parent, Int32(k))
-                        let b = Self.find(parent, label)
-                        if a != b { parent[Int(b)] = a }
+                        if a != root {
+                            parent[Int(root)] = a
+                            root = a
+                        }
                         k += 1
                     }
                 }
