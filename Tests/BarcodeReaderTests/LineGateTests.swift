@@ -98,8 +98,10 @@ import Testing
         #expect(LineGate.cellSize(width: 1024, height: 1024) == 16)
         #expect(LineGate.cellSize(width: 1280, height: 720) == 32)
         #expect(LineGate.cellSize(width: 1500, height: 3000) == 48)
-        // A camera frame of 1,280 × 720 (the scan screen's largest) filled by an EAN-13 of 10-pixel modules: about
-        // two edges in 32 pixels, fewer than a 16-pixel cell's windows ask; the frame's 32-pixel cells see them.
+        // A camera frame of 1,280 × 720 (the scan screen's largest) filled by an EAN-13 of 10-pixel modules: with
+        // the frame's 32-pixel cells every row across it is still scanned, and the reader reads it. (16-pixel cells
+        // happen to pass this symbol too: its thin bars give enough windows three edges a row; the cell grows for
+        // symbols whose wide elements fill a window.)
         let symbol = TestSymbols.render(TestSymbols.ean13("4006381333931"), moduleWidth: 10, height: 300, quietZone: 7)
         let (w, h) = (1280, 720)
         var pixels = PerspectiveRender.noise(width: w, height: h, seed: 5)
