@@ -254,8 +254,7 @@ def sign_in(driver, shop, username, password):
 
 def _login_refusal(driver):
     """The sign-in form's error, if it shows one (empty while none)."""
-    from urllib.parse import urlparse
-    if urlparse(driver.current_url).path != "/login":
+    if path_of(driver) != "/login":
         return ""
     return driver.execute_script("return document.querySelector('#login-form .form-error')?.textContent ?? ''")
 

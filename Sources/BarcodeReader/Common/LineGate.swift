@@ -122,29 +122,24 @@ struct LineGate {
                     syy >= Self.minShare * sxx && ay >= Self.minMeanGradient * samples && ay * ay >= Self.minEdges * lines * syy
             }
         }
-        // Runs of passing windows along the scan direction mark the cells they cover, and one beyond either side.
-        var rowCells = [Bool](repeating: false, count: ch)
-        for wy in 0..<wh {
-            var run = 0
-            for wx in 0..<ww {
-                run = forRows[wy * ww + wx] ? run + 1 : 0
-                if run >= Self.minRun {
-                    for r in max(0, wy - 1)...min(ch - 1, wy + 2) { rowCells[r] = true }
-                    break
+        // Runs of passing windows along the scan direction mark the cells they cover, and one beyond either side:
+        // window (line l, step k along it) is `passing[index(l, k)]`, covering cells l and l + 1 across the lines.
+        func marked(_ passing: [Bool], lines: Int, steps: Int, cells: Int, index: (Int, Int) -> Int) -> [Bool] {
+            var marked = [Bool](repeating: false, count: cells)
+            for l in 0..<lines {
+                var run = 0
+                for k in 0..<steps {
+                    run = passing[index(l, k)] ? run + 1 : 0
+                    if run >= Self.minRun {
+                        for m in max(0, l - 1)...min(cells - 1, l + 2) { marked[m] = true }
+                        break
+                    }
                 }
             }
+            return marked
         }
-        var columnCells = [Bool](repeating: false, count: cw)
-        for wx in 0..<ww {
-            var run = 0
-            for wy in 0..<wh {
-                run = forColumns[wy * ww + wx] ? run + 1 : 0
-                if run >= Self.minRun {
-                    for col in max(0, wx - 1)...min(cw - 1, wx + 2) { columnCells[col] = true }
-                    break
-                }
-            }
-        }
+        let rowCells = marked(forRows, lines: wh, steps: ww, cells: ch) { wy, wx in wy * ww + wx }
+        let columnCells = marked(forColumns, lines: ww, steps: wh, cells: cw) { wx, wy in wy * ww + wx }
         return LineGate(rows: (0..<h).map { rowCells[$0 / c] }, columns: (0..<w).map { columnCells[$0 / c] })
     }
 }
