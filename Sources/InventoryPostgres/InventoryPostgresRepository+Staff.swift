@@ -297,10 +297,10 @@ extension InventoryPostgresRepository: StaffRepository {
     }
 
     func fetchThrottle(_ connection: PostgresConnection, _ key: String) async throws -> LoginThrottle {
-        for try await (failures, lastFailureAt) in try await connection.query("""
-            SELECT failures, lastFailureAt FROM loginThrottle WHERE key = \(key)
-            """, logger: self.logger).decode((Int, Instant).self) {
-            return LoginThrottle(failures: failures, lastFailureAt: lastFailureAt.milliseconds)
+        for try await (failures, lastFailureAt, previousFailureAt) in try await connection.query("""
+            SELECT failures, lastFailureAt, previousFailureAt FROM loginThrottle WHERE key = \(key)
+            """, logger: self.logger).decode((Int, Instant, Instant).self) {
+            return LoginThrottle(failures: failures, lastFailureAt: lastFailureAt.milliseconds, previousFailureAt: previousFailureAt.milliseconds)
         }
         return LoginThrottle()
     }
@@ -308,9 +308,10 @@ extension InventoryPostgresRepository: StaffRepository {
     func storeThrottle(_ connection: PostgresConnection, _ key: String, _ throttle: LoginThrottle?) async throws {
         if let throttle {
             try await connection.query("""
-                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (\(key), \(Int32(clamping: throttle.failures)),
-                \(Instant(milliseconds: throttle.lastFailureAt)))
-                ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
+                INSERT INTO loginThrottle (key, failures, lastFailureAt, previousFailureAt) VALUES (\(key), \(Int32(clamping: throttle.failures)),
+                \(Instant(milliseconds: throttle.lastFailureAt)), \(Instant(milliseconds: throttle.previousFailureAt)))
+                ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt,
+                    previousFailureAt = excluded.previousFailureAt
                 """, logger: self.logger)
         } else {
             try await connection.query("DELETE FROM loginThrottle WHERE key = \(key)", logger: self.logger)

@@ -465,6 +465,12 @@ enum PostgresSchema {
             $$
             """,
         ]),
+        // The last failure before a sign-in's reservation, which a right answer puts back (LoginThrottle.released()).
+        Migration(name: "v5-throttle-previous-failure", statements: [
+            "ALTER TABLE loginThrottle ADD COLUMN previousFailureAt timestamptz",
+            "UPDATE loginThrottle SET previousFailureAt = lastFailureAt",
+            "ALTER TABLE loginThrottle ALTER COLUMN previousFailureAt SET NOT NULL",
+        ]),
     ]
 
     /// Applies the migrations not yet applied, in order, in one transaction (all or none), under a lock on the database

@@ -31,6 +31,41 @@ import Testing
         #expect(throttle.failed(at: now + LoginThrottle.lockoutMilliseconds).failures == 1)
     }
 
+    /// A right answer gives its reservation back with the last failure's time: a till whose address has had a few typos
+    /// does not make the next person wait after every right PIN (it did: the success's time was kept as a failure's).
+    @Test func aRightAnswerDoesNotCountAsAFailuresTime() throws {
+        let start: Int64 = 1_000_000
+        var throttle = LoginThrottle()
+        for i in 0..<5 { throttle = try #require(throttle.reserved(at: start + Int64(i) * 60_000)) }
+        let lastFailure = start + 4 * 60_000
+        #expect(throttle.decision(now: lastFailure + 1_000) == .wait(seconds: 7))
+        // 8 s later, a right PIN; the next person's right PIN a moment after is checked at once, and so is the next.
+        var now = lastFailure + 8_000
+        for _ in 0..<3 {
+            let reserved = try #require(throttle.reserved(at: now))
+            throttle = try #require(reserved.released())
+            #expect(throttle == LoginThrottle(failures: 5, lastFailureAt: lastFailure))
+            now += 500
+            #expect(throttle.decision(now: now) == .allow)
+        }
+        // The next wrong one waits as it would have without the successes.
+        throttle = try #require(throttle.reserved(at: now))
+        #expect(throttle.decision(now: now + 1_000) == .wait(seconds: 15))
+    }
+
+    /// A count with no failure for 15 minutes starts afresh, successes in between or not: typos spread over a day do
+    /// not add up to a lockout.
+    @Test func anIdleCountIsForgotten() throws {
+        let start: Int64 = 1_000_000
+        var throttle = LoginThrottle(failures: LoginThrottle.lockoutFailures - 1, lastFailureAt: start)
+        let success = try #require(throttle.reserved(at: start + 10 * 60_000))
+        throttle = try #require(success.released())
+        #expect(throttle.failed(at: start + LoginThrottle.lockoutMilliseconds - 1).failures == LoginThrottle.lockoutFailures)
+        #expect(throttle.failed(at: start + LoginThrottle.lockoutMilliseconds).failures == 1)
+        let fresh = try #require(throttle.reserved(at: start + LoginThrottle.lockoutMilliseconds))
+        #expect(fresh.failures == 1 && fresh.released() == nil)
+    }
+
     @Test func credentialRules() throws {
         #expect(try StaffAccount.validateUsername(" ada.l ") == "ada.l")
         #expect(throws: InventoryError(.invalidValue, field: "username", "")) { try StaffAccount.validateUsername("a") }
@@ -114,7 +149,7 @@ import Testing
         let now: Int64 = 1_767_225_600_000
         let fresh = LoginThrottle()
         let locked = LoginThrottle(failures: LoginThrottle.lockoutFailures, lastFailureAt: now - 60_000)
-        let counted = LoginThrottle(failures: 1, lastFailureAt: now)
+        let counted = LoginThrottle(failures: 1, lastFailureAt: now, previousFailureAt: 0)
         #expect(LoginThrottle.reserve([fresh, fresh], at: now) == .allowed([counted, counted]))
         // The first refusal is the answer, whatever follows it.
         let waiting = LoginThrottle(failures: LoginThrottle.freeFailures, lastFailureAt: now)

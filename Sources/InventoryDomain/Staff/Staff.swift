@@ -185,24 +185,29 @@ public struct StaffAccount: Sendable, Hashable, Identifiable {
 /// Slows down and then locks out repeated wrong passwords or PINs, per account and per client address.
 ///
 /// The first three failures in a row cost nothing; each further one doubles a wait (2, 4, 8 … s, at most 60 s)
-/// before the next try is accepted; the tenth locks the key out for 15 minutes. A success resets the count.
+/// before the next try is accepted; the tenth locks the key out for 15 minutes. A success resets the count, and so
+/// do 15 minutes without a failure: a till's typos over a day do not add up to a lockout.
 public struct LoginThrottle: Sendable, Hashable {
     /// Failures in a row.
     public var failures: Int
     /// When the last failure happened (ms since 1970).
     public var lastFailureAt: Int64
+    /// When the last failure before the newest reservation happened (ms since 1970): what a right answer puts back
+    /// (``released()``), so that a success does not count as a failure's time.
+    public var previousFailureAt: Int64
 
-    /// Creates a throttle state.
-    public init(failures: Int = 0, lastFailureAt: Int64 = 0) {
+    /// Creates a throttle state; `previousFailureAt` defaults to `lastFailureAt`.
+    public init(failures: Int = 0, lastFailureAt: Int64 = 0, previousFailureAt: Int64? = nil) {
         self.failures = failures
         self.lastFailureAt = lastFailureAt
+        self.previousFailureAt = previousFailureAt ?? lastFailureAt
     }
 
     /// Failures allowed before waits begin.
     public static let freeFailures = 3
     /// Failures that lock the key out.
     public static let lockoutFailures = 10
-    /// How long a lockout lasts, in ms.
+    /// How long a lockout lasts, in ms; also how long without a failure makes a key start counting afresh.
     public static let lockoutMilliseconds: Int64 = 15 * 60 * 1000
 
     /// What to do with a new attempt.
@@ -234,14 +239,15 @@ public struct LoginThrottle: Sendable, Hashable {
         return self.failed(at: now)
     }
 
-    /// The state after a reserved attempt turned out right: the reservation is given back, earlier failures stay.
+    /// The state after a reserved attempt turned out right: the reservation is given back, earlier failures stay with
+    /// the time of the last of them, so the next try waits no longer than it would have without the success.
     public func released() -> LoginThrottle? {
-        self.failures <= 1 ? nil : LoginThrottle(failures: self.failures - 1, lastFailureAt: self.lastFailureAt)
+        self.failures <= 1 ? nil : LoginThrottle(failures: self.failures - 1, lastFailureAt: self.previousFailureAt)
     }
 
-    /// The state after a failed attempt at `now`; a finished lockout starts counting afresh.
+    /// The state after a failed attempt at `now`; a finished lockout, or a count idle for as long, starts afresh.
     public func failed(at now: Int64) -> LoginThrottle {
-        let base = self.failures >= Self.lockoutFailures && now - self.lastFailureAt >= Self.lockoutMilliseconds ? 0 : self.failures
-        return LoginThrottle(failures: base + 1, lastFailureAt: now)
+        let base = now - self.lastFailureAt >= Self.lockoutMilliseconds ? 0 : self.failures
+        return LoginThrottle(failures: base + 1, lastFailureAt: now, previousFailureAt: self.lastFailureAt)
     }
 }

@@ -209,16 +209,18 @@ extension InventorySQLiteRepository: StaffRepository {
     }
 
     static func fetchThrottle(_ db: Database, _ key: String) throws -> LoginThrottle {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?"), arguments: [key])
-            .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1]) } ?? LoginThrottle()
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT failures, lastFailureAt, previousFailureAt FROM loginThrottle WHERE key = ?"),
+                         arguments: [key])
+            .map { LoginThrottle(failures: $0[0], lastFailureAt: $0[1], previousFailureAt: $0[2]) } ?? LoginThrottle()
     }
 
     static func storeThrottle(_ db: Database, _ key: String, _ throttle: LoginThrottle?) throws {
         if let throttle {
             try db.cachedStatement(sql: """
-                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, ?, ?)
-                ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt
-                """).execute(arguments: [key, throttle.failures, throttle.lastFailureAt])
+                INSERT INTO loginThrottle (key, failures, lastFailureAt, previousFailureAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(key) DO UPDATE SET failures = excluded.failures, lastFailureAt = excluded.lastFailureAt,
+                    previousFailureAt = excluded.previousFailureAt
+                """).execute(arguments: [key, throttle.failures, throttle.lastFailureAt, throttle.previousFailureAt])
         } else {
             try db.cachedStatement(sql: "DELETE FROM loginThrottle WHERE key = ?").execute(arguments: [key])
         }

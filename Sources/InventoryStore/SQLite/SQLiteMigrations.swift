@@ -11,7 +11,7 @@ enum SQLiteMigrations {
                          "v12-customer-cards", "v13-beyond-stock",
                          "v14-product-options", "v15-recipes", "v16-shop-logo", "v17-product-search",
                          "v18-staff-job-titles", "v19-stocktakes", "v20-reorder", "v21-activity-feed", "v22-product-description",
-                         "v23-product-shelf"]
+                         "v23-product-shelf", "v24-throttle-previous-failure"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -516,6 +516,13 @@ enum SQLiteMigrations {
                 ALTER TABLE product ADD COLUMN shelf TEXT COLLATE NOCASE;
                 CREATE INDEX product_shelf ON product(shelf) WHERE shelf IS NOT NULL;
                 ALTER TABLE stocktake ADD COLUMN shelf TEXT;
+                """)
+        }
+        // The last failure before a sign-in's reservation, which a right answer puts back (LoginThrottle.released()).
+        migrator.registerMigration("v24-throttle-previous-failure") { db in
+            try db.execute(sql: """
+                ALTER TABLE loginThrottle ADD COLUMN previousFailureAt INTEGER NOT NULL DEFAULT 0;
+                UPDATE loginThrottle SET previousFailureAt = lastFailureAt;
                 """)
         }
         return migrator

@@ -226,8 +226,9 @@ import Testing
         try await store.saveThrottle(key: "user:ada", LoginThrottle(failures: 4, lastFailureAt: 1_767_225_600_123))
         try await store.saveThrottle(key: "ip:10.0.0.7", LoginThrottle(failures: 1, lastFailureAt: 1_767_225_600_000))
         #expect(try await store.throttle(key: "user:ada") == LoginThrottle(failures: 4, lastFailureAt: 1_767_225_600_123))
-        try await store.saveThrottle(key: "user:ada", LoginThrottle(failures: 5, lastFailureAt: 1_767_225_601_000))
-        #expect(try await store.throttle(key: "user:ada") == LoginThrottle(failures: 5, lastFailureAt: 1_767_225_601_000))
+        let reserved = LoginThrottle(failures: 5, lastFailureAt: 1_767_225_601_000, previousFailureAt: 1_767_225_600_123)
+        try await store.saveThrottle(key: "user:ada", reserved)
+        #expect(try await store.throttle(key: "user:ada") == reserved)
         try await store.saveThrottle(key: "user:ada", nil)
         #expect(try await store.throttle(key: "user:ada") == LoginThrottle())
         #expect(try await store.throttle(key: "ip:10.0.0.7") == LoginThrottle(failures: 1, lastFailureAt: 1_767_225_600_000))
@@ -248,14 +249,15 @@ import Testing
         // Once the lockout is over, both keys count the attempt.
         let later = now - 60_000 + LoginThrottle.lockoutMilliseconds
         #expect(try await store.reserveAttempt(keys: keys, at: later) == .allow)
-        #expect(try await store.throttle(key: keys[0]) == LoginThrottle(failures: 1, lastFailureAt: later))
-        #expect(try await store.throttle(key: keys[1]) == LoginThrottle(failures: 1, lastFailureAt: later))
+        #expect(try await store.throttle(key: keys[0]) == LoginThrottle(failures: 1, lastFailureAt: later, previousFailureAt: 0))
+        #expect(try await store.throttle(key: keys[1]) == LoginThrottle(failures: 1, lastFailureAt: later, previousFailureAt: now - 60_000))
         #expect(try await store.reserveAttempt(keys: keys, at: later + 1) == .allow)
 
-        // The secret was right: the account's key is cleared, the address gives its reservation back.
+        // The secret was right: the account's key is cleared, the address gives its reservation back, with the time of
+        // its last failure before the reservation (not the success's time).
         try await store.settleAttempt(clear: [keys[0]], release: [keys[1]])
         #expect(try await store.throttle(key: keys[0]) == LoginThrottle())
-        #expect(try await store.throttle(key: keys[1]) == LoginThrottle(failures: 1, lastFailureAt: later + 1))
+        #expect(try await store.throttle(key: keys[1]) == LoginThrottle(failures: 1, lastFailureAt: later))
         try await store.settleAttempt(clear: [], release: [keys[1]])
         #expect(try await store.throttle(key: keys[1]) == LoginThrottle())
     }
