@@ -61,6 +61,12 @@ def test_lock_and_unlock_with_the_pin_pad_and_switch_user(shop, signed_in):
     # Locked: screens and the API refuse until a PIN is entered.
     driver.get(shop.url("/app/products"))
     wait_path(driver, "/lock")
+    # Too few digits: the server's rule, shown on the PIN field as the server words it.
+    for digit in "123":
+        driver.find_element(By.CSS_SELECTOR, f".pinpad [data-digit='{digit}']").click()
+    driver.find_element(By.CSS_SELECTOR, ".pinpad button[type=submit]").click()
+    wait(driver, lambda d: d.find_element(By.ID, "pin-error").text == "must be 4 to 8 digits")
+    driver.find_element(By.CSS_SELECTOR, ".pinpad [data-digit='clear']").click()
     for digit in "9999":
         driver.find_element(By.CSS_SELECTOR, f".pinpad [data-digit='{digit}']").click()
     driver.find_element(By.CSS_SELECTOR, ".pinpad button[type=submit]").click()

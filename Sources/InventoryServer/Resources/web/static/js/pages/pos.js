@@ -769,7 +769,7 @@ approvalForm.addEventListener("submit", async (event) => {
   const asked = { username: approvalForm.username.value.trim(), pin: approvalForm.pin.value.trim(),
     beyondStock: Boolean(approval?.beyondStock || (previewState === "refused" && refusal?.beyondStock)) };
   if (!asked.username) { fieldError(approvalForm, "username", "the manager's username"); return; }
-  if (!/^\d{4,8}$/.test(asked.pin)) { fieldError(approvalForm, "pin", "a PIN is 4 to 8 digits"); return; }
+  // A malformed PIN is the server's to refuse (on approval.pin, shown below), before it counts as a wrong try.
   $("approval-submit").disabled = true;
   try {
     const { body } = saleBody();
