@@ -138,6 +138,17 @@ def test_reports_totals_are_exact_and_print_hides_the_frame(shop, signed_in):
     assert not driver.find_element(By.ID, "daily-form").is_displayed()
     assert driver.find_element(By.ID, "daily-table").is_displayed()
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    # A range that ends before it starts: the server's rule, and its words on the "to" field.
+    try:
+        shop.api("GET", f"/api/v1/reports/daily?from={first}&to=2020-01-01")
+        raise AssertionError("a range ending before it starts was answered")
+    except ApiError as error:
+        refusal = json.loads(error.body)
+    assert refusal["field"] == "to"
+    driver.execute_script("document.getElementById('daily-to').value = '2020-01-01'")
+    driver.find_element(By.CSS_SELECTOR, "#daily-form button[type=submit]").click()
+    assert wait(driver, lambda d: d.find_element(By.ID, "daily-to-error").text) == refusal["detail"]
+    assert driver.find_element(By.ID, "daily-to").get_attribute("aria-invalid") == "true"
 
 
 def test_import_dry_run_lists_bad_rows_and_writes_nothing_then_imports(shop, signed_in):

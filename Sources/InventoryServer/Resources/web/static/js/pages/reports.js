@@ -26,7 +26,7 @@ async function loadDaily() {
   const from = form.from.value, to = form.to.value;
   if (!from) { fieldError(form, "from", "choose the first day"); return; }
   if (!to) { fieldError(form, "to", "choose the last day"); return; }
-  if (from > to) { fieldError(form, "to", "must be on or after the first day"); return; }
+  // A range that ends before it starts is the server's to refuse (DateRange), on "to".
   const box = $("daily-result");
   loading(box);
   try {
@@ -120,7 +120,7 @@ async function loadTop() {
   const { from, to, by, limit } = { from: form.from.value, to: form.to.value, by: form.by.value, limit: form.limit.value };
   if (!from) { fieldError(form, "from", "choose the first day"); return; }
   if (!to) { fieldError(form, "to", "choose the last day"); return; }
-  if (from > to) { fieldError(form, "to", "must be on or after the first day"); return; }
+  // A range that ends before it starts is the server's to refuse (DateRange), on "to".
   const box = $("top-result");
   loading(box);
   try {
