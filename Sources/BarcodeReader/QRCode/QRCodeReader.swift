@@ -119,6 +119,9 @@ enum QRCodeReader {
                 }
             }
         }
+        // The last resorts below are for finder patterns seen on more than one scan line: one seen once is mostly
+        // texture, and these searches are the costliest part of a frame without a code.
+        guard min(bl.count, tl.count, tr.count) >= 2 else { return nil }
         // Last resort for warped symbols: nudge the fourth point when the geometry is otherwise plausible.
         for candidate in candidates {
             guard detector.timingScore(candidate.transform, dimension: candidate.version.dimension) >= 0.7 else {
