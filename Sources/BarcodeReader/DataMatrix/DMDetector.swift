@@ -21,18 +21,17 @@ struct DMDetector {
         var edgePoints: [(Double, Double)] = []
     }
 
-    /// Union-find root with path compression.
+    /// Union-find root with path halving (each label on the way is pointed at its grandparent, in one pass).
     @inline(__always)
     private static func find(_ parent: UnsafeMutablePointer<Int32>, _ x: Int32) -> Int32 {
         var r = x
-        while parent[Int(r)] != r { r = parent[Int(r)] }
-        var c = x
-        while parent[Int(c)] != r {
-            let n = parent[Int(c)]
-            parent[Int(c)] = r
-            c = n
+        while true {
+            let p = parent[Int(r)]
+            if p == r { return r }
+            let g = parent[Int(p)]
+            parent[Int(r)] = g
+            r = g
         }
-        return r
     }
 
     /// Bounding box and pixel count of one connected component (or of one label before merging).
@@ -52,6 +51,8 @@ struct DMDetector {
         let runY = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         let runX0 = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         let runX1 = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        // The first run of each row (runs are labelled row by row), and the count after the last row.
+        var firstRun = [Int](repeating: 0, count: h + 1)
         defer {
             parent.deallocate()
             runY.deallocate()
@@ -70,6 +71,7 @@ struct DMDetector {
             guard let raw = UnsafeRawPointer(bits.baseAddress) else { return }
             for y in 0..<h {
                 let rowStart = runCount
+                firstRun[y] = rowStart
                 var cursor = prevStart
                 let base = y * w
                 // Pack the row: eight bytes of 0 or 1 become eight bits by one multiplication (bytes other than 0
@@ -125,9 +127,12 @@ struct DMDetector {
                     var root = label
                     while k < prevEnd && Int(runX0[k]) <= x {
                         let a = Self.find(parent, Int32(k))
-                        if a != root {
+                        // The smaller label becomes the root: a component's root is its first run in raster order.
+                        if a < root {
                             parent[Int(root)] = a
                             root = a
+                        } else if a > root {
+                            parent[Int(a)] = root
                         }
                         k += 1
                     }
@@ -136,6 +141,7 @@ struct DMDetector {
                 prevEnd = runCount
             }
         }
+        firstRun[h] = runCount
         // Statistics per root label, in flat arrays (dictionaries of structs copy too much on noisy images).
         var rootOf = [Int](repeating: 0, count: runCount)
         var stats = [Box](repeating: Box(), count: runCount)
@@ -181,7 +187,8 @@ struct DMDetector {
             // Outer corners of the extreme pixels of each row.
             var lo = [Int](repeating: Int.max, count: c.maxY - c.minY)
             var hi = [Int](repeating: Int.min, count: c.maxY - c.minY)
-            for i in 0..<runCount where isMember[rootOf[i]] {
+            // Only the rows the component spans hold its runs.
+            for i in firstRun[c.minY]..<firstRun[c.maxY] where isMember[rootOf[i]] {
                 let y = Int(runY[i]) - c.minY
                 lo[y] = min(lo[y], Int(runX0[i]))
                 hi[y] = max(hi[y], Int(runX1[i]) + 1)
