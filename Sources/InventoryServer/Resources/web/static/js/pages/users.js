@@ -82,7 +82,6 @@ function openUser(user) {
 
 /** The request body the form asks for. */
 function userBody() {
-  clearErrors(form);
   const username = form.username.value.trim(), password = form.password.value, pin = form.pin.value.trim();
   // What makes a username, password or PIN acceptable, and that a new user needs a password, is the server's rule
   // (StaffAccount): its refusal names the field and is shown there.
@@ -98,6 +97,7 @@ function userBody() {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  clearErrors(form);
   const body = userBody();
   const button = $("user-save");
   button.disabled = true;
