@@ -243,7 +243,7 @@ struct LinearScanner {
         let ranked = c.addOns.sorted { $0.value.lines > $1.value.lines }
         guard let best = ranked.first, best.value.lines >= self.minLineCount, best.value.clear >= 1 else { return nil }
         let second = ranked.count > 1 ? ranked[1].value.lines : 0
-        guard best.value.lines >= 2 * second, best.value.lines >= second + 2 else { return nil }
+        guard Self.isClearMajority(best.value.lines, over: second) else { return nil }
         return best.key
     }
 
@@ -251,6 +251,16 @@ struct LinearScanner {
     static let shortFormats: Set<BarcodeFormat> = [.ean8, .upcE]
     static let longFormats: Set<BarcodeFormat> = [.ean13, .upcA, .itf, .code128, .code39]
     static let gtinFormats: Set<BarcodeFormat> = [.ean13, .upcA, .ean8, .upcE]
+
+    /// A clear majority of `votes` lines over `others`: twice as many, and at least two more.
+    static func isClearMajority(_ votes: Int, over others: Int) -> Bool {
+        votes >= 2 * others && votes >= others + 2
+    }
+
+    /// Whether `text` is a GS1 ITF-14: 14 digits whose last is the GTIN check digit of the others.
+    static func isCheckedITF14(_ text: String) -> Bool {
+        text.utf8.count == 14 && (try? UPCEAN.validateCheckDigit(text)) != nil
+    }
 
     /// EAN-13 and UPC-A (a 13-digit GTIN with a leading 0) are one length; EAN-8 and UPC-E each another.
     static func sameGTINLength(_ a: BarcodeFormat, _ b: BarcodeFormat) -> Bool {
@@ -264,7 +274,7 @@ struct LinearScanner {
     /// turn digits 1/7 and 2/8 into each other, and two or three such swaps can keep the check digit), so neither is
     /// reported, whatever the vote; readings on separate bands of rows are left to the majority.
     func disagreementRefuses(_ c: Candidate, _ other: Candidate) -> Bool {
-        if c.lineCount < 2 * other.lineCount || c.lineCount < other.lineCount + 2 { return true }
+        if !Self.isClearMajority(c.lineCount, over: other.lineCount) { return true }
         let sameRows = other.minRow <= c.maxRow && c.minRow <= other.maxRow
         return sameRows && other.clearLines >= self.minLineCount
     }
@@ -293,6 +303,21 @@ struct LinearScanner {
             if c.format == .itf,
                 all.contains(where: {
                     $0.format == .itf && $0.text.count > c.text.count && $0.text.contains(c.text) && $0.minX < c.maxX
+                        && c.minX < $0.maxX
+                })
+            {
+                return false
+            }
+            // The other way round: a line that read a part of these digits over the same columns as a whole
+            // symbol found a stop (or start) pattern and a quiet zone inside this symbol's bars, where glare, a fade
+            // or the symbol's tilt turned the rest white. On such a print an end is no proof by itself: these
+            // digits must then be read with an end by a clear majority of the lines that read them at all (a fade
+            // one pair further gives an end on some lines and none on others; a tilted symbol's real end is seen
+            // on nearly every line). A GS1 ITF-14 (its check digit holds) is trusted as it is.
+            if c.format == .itf, !Self.isCheckedITF14(c.text),
+                !Self.isClearMajority(c.lineCount, over: self.fragments.unended[c.text] ?? 0),
+                all.contains(where: {
+                    $0.format == .itf && $0.text.count < c.text.count && c.text.contains($0.text) && $0.minX < c.maxX
                         && c.minX < $0.maxX
                 })
             {

@@ -112,6 +112,43 @@ import Testing
         #expect(BarcodeReader(options: .init(tryRotate: false)).decode(fragment).map(\.text) == ["833487318039"])
     }
 
+    /// Glare fading an ITF-14's right half (`barcode-gen.py` seed 106654469, 30 a set at 640×480,
+    /// nested-itf14/003): five lines found a stop pattern and a quiet zone after 10 digits, four read the same 10
+    /// with no end after them, and one found an end after 8. The 8 prove that this print fakes an end inside its
+    /// bars, and the 10 have no clear majority of ended lines: no symbol. A GS1 ITF-14 (its check digit holds) is
+    /// still trusted beside such lines, and so is a symbol whose end is seen on nearly every line that reads it
+    /// (a tilted one, whose corner rows read a part: synthetic/itf-synth/026 in the public corpus).
+    @Test func anITFWithAFakedEndNeedsItsEndOnAClearMajorityOfItsLines() {
+        let reader = BarcodeReader(options: .init(tryRotate: false))
+        func rows(_ digits: String, height: Int, ended: Bool = true) -> GrayscaleImage {
+            var widths = TestSymbols.itf(digits)
+            // No stop pattern: the bars after the last pair are too few for a pair and are no stop either.
+            if !ended { widths = Array(widths.dropLast(3)) + [1, 3, 1] }
+            return TestSymbols.render(widths, moduleWidth: 2, height: height)
+        }
+        let ended = rows("6137191344", height: 5)
+        let unended = rows("6137191344", height: 4, ended: false)
+        #expect(reader.decode(Self.stack([ended, unended], gap: 20)).map(\.text) == ["6137191344"])
+        for part in ["61371913", "37191344"] {
+            let found = reader.decode(Self.stack([ended, unended, rows(part, height: 1)], gap: 20))
+            #expect(found.isEmpty, "with \(part): read \(found.map(\.text))")
+        }
+        // Seen with an end on a clear majority of its lines, the symbol is read beside the part.
+        let tall = rows("6137191344", height: 20)
+        let found = reader.decode(Self.stack([tall, unended, rows("61371913", height: 1)], gap: 20))
+        #expect(found.map(\.text) == ["6137191344"])
+        // A checked ITF-14 beside a line that read its first 12 digits and lines with no end.
+        let itf14 = Self.stack([
+            rows("00012345678905", height: 5), rows("00012345678905", height: 4, ended: false),
+            rows("000123456789", height: 1),
+        ], gap: 20)
+        #expect(reader.decode(itf14).map(\.text) == ["00012345678905"])
+        #expect(LinearScanner.isCheckedITF14("00012345678905"))
+        #expect(!LinearScanner.isCheckedITF14("00012345678904"))
+        #expect(!LinearScanner.isCheckedITF14("6137191344"))
+        #expect(LinearScanner.isClearMajority(4, over: 2) && !LinearScanner.isClearMajority(3, over: 2))
+    }
+
     @Test func disagreeingLinesNeedAClearMajority() {
         // Two different EAN-13s on neighbouring rows, equally tall: neither has a majority.
         let a = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 20)
