@@ -1,6 +1,7 @@
 """The catalogue screens: products (list, form, detail with stock history), categories, suppliers and customers."""
+import json
 import tempfile
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -26,6 +27,15 @@ def product_total(shop):
     return shop.api("GET", "/api/v1/products?limit=1&archived=true")["total"]
 
 
+def server_refusal(shop, method, path, body):
+    """The problem the API answers for a body it must refuse (as the admin)."""
+    try:
+        shop.api(method, path, body)
+    except ApiError as error:
+        return json.loads(error.body)
+    raise AssertionError(f"{method} {path} {body} was accepted")
+
+
 def fill(driver, css, text):
     field = driver.find_element(By.CSS_SELECTOR, css)
     field.clear()
@@ -46,15 +56,22 @@ def test_first_run_second_half_category_supplier_customer(shop, signed_in):
     wait_idle(driver)
     driver.find_element(By.ID, "category-add").click()
     wait_for(driver, "#category-dialog #cf-name").send_keys(category)
+    # The server's rule and words on the field, nothing saved (the form no longer keeps a copy of the rule).
+    categories_before = shop.api("GET", "/api/v1/categories")
+    refusal = server_refusal(shop, "POST", "/api/v1/categories", {"name": category, "color": "#888888", "lowStockThreshold": "abc"})
+    assert refusal["field"] == "lowStockThreshold"
     fill(driver, "#cf-threshold", "abc")
     driver.find_element(By.ID, "category-save").click()
-    assert "number" in wait_for(driver, "#category-form .field-error").text  # inline, nothing sent
-    fill(driver, "#cf-threshold", "6")
-    fill(driver, "#cf-markup", "80")
+    assert wait(driver, lambda d: d.find_element(By.ID, "cf-threshold-error").text) == refusal["detail"]
+    assert driver.find_element(By.ID, "cf-threshold").get_attribute("aria-invalid") == "true"
+    assert shop.api("GET", "/api/v1/categories") == categories_before
+    # What the server reads, the form sends as typed: a decimal comma and a markup written with "%".
+    fill(driver, "#cf-threshold", "6,5")
+    fill(driver, "#cf-markup", "80 %")
     driver.find_element(By.ID, "category-save").click()
     wait(driver, lambda d: category in d.find_element(By.ID, "category-list").text)
     saved = next(c for c in shop.api("GET", "/api/v1/categories") if c["name"] == category)
-    assert saved["lowStockThreshold"] in ("6", "6.000") and saved["markup"].startswith("80")
+    assert saved["lowStockThreshold"] in ("6.5", "6.500") and saved["markup"].startswith("80")
     assert no_horizontal_scroll(driver)
 
     # A supplier and a customer through the same contact editor.
@@ -89,15 +106,18 @@ def test_product_form_validates_prices_and_barcodes_inline(shop, signed_in):
     name = wait_for(driver, "#pf-name")
     name.send_keys(unique("Validated"))
 
-    for bad in ("12,5x", "abc"):
+    for bad in ("12,5x", "abc", "12.505"):
+        refusal = server_refusal(shop, "POST", "/api/v1/products", {"name": "Refused", "salePrice": bad})
+        assert refusal["field"] == "salePrice"
         fill(driver, "#pf-sale", bad)
         driver.find_element(By.ID, "pf-save").click()
-        error = wait_for(driver, "#pf-sale-error")
-        assert "number" in error.text
+        assert wait(driver, lambda d: d.find_element(By.ID, "pf-sale-error").text) == refusal["detail"]
         assert driver.find_element(By.ID, "pf-sale").get_attribute("aria-invalid") == "true"
     assert product_total(shop) == before
 
-    fill(driver, "#pf-sale", "12,50")
+    # Trailing zeros beyond the currency's decimals are no refusal (the server's rule; the form's copy of it refused
+    # "12.500"), nor is a decimal comma.
+    fill(driver, "#pf-sale", "12,500")
     body = fresh_ean()[:12]
     wrong = body + str((int(gtin_check_digit(body)) + 1) % 10)
     fill(driver, "#pf-barcode", wrong)
@@ -112,6 +132,15 @@ def test_product_form_validates_prices_and_barcodes_inline(shop, signed_in):
     wait_idle(driver)
     assert product_total(shop) == before
     screenshot(driver, "catalogue-product-form-errors-375")
+
+    # Without a barcode the product saves, at the price the server read from "12,500".
+    typed_name = driver.find_element(By.ID, "pf-name").get_attribute("value")
+    fill(driver, "#pf-barcode", "")
+    driver.find_element(By.ID, "pf-save").click()
+    wait(driver, lambda d: product_total(shop) == before + 1)
+    found = shop.api("GET", "/api/v1/products?search=" + quote(typed_name))["items"]
+    saved = [p for p in found if p["name"] == typed_name]
+    assert [p["salePrice"] for p in saved] == ["12.50"]
 
 
 def test_price_suggestion_and_minimum_price_rule_come_from_the_server(shop, signed_in):

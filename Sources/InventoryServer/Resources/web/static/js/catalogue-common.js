@@ -1,7 +1,6 @@
 // Shared helpers for the catalogue screens (products, categories, suppliers, customers): stock-status labels,
-// category lookups, a page-level error banner, decimal field checks and a message carried to the next screen.
+// category lookups, a page-level error banner and a message carried to the next screen.
 import { api, el, announce } from "/static/js/app.js";
-import { Decimal } from "/static/js/shared/format.js";
 
 export const STATUS = {
   in_stock: "In stock",
@@ -49,20 +48,6 @@ export function pageError(message) {
 
 export function errorText(error) {
   return error?.problem?.detail || error?.message || String(error);
-}
-
-/** Checks a decimal field: returns the error message or null. */
-export function decimalProblem(text, { scale, min = 0n, max = null, what = "number", example = "12.50" }) {
-  if (text === undefined || text === null || String(text).trim() === "") return null;
-  const value = Decimal.parse(String(text).replace(/%$/, ""), scale);
-  if (value === null) {
-    const anyScale = Decimal.parse(String(text), 12);
-    if (anyScale !== null) return `Use at most ${scale} decimal${scale === 1 ? "" : "s"} for the ${what}.`;
-    return `Write the ${what} as a number, like ${example}.`;
-  }
-  if (min !== null && value < min * 10n ** BigInt(scale)) return `The ${what} cannot be negative.`;
-  if (max !== null && value > max * 10n ** BigInt(scale)) return `The ${what} is at most ${max}.`;
-  return null;
 }
 
 /** One-shot message carried to the next screen (e.g. "Saved" after a redirect). */

@@ -1,7 +1,7 @@
 // Categories: list with colour, default low-stock threshold and markup; add/edit in a sheet; delete with
 // confirmation (the products in it are left without a category).
 import { api, el, icon, confirmDialog, toast, announce, clearErrors, fieldError, showProblem } from "/static/js/app.js";
-import { pageError, errorText, decimalProblem } from "/static/js/catalogue-common.js";
+import { pageError, errorText } from "/static/js/catalogue-common.js";
 import { quantity } from "/static/js/shared/format.js";
 
 const list = document.getElementById("category-list");
@@ -90,21 +90,19 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   clearErrors(form);
   const name = form.name.value.trim();
-  const threshold = form.lowStockThreshold.value.trim();
-  const markup = form.markup.value.trim().replace(/%$/, "");
-  const problems = {
-    name: name ? null : "Give the category a name.",
-    lowStockThreshold: decimalProblem(threshold, { scale: 3, what: "threshold", example: "5" }),
-    markup: decimalProblem(markup, { scale: 2, what: "markup", example: "100" }),
-  };
-  let first = null;
-  for (const [field, message] of Object.entries(problems)) {
-    if (message) { fieldError(form, field, message); first ??= form.elements[field]; }
+  if (!name) {
+    fieldError(form, "name", "Give the category a name.");
+    form.name.focus();
+    announce("Check the highlighted fields.", { assertive: true });
+    return;
   }
-  if (first) { first.focus(); announce("Check the highlighted fields.", { assertive: true }); return; }
+  // The threshold and markup go as typed: how many decimals each takes, and that "80 %" and "2,5" are read, is the
+  // domain's rule; the server's refusal names the field and is shown on it.
+  const threshold = form.lowStockThreshold.value.trim();
+  const markup = form.markup.value.trim();
   const body = { name, color: form.color.value };
-  if (threshold) body.lowStockThreshold = threshold.replace(",", ".");
-  if (markup) body.markup = markup.replace(",", ".");
+  if (threshold) body.lowStockThreshold = threshold;
+  if (markup) body.markup = markup;
   const save = document.getElementById("category-save");
   save.disabled = true;
   try {

@@ -3,11 +3,11 @@
 // previews) and the detail screen with the stock history.
 import { api, el, icon, debounce, confirmDialog, toast, announce, page, clearErrors, fieldError, showProblem, ApiError, onLiveEvents } from "/static/js/app.js";
 import {
-  statusBadge, loadCategories, fillCategorySelect, pageError, errorText, decimalProblem, flash, STATUS,
+  statusBadge, loadCategories, fillCategorySelect, pageError, errorText, flash, STATUS,
 } from "/static/js/catalogue-common.js";
 import { looksLikeBarcode, productByBarcode, typedBarcode } from "/static/js/shared/barcode.js";
 import { dateTime } from "/static/js/shared/dates.js";
-import { isZero, minorUnits, money, quantity } from "/static/js/shared/format.js";
+import { isZero, money, quantity } from "/static/js/shared/format.js";
 import { productThumb } from "/static/js/shared/thumbs.js";
 import { showOptions } from "/static/js/pages/product-options.js";
 import { showRecipe } from "/static/js/pages/product-recipe.js";
@@ -204,7 +204,6 @@ async function showForm(productId) {
   const preview = document.getElementById("pf-preview");
   const pictureList = document.getElementById("pf-pictures");
   const suggest = document.getElementById("pf-suggest");
-  const scale = minorUnits();
   let product = null;
   // The pictures as they will be once saved, the main one first: stored ones ({ name }) and chosen files
   // ({ file, url, note }); `removed` holds the stored ones taken off. Nothing changes on the server before Save.
@@ -455,23 +454,11 @@ async function showForm(productId) {
   updateThresholdHint();
 
   // ----- inline validation -----
+  // Only what needs no rule: a name must be given. Whether a price, rate, threshold or opening stock is acceptable
+  // (how many decimals the currency has, that a tax rate is at most 100 %, that "12,50" and "7.5 %" are read, that an
+  // opening quantity needs its unit cost) is the domain's: the server's refusal names the field and is shown on it.
   function validate(only) {
-    const problems = {};
-    const values = Object.fromEntries(["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode"].map((n) => [n, form.elements[n].value.trim()]));
-    if (!values.name) problems.name = "Give the product a name.";
-    problems.salePrice = decimalProblem(values.salePrice, { scale, what: "sale price", example: "12.50" });
-    problems.minimumSalePrice = decimalProblem(values.minimumSalePrice, { scale, what: "minimum sale price", example: "9.90" });
-    // The minimum may not be above the sale price: the server's rule, answered on the field when saving.
-    problems.taxRate = decimalProblem(values.taxRate, { scale: 2, max: 100n, what: "tax rate", example: "7.5" });
-    problems.lowStockThreshold = decimalProblem(values.lowStockThreshold, { scale: 3, what: "threshold", example: "5" });
-    problems.barcode = null;   // the server checks a barcode (check digits) when the field is left and on saving
-    if (!product) {
-      const openingQuantity = form.elements["openingStock.quantity"].value.trim();
-      const openingCost = form.elements["openingStock.unitCost"].value.trim();
-      problems["openingStock.quantity"] = decimalProblem(openingQuantity, { scale: 3, what: "quantity", example: "12" });
-      problems["openingStock.unitCost"] = decimalProblem(openingCost, { scale, what: "unit cost", example: "3.50" })
-        ?? (openingQuantity && !openingCost ? "Give what one unit cost, or leave the quantity empty." : null);
-    }
+    const problems = { name: form.elements.name.value.trim() ? null : "Give the product a name." };
     let first = null;
     for (const [name, message] of Object.entries(problems)) {
       if (only && name !== only) continue;
@@ -487,15 +474,20 @@ async function showForm(productId) {
     }
     return first;
   }
-  // Validate a field when the user leaves it; clear its error as soon as it is fixed.
+  // Validate the name when the user leaves it; clear a field's error as soon as it is changed (the server says again,
+  // on saving, whether the new text will do).
+  form.elements.name.addEventListener("blur", () => { if (form.elements.name.dataset.touched) validate("name"); });
   for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode",
     ...(product ? [] : ["openingStock.quantity", "openingStock.unitCost"])]) {
     const input = form.elements[name];
-    input.addEventListener("blur", () => { if (input.value.trim() || (name === "name" && input.dataset.touched)) validate(name); });
     input.addEventListener("input", () => {
       input.dataset.touched = "true";
       delete input.dataset.serverError;
-      if (input.getAttribute("aria-invalid") === "true") validate(name);
+      if (input.getAttribute("aria-invalid") !== "true") return;
+      if (name === "name") return void validate(name);
+      input.removeAttribute("aria-invalid");
+      const box = input.closest(".field")?.querySelector(".field-error");
+      if (box) box.textContent = "";
     });
   }
   // The server looks the barcode up as soon as the field is left: a code that cannot be a barcode (a wrong check
@@ -540,24 +532,29 @@ async function showForm(productId) {
     const bad = validate();
     if (bad) { bad.focus(); announce("Check the highlighted fields.", { assertive: true }); return; }
     const body = {};
+    // Amounts go as typed: the server reads a decimal comma and a trailing "%" (and refuses, naming the field, what
+    // it cannot read).
     for (const name of ["name", "sku", "barcode", "unit", "iconEmoji", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"]) {
       let value = form.elements[name].value.trim();
-      if (["salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold"].includes(name)) value = value.replace(",", ".").replace(/%$/, "");
       if (name === "barcode") value = typedBarcode(value);
       if (value !== "") body[name] = value;
     }
     if (form.categoryId.value) body.categoryId = Number(form.categoryId.value);
     if (form.preferredSupplierId.value) body.preferredSupplierId = Number(form.preferredSupplierId.value);
     if (form.supplierCode.value.trim()) body.supplierCode = form.supplierCode.value.trim();
-    if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim().replace(",", ".");
+    if (form.packSize.value.trim()) body.packSize = form.packSize.value.trim();
     body.description = form.elements.description.value.trim();  // always sent, so emptying the field clears it
     body.shelf = form.elements.shelf.value.trim();  // likewise
     body.tracksStock = form.tracksStock.checked;
     body.allowsNegativeStock = form.allowsNegativeStock.checked;
     if (!product) {
-      const opening = { quantity: form.elements["openingStock.quantity"].value.trim().replace(",", "."),
-        unitCost: form.elements["openingStock.unitCost"].value.trim().replace(",", ".") };
-      if (opening.quantity || opening.unitCost) body.openingStock = opening;
+      const quantity = form.elements["openingStock.quantity"].value.trim();
+      const unitCost = form.elements["openingStock.unitCost"].value.trim();
+      if (quantity || unitCost) {
+        body.openingStock = {};
+        if (quantity) body.openingStock.quantity = quantity;
+        if (unitCost) body.openingStock.unitCost = unitCost;
+      }
     }
     const another = event.submitter?.id === "pf-save-another";
     const save = event.submitter?.id === "pf-save-another" ? event.submitter : document.getElementById("pf-save");
