@@ -51,7 +51,7 @@ public struct BarcodeReader: Sendable {
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
-        var linear = self.firstHit(rotations.map { (scanner, $0, false, .histogram) })
+        var (linear, rotated) = self.firstHitAndRotation(rotations.map { (scanner, $0, false, .histogram) })
         let sparse = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
             runCache: runCache, fragments: fragments, gate: gate)
@@ -59,6 +59,20 @@ public struct BarcodeReader: Sendable {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
             let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })
             if let best = local.first, best.lines > (linear.first?.lines ?? 0) { linear = local }
+        } else if linear.contains(where: { LinearScanner.gtinFormats.contains($0.barcode.format) }) {
+            // A product code read at one threshold is asked of the same lines at a second one (the local mean): a
+            // shadow's edge across a symbol skews a line's one histogram threshold over part of it, which shifts
+            // every edge there alike, on every line through it, and two or three digits can change with the check
+            // digit still holding. The local threshold follows the shadow. Where it reads another GTIN of the same
+            // length at the same place, clearly, and never this one, the symbol was read two ways: neither is
+            // reported (zxing-cpp reads such prints wrong).
+            // Only the lines across the symbols read (and a step beyond): the rest of the frame has nothing to say.
+            let across = linear.flatMap { $0.barcode.corners.map { Int(rotated ? $0.x : $0.y) } }
+            let lineCount = rotated ? image.width : image.height
+            let margin = 2 * max(1, lineCount / 96) + 2
+            let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
+            let second = sparse.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
+            linear.removeAll { sparse.contradicts($0.barcode, second, rotated: rotated) }
         }
         var results = linear.map(\.barcode)
         let wantsDM = self.options.formats.contains(.dataMatrix)
@@ -97,10 +111,17 @@ public struct BarcodeReader: Sendable {
     private func firstHit(
         _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
     ) -> [(barcode: DecodedBarcode, lines: Int)] {
+        self.firstHitAndRotation(passes).hits
+    }
+
+    /// The symbols of the first pass that finds any, and whether that pass read columns.
+    private func firstHitAndRotation(
+        _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
+    ) -> (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool) {
         for (scanner, rotated, inverted, binarization) in passes {
             let found = scanner.scan(rotated: rotated, inverted: inverted, binarization: binarization)
-            if !found.isEmpty { return found }
+            if !found.isEmpty { return (found, rotated) }
         }
-        return []
+        return ([], false)
     }
 }

@@ -86,8 +86,10 @@ struct LinearScanner {
         self.finish(self.scanCandidates(rotated: rotated, inverted: inverted, binarization: binarization), rotated: rotated)
     }
 
-    /// Every symbol seen on any line, with the number of lines that agreed.
-    func scanCandidates(rotated: Bool, inverted: Bool, binarization: Binarization) -> [Candidate] {
+    /// Every symbol seen on any line (only the lines in `only`, when given), with the number of lines that agreed.
+    func scanCandidates(
+        rotated: Bool, inverted: Bool, binarization: Binarization, only: ClosedRange<Int>? = nil
+    ) -> [Candidate] {
         guard !self.decoders.isEmpty else { return [] }
         let length = rotated ? self.image.height : self.image.width
         let lines = rotated ? self.image.width : self.image.height
@@ -115,6 +117,7 @@ struct LinearScanner {
                     i += 1
                     if row < 0 || row >= lines { break }
                 }
+                if let only, !only.contains(row) { continue }
                 if let gate = self.gate, !(rotated ? gate.columns[row] : gate.rows[row]) { continue }
                 if binarization == .histogram, let cache = self.runCache,
                     let cached = rotated ? cache.columns[row] : cache.rows[row]
@@ -260,6 +263,27 @@ struct LinearScanner {
     /// Whether `text` is a GS1 ITF-14: 14 digits whose last is the GTIN check digit of the others.
     static func isCheckedITF14(_ text: String) -> Bool {
         text.utf8.count == 14 && (try? UPCEAN.validateCheckDigit(text)) != nil
+    }
+
+    /// Whether the candidates of another pass over the same lines (`rotated` as that pass) contradict `barcode`, a
+    /// GTIN: another GTIN of its length read clearly at the same place (its columns, and rows within two line
+    /// steps), and `barcode`'s own digits read nowhere there.
+    func contradicts(_ barcode: DecodedBarcode, _ others: [Candidate], rotated: Bool) -> Bool {
+        guard Self.gtinFormats.contains(barcode.format), !barcode.corners.isEmpty else { return false }
+        let along = barcode.corners.map { rotated ? $0.y : $0.x }
+        let across = barcode.corners.map { rotated ? $0.x : $0.y }
+        let lines = rotated ? self.image.width : self.image.height
+        let near = Double(2 * max(1, lines / self.rowDivisor) + 2)
+        let here = others.filter {
+            $0.lineCount > 0 && Self.gtinFormats.contains($0.format) && $0.minX < (along.max() ?? 0)
+                && (along.min() ?? 0) < $0.maxX && Double($0.minRow) <= (across.max() ?? 0) + near
+                && (across.min() ?? 0) <= Double($0.maxRow) + near
+        }
+        // A UPC-A is the EAN-13 with a leading 0.
+        func gtin(_ text: String) -> String { text.utf8.count == 12 ? "0" + text : text }
+        let own = gtin(barcode.text)
+        return !here.contains { gtin($0.text) == own }
+            && here.contains { Self.sameGTINLength($0.format, barcode.format) && $0.clearLines >= 1 }
     }
 
     /// EAN-13 and UPC-A (a 13-digit GTIN with a leading 0) are one length; EAN-8 and UPC-E each another.

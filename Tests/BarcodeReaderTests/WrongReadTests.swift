@@ -193,6 +193,41 @@ import Testing
         let found = BarcodeReader().decode(try ImageLoader.load(path: fixture.path))
         #expect(found.allSatisfy { $0.text == "88785080" }, "read \(found.map(\.text))")
     }
+    /// A GTIN read at the histogram threshold is asked of the local threshold's lines (issue 11, "the same line at two
+    /// thresholds"): another GTIN of its length read clearly at its place, and itself read nowhere there, refuses it.
+    /// The picture is `GeneratedCorpusTests.aShadowAcrossAnEAN13IsNotReadAsAnotherProduct`.
+    @Test func aGTINContradictedAtTheSecondThresholdIsRefused() throws {
+        let image = try #require(GrayscaleImage(width: 400, height: 300, pixels: [UInt8](repeating: 255, count: 120_000)))
+        let scanner = LinearScanner(image: image, formats: [.ean13, .upcA], minLineCount: 2, rowDivisor: 96)
+        // Read along rows 124-154 between x 164 and 337 (corners in the picture's coordinates).
+        let read = DecodedBarcode(
+            format: .ean13, text: "1433728986148",
+            corners: [.init(x: 164, y: 124), .init(x: 337, y: 124), .init(x: 337, y: 154), .init(x: 164, y: 154)])
+        func local(_ text: String, _ format: BarcodeFormat = .ean13, clear: Int = 1, x: (Double, Double) = (169, 336), row: Int = 130)
+            -> LinearScanner.Candidate
+        {
+            .init(format: format, text: text, lineCount: 1, clearLines: clear, firstRow: row, firstSpan: x, lastRow: row, lastSpan: x)
+        }
+        #expect(scanner.contradicts(read, [local("2433598986148")], rotated: false))
+        // Read the same at the second threshold too, on some line: confirmed, whatever else was read.
+        #expect(!scanner.contradicts(read, [local("2433598986148"), local("1433728986148", clear: 0)], rotated: false))
+        // The other reading not clear, elsewhere on the line, on rows far away, or of another length: no contradiction.
+        #expect(!scanner.contradicts(read, [local("2433598986148", clear: 0)], rotated: false))
+        #expect(!scanner.contradicts(read, [local("2433598986148", x: (340, 390))], rotated: false))
+        #expect(!scanner.contradicts(read, [local("2433598986148", row: 250)], rotated: false))
+        #expect(!scanner.contradicts(read, [local("96385074", .ean8)], rotated: false))
+        // A UPC-A is its EAN-13 with a leading 0: the same reading.
+        let upcA = DecodedBarcode(format: .upcA, text: "036000291452", corners: read.corners)
+        #expect(!scanner.contradicts(upcA, [local("0036000291452")], rotated: false))
+        #expect(scanner.contradicts(upcA, [local("0036000241457")], rotated: false))
+        // Columns: the coordinates along the scan line are the picture's y.
+        let column = DecodedBarcode(
+            format: .ean13, text: "1433728986148",
+            corners: [.init(x: 124, y: 164), .init(x: 124, y: 337), .init(x: 154, y: 337), .init(x: 154, y: 164)])
+        #expect(scanner.contradicts(column, [local("2433598986148")], rotated: true))
+        #expect(!scanner.contradicts(column, [local("2433598986148")], rotated: false))
+    }
+
     /// An EAN-13 cut by the image border just after its middle guard and the bar after it: that guard and bar are
     /// UPC-E's end guard and the six digits before them, with first-digit parity 4, read as the UPC-E 1 559248 4,
     /// whose check digit holds. `barcode-gen.py` seed 1005076180, negative-cut/015.
