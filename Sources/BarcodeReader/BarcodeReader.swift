@@ -71,8 +71,12 @@ public struct BarcodeReader: Sendable {
             let lineCount = rotated ? image.width : image.height
             let margin = 2 * max(1, lineCount / 96) + 2
             let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
-            let second = sparse.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
-            linear.removeAll { sparse.contradicts($0.barcode, second, rotated: rotated) }
+            // Product codes only, with a log of ITF fragments of its own: this pass has nothing else to decide.
+            let gtins = LinearScanner(
+                image: image, formats: linearFormats.filter { LinearScanner.gtinFormats.contains($0) },
+                minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
+            let second = gtins.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
+            linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
         }
         var results = linear.map(\.barcode)
         let wantsDM = self.options.formats.contains(.dataMatrix)

@@ -98,12 +98,12 @@ def test_a_bad_opening_stock_is_refused_on_its_field_and_nothing_is_created(shop
     driver.get(shop.url("/app/products/new"))
     wait_for(driver, "#pf-name").send_keys(unique("Refused mug"))
     before = product_total(shop)
-    # A quantity without its cost: said on the field before anything is sent.
+    # A quantity without its cost: the server's rule and words, on the cost's field.
     type_into(driver, "#pf-opening-quantity", "5")
     driver.find_element(By.ID, "pf-save").click()
-    error = wait_for(driver, "#pf-opening-cost-error")
-    assert "what one unit cost" in error.text
+    wait(driver, lambda d: "what one unit cost" in d.find_element(By.ID, "pf-opening-cost-error").text)
     assert driver.find_element(By.ID, "pf-opening-cost").get_attribute("aria-invalid") == "true"
+    assert product_total(shop) == before
     # Zero is the server's refusal (not more than zero), shown on its field; nothing is created.
     type_into(driver, "#pf-opening-quantity", "0")
     type_into(driver, "#pf-opening-cost", "1.00")
