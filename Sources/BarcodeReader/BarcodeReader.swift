@@ -67,14 +67,14 @@ public struct BarcodeReader: Sendable {
             // length at the same place, clearly, and never this one, the symbol was read two ways: neither is
             // reported (zxing-cpp reads such prints wrong).
             // Only the lines across the symbols read (and a step beyond): the rest of the frame has nothing to say.
-            let across = linear.flatMap { $0.barcode.corners.map { Int(rotated ? $0.x : $0.y) } }
-            let lineCount = rotated ? image.width : image.height
-            let margin = 2 * max(1, lineCount / 96) + 2
-            let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
             // Product codes only, with a log of ITF fragments of its own: this pass has nothing else to decide.
             let gtins = LinearScanner(
                 image: image, formats: linearFormats.filter { LinearScanner.gtinFormats.contains($0) },
                 minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
+            let across = linear.flatMap { $0.barcode.corners.map { Int(rotated ? $0.x : $0.y) } }
+            let lineCount = rotated ? image.width : image.height
+            let margin = gtins.nearLines(rotated: rotated)
+            let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
             let second = gtins.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
         }

@@ -265,6 +265,12 @@ struct LinearScanner {
         text.utf8.count == 14 && (try? UPCEAN.validateCheckDigit(text)) != nil
     }
 
+    /// How many lines apart two readings may lie and still be at the same place: two of this scanner's line steps
+    /// and two lines more.
+    func nearLines(rotated: Bool) -> Int {
+        2 * max(1, (rotated ? self.image.width : self.image.height) / self.rowDivisor) + 2
+    }
+
     /// Whether the candidates of another pass over the same lines (`rotated` as that pass) contradict `barcode`, a
     /// GTIN: another GTIN of its length read clearly at the same place (its columns, and rows within two line
     /// steps), and `barcode`'s own digits read nowhere there.
@@ -272,8 +278,7 @@ struct LinearScanner {
         guard Self.gtinFormats.contains(barcode.format), !barcode.corners.isEmpty else { return false }
         let along = barcode.corners.map { rotated ? $0.y : $0.x }
         let across = barcode.corners.map { rotated ? $0.x : $0.y }
-        let lines = rotated ? self.image.width : self.image.height
-        let near = Double(2 * max(1, lines / self.rowDivisor) + 2)
+        let near = Double(self.nearLines(rotated: rotated))
         let here = others.filter {
             $0.lineCount > 0 && Self.gtinFormats.contains($0.format) && $0.minX < (along.max() ?? 0)
                 && (along.min() ?? 0) < $0.maxX && Double($0.minRow) <= (across.max() ?? 0) + near
@@ -304,8 +309,7 @@ struct LinearScanner {
     }
 
     private func finish(_ all: [Candidate], rotated: Bool) -> [(barcode: DecodedBarcode, lines: Int)] {
-        let lines = rotated ? self.image.width : self.image.height
-        let near = 2 * max(1, lines / self.rowDivisor) + 2
+        let near = self.nearLines(rotated: rotated)
         func overlaps(_ a: Candidate, _ b: Candidate, rowMargin: Int) -> Bool {
             a.minX < b.maxX && b.minX < a.maxX && a.minRow <= b.maxRow + rowMargin && b.minRow <= a.maxRow + rowMargin
         }

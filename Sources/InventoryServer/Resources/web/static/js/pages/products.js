@@ -457,26 +457,24 @@ async function showForm(productId) {
   // Only what needs no rule: a name must be given. Whether a price, rate, threshold or opening stock is acceptable
   // (how many decimals the currency has, that a tax rate is at most 100 %, that "12,50" and "7.5 %" are read, that an
   // opening quantity needs its unit cost) is the domain's: the server's refusal names the field and is shown on it.
-  function validate(only) {
-    const problems = { name: form.elements.name.value.trim() ? null : "Give the product a name." };
-    let first = null;
-    for (const [name, message] of Object.entries(problems)) {
-      if (only && name !== only) continue;
-      const input = form.elements[name];
-      if (message) {
-        fieldError(form, name, message);
-        first ??= input;
-      } else if (input.getAttribute("aria-invalid") === "true" && !input.dataset.serverError) {
-        input.removeAttribute("aria-invalid");
-        const box = input.closest(".field")?.querySelector(".field-error");
-        if (box) box.textContent = "";
-      }
-    }
-    return first;
+  function clearFieldError(input) {
+    input.removeAttribute("aria-invalid");
+    const box = input.closest(".field")?.querySelector(".field-error");
+    if (box) box.textContent = "";
   }
-  // Validate the name when the user leaves it; clear a field's error as soon as it is changed (the server says again,
+  /** Says on the field when the name is empty; answers the name field then, else null. */
+  function checkName() {
+    const input = form.elements.name;
+    if (input.value.trim()) {
+      if (input.getAttribute("aria-invalid") === "true" && !input.dataset.serverError) clearFieldError(input);
+      return null;
+    }
+    fieldError(form, "name", "Give the product a name.");
+    return input;
+  }
+  // Check the name when the user leaves it; clear a field's error as soon as it is changed (the server says again,
   // on saving, whether the new text will do).
-  form.elements.name.addEventListener("blur", () => { if (form.elements.name.dataset.touched) validate("name"); });
+  form.elements.name.addEventListener("blur", () => { if (form.elements.name.dataset.touched) checkName(); });
   for (const name of ["name", "salePrice", "minimumSalePrice", "taxRate", "lowStockThreshold", "barcode",
     ...(product ? [] : ["openingStock.quantity", "openingStock.unitCost"])]) {
     const input = form.elements[name];
@@ -484,10 +482,8 @@ async function showForm(productId) {
       input.dataset.touched = "true";
       delete input.dataset.serverError;
       if (input.getAttribute("aria-invalid") !== "true") return;
-      if (name === "name") return void validate(name);
-      input.removeAttribute("aria-invalid");
-      const box = input.closest(".field")?.querySelector(".field-error");
-      if (box) box.textContent = "";
+      if (name === "name") checkName();
+      else clearFieldError(input);
     });
   }
   // The server looks the barcode up as soon as the field is left: a code that cannot be a barcode (a wrong check
@@ -512,10 +508,7 @@ async function showForm(productId) {
     }
   });
   // A barcode handed over by the scanner is checked at once.
-  if (!productId && form.barcode.value) {
-    validate("barcode");
-    form.barcode.dispatchEvent(new Event("change"));
-  }
+  if (!productId && form.barcode.value) form.barcode.dispatchEvent(new Event("change"));
   function duplicateBarcode(message, ownerId, ownerName) {
     fieldError(form, "barcode", message);
     form.barcode.dataset.serverError = "true";
@@ -529,7 +522,7 @@ async function showForm(productId) {
     event.preventDefault();
     clearErrors(form);
     for (const input of form.querySelectorAll("[data-server-error]")) delete input.dataset.serverError;
-    const bad = validate();
+    const bad = checkName();
     if (bad) { bad.focus(); announce("Check the highlighted fields.", { assertive: true }); return; }
     const body = {};
     // Amounts go as typed: the server reads a decimal comma and a trailing "%" (and refuses, naming the field, what
