@@ -601,12 +601,13 @@ def score(folder, ext_batch, anchors, show):
             decoders["zbar"] = zb
         except ImportError:
             pass
-    totals = {n: [0, 0, 0, 0] for n in decoders}  # ok, wrong (positive sets), false positives, images
-    print(f"{'set':<18} {'n':>4} " + " ".join(f"{n + ' ok/wrong/fp':>24}" for n in decoders))
+    # ok, wrong (positive sets), false positives, images, extra (another code reported beside the right one)
+    totals = {n: [0, 0, 0, 0, 0] for n in decoders}
+    print(f"{'set':<18} {'n':>4} " + " ".join(f"{n + ' ok/wrong/fp/extra':>28}" for n in decoders))
     for s in sets:
         fam = family_of(s)
         imgs = sorted(f for f in os.listdir(os.path.join(folder, s)) if f.endswith(".png"))
-        row = {n: [0, 0, 0] for n in decoders}
+        row = {n: [0, 0, 0, 0] for n in decoders}
         for f in imgs:
             path = os.path.join(folder, s, f)
             expected = open(path[:-4] + ".txt", encoding="utf-8").read()
@@ -626,18 +627,23 @@ def score(folder, ext_batch, anchors, show):
                     want, got = expected, [t for _, t in res]
                 if want in got:
                     row[n][0] += 1
+                    # A second code beside the right one is a wrong read too: a till may take either.
+                    if any(g != want for g in got):
+                        row[n][3] += 1
+                        if show:
+                            print(f"  EXTRA {n} {s}/{f}: expected {expected}, got {res}")
                 elif res:
                     row[n][1] += 1
                     if show:
                         print(f"  WRONG {n} {s}/{f}: expected {expected}, got {res}")
         cells = []
         for n in decoders:
-            ok, wrong, fp = row[n]
-            cells.append(f"{ok:>10}/{wrong}/{fp}".rjust(24))
+            ok, wrong, fp, extra = row[n]
+            cells.append(f"{ok:>10}/{wrong}/{fp}/{extra}".rjust(28))
             t = totals[n]
-            t[0] += ok; t[1] += wrong; t[2] += fp; t[3] += len(imgs)
+            t[0] += ok; t[1] += wrong; t[2] += fp; t[3] += len(imgs); t[4] += extra
         print(f"{s:<18} {len(imgs):>4} " + " ".join(cells))
-    print(f"{'total':<18} {'':>4} " + " ".join(f"{t[0]:>10}/{t[1]}/{t[2]}".rjust(24) for t in totals.values()))
+    print(f"{'total':<18} {'':>4} " + " ".join(f"{t[0]:>10}/{t[1]}/{t[2]}/{t[4]}".rjust(28) for t in totals.values()))
     return totals
 
 
