@@ -43,8 +43,24 @@ struct LinearScanner {
     /// image: a later pass (another threshold, the other direction) may read them on lines that miss the rest.
     final class FragmentLog {
         var lines: [String: Int] = [:]
-        /// Lines that read the same digits with no stop pattern after them (``LinearHit/unended``).
-        var unended: [String: Int] = [:]
+        /// Lines that read the same digits with no end after them (``LinearHit/unended``), by format and digits.
+        var unended: [Key: Int] = [:]
+
+        struct Key: Hashable {
+            var format: BarcodeFormat
+            var text: String
+        }
+
+        func unended(_ format: BarcodeFormat, _ text: String) -> Int {
+            self.unended[Key(format: format, text: text)] ?? 0
+        }
+
+        func countUnended(_ hit: LinearHit) { self.unended[Key(format: hit.format, text: hit.text), default: 0] += 1 }
+
+        /// The readings at places where a pass read one GTIN two ways and reported neither, with the direction of
+        /// their lines: a later pass (another threshold, fewer lines) that reads one way there needs a clear
+        /// majority over the lines that read it otherwise, in that pass and here.
+        var disputed: [(place: Candidate, rotated: Bool)] = []
     }
 
     let image: GrayscaleImage
@@ -165,7 +181,7 @@ struct LinearScanner {
                             while from < buf.count {
                                 let (hit, g) = decoder(buf, from)
                                 if let hit, hit.unended {
-                                    self.fragments.unended[hit.text, default: 0] += 1
+                                    self.fragments.countUnended(hit)
                                 } else if let hit {
                                     var x0 = 0
                                     for k in 0..<hit.start { x0 += Int(buf[k]) }
@@ -173,8 +189,14 @@ struct LinearScanner {
                                     for k in hit.start..<hit.end { x1 += Int(buf[k]) }
                                     var span = (Double(x0), Double(x1))
                                     if upsideDown { span = (Double(length - x1), Double(length - x0)) }
-                                    self.record(hit, row: row, span: span, into: &candidates)
-                                    found = true
+                                    if hit.format == .upcE, hit.text.utf8.first == UInt8(ascii: "1"),
+                                        !self.isBlankAfterUPCE(line: row, rotated: rotated, span: span, leftwards: upsideDown)
+                                    {
+                                        self.fragments.countUnended(hit)
+                                    } else {
+                                        self.record(hit, row: row, span: span, into: &candidates)
+                                        found = true
+                                    }
                                 }
                                 guard let g else { break }
                                 from = g + 2
@@ -189,6 +211,48 @@ struct LinearScanner {
             }
         }
         return candidates
+    }
+
+    /// The pixel at `x` along `line` (a row, or a column when `rotated`).
+    func pixel(_ x: Int, of line: Int, rotated: Bool) -> UInt8 {
+        rotated ? self.image.pixels[x * self.image.width + line] : self.image.pixels[line * self.image.width + x]
+    }
+
+    /// Whether the quiet zone after a UPC-E of number system 1 (whose digits an EAN-13's left half also reads
+    /// as, ``UPCEAN``) is free of bars in the pixels of `line`, not only at this line's threshold. Blur and a
+    /// threshold set by darker bars elsewhere on the line turn an EAN-13's thin right-hand bars into one white run:
+    /// a quiet zone at that threshold, and the left half reads as this UPC-E. A bar is a dip below the white there
+    /// by a fifth of the symbol's contrast for a module or more, two to six modules after the end guard (clear of
+    /// its last bar's blur), that comes back within a tenth of it in four modules; a step into a darker surround (a
+    /// label's edge, a shadow) does not come back. Pixels are means of three, so that noise alone makes no bar.
+    func isBlankAfterUPCE(line: Int, rotated: Bool, span: (Double, Double), leftwards: Bool) -> Bool {
+        let length = rotated ? self.image.height : self.image.width
+        let module = (span.1 - span.0) / 51
+        func pixel(_ x: Int) -> Int { Int(self.pixel(x, of: line, rotated: rotated)) }
+        func mean(_ x: Int) -> Int { (pixel(max(0, x - 1)) + pixel(x) + pixel(min(length - 1, x + 1))) / 3 }
+        var dark = 255
+        for x in max(0, Int(span.0))..<max(0, min(length, Int(span.1))) { dark = min(dark, mean(x)) }
+        let edge = leftwards ? span.0 : span.1
+        // The pixels from the end guard outwards.
+        var after: [Int] = []
+        for k in 0...Int(10 * module) {
+            let x = Int(edge + (leftwards ? -1.0 : 1.0) * Double(k))
+            guard x >= 0, x < length else { break }
+            after.append(mean(x))
+        }
+        let from = Int(2 * module)
+        let to = min(after.count - 1, Int(6 * module))
+        guard from < to else { return true }
+        let white = after[Int(0.5 * module)...to].max() ?? 0
+        let contrast = Double(max(white - dark, 1))
+        var below = 0
+        for k in from...to {
+            if Double(white - after[k]) > 0.2 * contrast { below += 1 } else { below = 0 }
+            guard below > 0, Double(below) >= module, k + 1 < after.count else { continue }
+            let back = after[(k + 1)...min(after.count - 1, k + Int(4 * module) + 1)]
+            if back.contains(where: { Double(white - $0) <= 0.1 * contrast }) { return false }
+        }
+        return true
     }
 
     private func record(_ hit: LinearHit, row: Int, span: (Double, Double), into candidates: inout [Candidate]) {
@@ -308,12 +372,48 @@ struct LinearScanner {
         return sameRows && other.clearLines >= self.minLineCount
     }
 
+    /// Whether the lines between two bands of rows that read symbols over the same columns cross bars all the way
+    /// (the histogram threshold finds at least ten elements over the columns both cover, on each of up to five
+    /// lines spread over the gap), so that the two are one symbol.
+    func barsContinue(between a: Candidate, and b: Candidate, rotated: Bool) -> Bool {
+        let (upper, lower) = a.maxRow < b.minRow ? (a, b) : (b, a)
+        let gap = (upper.maxRow + 1)..<lower.minRow
+        let from = Int(max(a.minX, b.minX))
+        let to = Int(min(a.maxX, b.maxX))
+        guard to - from >= 8 else { return false }
+        guard !gap.isEmpty else { return true }
+        let samples = min(5, gap.count)
+        var segment = [UInt8](repeating: 0, count: to - from)
+        var runs: [Int32] = []
+        for k in 0..<samples {
+            let line = gap.lowerBound + (gap.count * (2 * k + 1)) / (2 * samples)
+            for x in from..<to {
+                segment[x - from] = self.pixel(x, of: line, rotated: rotated)
+            }
+            let ok = segment.withUnsafeBufferPointer { RowBinarizer.patternRow($0, into: &runs) }
+            if !ok || runs.count < 10 { return false }
+        }
+        return true
+    }
+
     private func finish(_ all: [Candidate], rotated: Bool) -> [(barcode: DecodedBarcode, lines: Int)] {
         let near = self.nearLines(rotated: rotated)
+        let lines = rotated ? self.image.width : self.image.height
         func overlaps(_ a: Candidate, _ b: Candidate, rowMargin: Int) -> Bool {
             a.minX < b.maxX && b.minX < a.maxX && a.minRow <= b.maxRow + rowMargin && b.minRow <= a.maxRow + rowMargin
         }
         func digitCount(_ c: Candidate) -> Int { c.text.count }
+        // The same symbol: the same columns, on rows within two line steps, or further off with bars all the way
+        // between (one print read two ways at two heights, not two labels one above the other). Further off, only
+        // a reading of its own (confirmed, and clear on a line) counts: one stray line is no second reading.
+        func samePlace(_ a: Candidate, _ b: Candidate) -> Bool {
+            overlaps(a, b, rowMargin: near)
+                || (overlaps(a, b, rowMargin: lines)
+                    && [a, b].allSatisfy { $0.lineCount >= self.minLineCount && $0.clearLines >= 1 }
+                    && self.barsContinue(between: a, and: b, rotated: rotated))
+        }
+        let earlierDisputes = self.fragments.disputed
+        var refused: [Candidate] = []
         var kept = all.filter { c in
             guard c.lineCount >= self.minLineCount else { return false }
             // Digits that lines saw as a part of a longer symbol (a label or glare across its middle): the lines that
@@ -322,7 +422,14 @@ struct LinearScanner {
             if c.format == .itf, 4 * (self.fragments.lines[c.text] ?? 0) >= c.lineCount { return false }
             // Digits that many more lines read with no end after them: the few that found a stop pattern and a quiet
             // zone saw a label's or a cut's edge across a tilted symbol, whose rest the lines beyond it missed.
-            if c.format == .itf, (self.fragments.unended[c.text] ?? 0) >= 4 * c.lineCount { return false }
+            if c.format == .itf, self.fragments.unended(.itf, c.text) >= 4 * c.lineCount { return false }
+            // A UPC-E that lines across the same digits saw go on into more bars (the left half of an EAN-13 whose
+            // corner the reading lines crossed, leaving it through the bars' ends) needs a clear majority over them.
+            if c.format == .upcE, case let u = self.fragments.unended(.upcE, c.text), u > 0,
+                !Self.isClearMajority(c.lineCount, over: u)
+            {
+                return false
+            }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }
@@ -343,7 +450,7 @@ struct LinearScanner {
             // one pair further gives an end on some lines and none on others; a tilted symbol's real end is seen
             // on nearly every line). A GS1 ITF-14 (its check digit holds) is trusted as it is.
             if c.format == .itf, !Self.isCheckedITF14(c.text),
-                !Self.isClearMajority(c.lineCount, over: self.fragments.unended[c.text] ?? 0),
+                !Self.isClearMajority(c.lineCount, over: self.fragments.unended(.itf, c.text)),
                 all.contains(where: {
                     $0.format == .itf && $0.text.count < c.text.count && c.text.contains($0.text) && $0.minX < c.maxX
                         && c.minX < $0.maxX
@@ -356,12 +463,38 @@ struct LinearScanner {
                 // an ITF fragment inside a longer ITF.
                 if Self.shortFormats.contains(c.format) && Self.longFormats.contains(other.format) { return false }
                 if c.format == .itf && other.format == .itf && digitCount(other) > digitCount(c) { return false }
-                // Lines that read a different GTIN at the same place: only a clear majority is trusted, and
-                // never one over a reading that is itself confirmed on the same rows.
-                if Self.sameGTINLength(c.format, other.format) && self.disagreementRefuses(c, other) { return false }
+            }
+            guard Self.gtinFormats.contains(c.format) else { return true }
+            // A place where an earlier pass read a GTIN of this length two ways: a clear majority over the lines
+            // that read it otherwise there, then.
+            let disputes = earlierDisputes.filter {
+                $0.rotated == rotated && Self.sameGTINLength(c.format, $0.place.format) && samePlace(c, $0.place)
+            }
+            let otherwise = disputes.filter { $0.place.text != c.text }.reduce(0) { $0 + $1.place.lineCount }
+            if !disputes.isEmpty, !Self.isClearMajority(c.lineCount, over: otherwise) {
+                return false
+            }
+            // Lines that read a different GTIN at the same place: only a clear majority is trusted, and never one
+            // over a reading that is itself confirmed on the same rows.
+            for other in all
+            where other.lineCount > 0 && other.text != c.text && Self.sameGTINLength(c.format, other.format)
+                && self.disagreementRefuses(c, other) && samePlace(c, other)
+            {
+                refused.append(c)
+                return false
             }
             return true
         }
+        // Readings refused for another reading at their place, where no reading of their length was kept: a
+        // symbol read two ways. Every reading there is kept for the later passes, with its lines.
+        var disputedHere = Set<Int>()
+        for c in refused where !kept.contains(where: { Self.sameGTINLength(c.format, $0.format) && samePlace(c, $0) }) {
+            for (k, other) in all.enumerated()
+            where other.lineCount > 0 && Self.sameGTINLength(c.format, other.format) && samePlace(c, other) {
+                disputedHere.insert(k)
+            }
+        }
+        for k in disputedHere.sorted() { self.fragments.disputed.append((all[k], rotated)) }
         // Overlapping symbols: keep the one seen on more rows.
         var drop = Set<Int>()
         for a in kept.indices {

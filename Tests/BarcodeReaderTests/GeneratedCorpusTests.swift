@@ -76,6 +76,28 @@ struct GeneratedCorpusTests {
         let results = BarcodeReader().decode(try ImageLoader.load(path: path))
         #expect(results.allSatisfy { $0.text == expected }, "read \(results.map { "\($0.format) \($0.text)" })")
     }
+
+    /// More wrong reads found in larger runs, each rendered again (seed, set, `--count` up to its index, image):
+    /// the left half of an EAN-13 read as a UPC-E beside it, at the corner of a tilted symbol and where blur and
+    /// a shadow left its right half faint; a small UPC-E under glare read as two other UPC-Es at two heights, one
+    /// of them again by the local threshold; an EAN-8 under glare read two ways on bands ten rows apart.
+    @Test(arguments: [
+        (557_455_011, "ean13-gen", 7, "006-glare-blur-noise"),
+        (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg"),
+        (910_035, "upce-gen", 10, "009-glare-jpeg"),
+        (2_084_701_774, "ean8-gen", 17, "016-glare"),
+    ])
+    func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String) throws {
+        let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set]))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = folder.appendingPathComponent("\(set)/\(name).png").path
+        let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
+        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        let family = GeneratedCorpus.family(of: set)
+        #expect(
+            results.allSatisfy { Corpus.matches($0, expected: expected, family: family) },
+            "\(set)/\(name): expected \(expected), read \(results.map { "\($0.format) \($0.text)" })")
+    }
 }
 
 enum GeneratedCorpus {

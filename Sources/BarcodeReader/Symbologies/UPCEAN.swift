@@ -182,7 +182,7 @@ enum UPCEAN {
 
     private static func upce(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
         let end = b + 27
-        guard isRightGuard(runs, end, upceEndPattern) else { return nil }
+        guard end + 6 < runs.count, RowPattern.isPattern(runs, end, upceEndPattern) > 0 else { return nil }
         // The module size of guards and data must agree (cuts false positives, as in zxing-cpp).
         let guardModule = Double(RowPattern.sum(runs, b, 3) + RowPattern.sum(runs, end, 6)) / 9
         let dataModule = Double(RowPattern.sum(runs, b + 3, 24)) / 42
@@ -193,18 +193,40 @@ enum UPCEAN {
         let starts = (0..<6).map { b + 3 + 4 * $0 }
         guard
             let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 6, 6)]),
-            hasQuietZones(runs, before: b - 1, after: end + 6, module: module, left: quietZone, right: rightQuietZone),
-            // UPC-E's end guard is an EAN-13/UPC-A middle guard and the bar after it, and its six digits with
-            // parity are the left half of one: cut by the image border just after that bar, the left half of an
-            // EAN-13 reads as a UPC-E (the check digit holds one time in ten). So the quiet zone after the end
-            // guard must be seen, the image border is no proof of one.
-            Double(RowPattern.visibleSpaceAfter(runs, end, 6)) >= rightQuietZone * module - 1,
+            hasQuietZones(runs, before: b - 1, after: end + 6, module: module, left: quietZone, right: 0)
+        else { return nil }
+        // UPC-E's end guard is an EAN-13/UPC-A middle guard and the bar after it, and its six digits with parity
+        // are the left half of one (number system 1, the check digit standing for the EAN-13's first digit): where
+        // a line leaves an EAN-13 just after that bar (the image border, or the bars' ends across a tilted symbol),
+        // its left half reads as a UPC-E, and the check digit holds one time in ten. So the quiet zone after the
+        // end guard must be seen (the image border is no proof of one). A line that finds the right half's digits
+        // there instead read these digits unended: the lines further into such a symbol, which weigh against the
+        // few at its corner (``LinearScanner``). Anything else there (the printed check digit beside a UPC-E) is
+        // no reading at all.
+        let unended = Double(RowPattern.visibleSpaceAfter(runs, end, 6)) < rightQuietZone * module - 1
+        guard !unended || continuesAsRightHalf(runs, end + 5, module: module),
             digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
             let i = upceParity.firstIndex(of: parity)
         else { return nil }
         text[0] = UInt8(48 + i / 10)
         text.append(UInt8(48 + i % 10))
-        return LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6, clear: clear)
+        var hit = LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6, clear: clear)
+        hit.unended = unended
+        return hit
+    }
+
+    /// Whether the runs from `start` (a bar) read as two digits of an EAN-13/UPC-A right half in this module.
+    static func continuesAsRightHalf(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, module: Double) -> Bool {
+        guard start + 8 <= runs.count else { return false }
+        for k in 0..<2 {
+            let at = start + 4 * k
+            guard abs(Double(RowPattern.sum(runs, at, 4)) / 7 - module) <= maxAdjacentWidthRatio * module + 0.5,
+                RowPattern.bestMatchWithMargin(
+                    runs, at, lPatterns, patternLength: 7, maxAverage: maxAverageVariance,
+                    maxIndividual: maxIndividualVariance) != nil
+            else { return false }
+        }
+        return true
     }
 
     /// The EAN-5 checksum: 3 × (digits 1, 3, 5) + 9 × (digits 2, 4), mod 10.
@@ -289,6 +311,7 @@ enum UPCEAN {
         } catch {
             return (nil, b)
         }
+        if hit.unended { return (hit, b) }
         var result = hit
         if hit.format == .ean13 || hit.format == .upcE {
             // An add-on follows EAN-13/UPC-A and UPC-E (never EAN-8).
