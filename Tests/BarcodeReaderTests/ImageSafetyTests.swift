@@ -142,6 +142,30 @@ enum TinyJPEG {
         #expect(try ImageLoader.decode(TinyJPEG.baseline).width == 16)
     }
 
+    /// Found by the soak (`barcode-soak --input-seed 0x99452d40b1f601cd`, a 741-byte mutated PNG): libpng allocates a
+    /// chunk's declared length before reading it, so a file of a hundred bytes declaring a 1.8 GB text chunk took
+    /// 1.8 GB of memory and seconds of CPU before libpng found it short. The loader walks the chunks first.
+    @Test func aChunkDeclaringMoreThanTheFileHoldsIsRefusedBeforeLibpng() throws {
+        for type in ["tEXt", "zTXt", "iCCP", "prVt"] {
+            var lie = TinyPNG.chunk(type, Array("abc\u{0}\u{0}xyz".utf8))
+            lie.replaceSubrange(0..<4, with: TinyPNG.bigEndian(0x6D3A_0000))
+            let bomb = TinyPNG.gray(width: 10, height: 10, before: [lie])
+            do {
+                _ = try ImageLoader.decode(bomb)
+                Issue.record("\(type): a PNG whose chunk runs past its end was decoded")
+            } catch {
+                #expect(error.code == .corrupt && error.message.contains("a chunk runs past the end"), "\(type): \(error.message)")
+            }
+        }
+        // Cut anywhere, a PNG is refused; whole, and with bytes after IEND, it decodes.
+        let png = TinyPNG.gray(width: 10, height: 10)
+        for cut in [30, png.count - 13, png.count - 12] {
+            #expect(throws: ImageLoadError(.corrupt, "")) { _ = try ImageLoader.decode(Array(png.prefix(cut))) }
+        }
+        #expect(try ImageLoader.decode(png).pixels == TinyPNG.pixels(width: 10, height: 10))
+        #expect(try ImageLoader.decode(TinyPNG.gray(width: 10, height: 10, trailer: [1, 2, 3])).width == 10)
+    }
+
     @Test func pngsKeepOnlyThePicture() throws {
         let script = TinyPNG.chunk("tEXt", Array("Comment\0<script>alert(1)</script>".utf8))
         let unknown = TinyPNG.chunk("prVt", Array("<html>private</html>".utf8))

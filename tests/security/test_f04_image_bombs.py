@@ -2,13 +2,20 @@
 
 A 255 KB PNG declaring 16384 × 16384 pixels (its IDAT really holds all 268 M zero pixels) is refused within 2 s as a
 product picture, by the barcode decoder and by the anonymous public add; three at once do not stall /health (each
-answer within 1 s) nor grow the server by more than 200 MB."""
+answer within 1 s) nor grow the server by more than 200 MB.
+
+Found later by the barcode soak: a PNG of a hundred bytes whose text chunk declares 1.8 GB. libpng allocates a chunk's
+declared length before reading it, so the barcode decoder took 1.8 GB and seconds of CPU before finding the file
+short. It is refused on every route without the server's peak memory (VmHWM) growing by more than 200 MB."""
+import pathlib
+import struct
 import threading
 import time
+import zlib
 
 import pytest
 
-from conftest import Server, multipart, png_bomb, unchanged
+from conftest import Server, _chunk, multipart, png_bomb, unchanged
 
 LIMIT_S = 2.0
 
@@ -105,4 +112,44 @@ def test_three_bombs_at_once_do_not_stall_health(server):
     assert slowest < 1.0, f"/health took {slowest:.2f} s to answer during the bombs"
     assert peak[0] - rss_start < 200, f"the server grew by {peak[0] - rss_start:.0f} MB"
     assert attack_time < 2 * LIMIT_S, f"three bombs took {attack_time:.1f} s to refuse"
+    assert server.alive()
+
+
+def png_chunk_lie(declared=0x6D3A0000):
+    """A valid 10 × 10 grey PNG with, after IHDR, a tEXt chunk whose length field says `declared` bytes."""
+    ihdr = _chunk(b"IHDR", struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+    lie = bytearray(_chunk(b"tEXt", b"abc\x00xyz"))
+    lie[0:4] = struct.pack(">I", declared)
+    idat = _chunk(b"IDAT", zlib.compress(b"".join(b"\x00" + b"\x80" * 10 for _ in range(10))))
+    return b"\x89PNG\r\n\x1a\n" + ihdr + bytes(lie) + idat + _chunk(b"IEND", b"")
+
+
+def peak_rss_mb(server):
+    for line in pathlib.Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+LIE_ROUTES = {
+    "PUT /api/v1/products/{id}/image": lambda s: s.call("PUT", f"/api/v1/products/{s.product_ids[0]}/image",
+                                                        body=png_chunk_lie(), content_type="image/png", timeout=60),
+    "POST /api/v1/barcodes/decode": lambda s: s.call("POST", "/api/v1/barcodes/decode", body=png_chunk_lie(),
+                                                     content_type="image/png", timeout=60),
+}
+
+
+@pytest.mark.parametrize("route", list(LIE_ROUTES))
+def test_a_chunk_declaring_gigabytes_is_refused_without_taking_them(server, route):
+    images_before = server.images()
+    peak_before = peak_rss_mb(server)
+    with unchanged(server):
+        reply = LIE_ROUTES[route](server)
+    peak_after = peak_rss_mb(server)
+    print(f"\n{route} with a {len(png_chunk_lie())}-byte PNG declaring a 1.8 GB chunk -> {reply.status} in "
+          f"{reply.elapsed:.2f} s, peak RSS {peak_before:.0f} -> {peak_after:.0f} MB: {reply.body[:120]!r}")
+    assert 400 <= reply.status < 500, f"{route}: the file was not refused: {reply!r}"
+    assert reply.elapsed < LIMIT_S, f"{route}: refusing it took {reply.elapsed:.1f} s (at most {LIMIT_S} s)"
+    assert peak_after - peak_before < 200, f"{route}: the server's peak memory grew by {peak_after - peak_before:.0f} MB"
+    assert server.images() == images_before, "a picture file was written"
     assert server.alive()
