@@ -110,6 +110,36 @@ public struct ImageLimits: Sendable, Hashable {
     public static let barcode = ImageLimits(maxSide: 12_000, maxPixels: 40_000_000)
 }
 
+/// The chunks of a PNG file up to and including IEND, each checked to lie within the file before anything reads it
+/// (libpng allocates a chunk's declared length first: a 90-byte file declaring a 1.8 GB text chunk took 1.8 GB).
+enum PNGChunks {
+    /// Each chunk's type and its whole extent (length, type, data and CRC) in `bytes`.
+    /// - Throws: ``ImageLoadError`` (`corrupt`) for a chunk that runs past the end, a type that is not four letters,
+    ///   a first chunk other than IHDR, or no IEND.
+    static func walk(_ bytes: [UInt8]) throws(ImageLoadError) -> [(type: String, range: Range<Int>)] {
+        var chunks: [(type: String, range: Range<Int>)] = []
+        var index = ImageHeader.pngSignature.count
+        while index + 12 <= bytes.count {
+            let length = ImageHeader.bigEndian(bytes, index, count: 4)
+            guard length <= 0x7FFF_FFFF, index + 12 + length <= bytes.count else {
+                throw ImageLoadError(.corrupt, "truncated PNG file (a chunk runs past the end)")
+            }
+            let typeBytes = bytes[(index + 4)..<(index + 8)]
+            guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw ImageLoadError(.corrupt, "corrupt PNG file (a chunk type is not four letters)")
+            }
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard !chunks.isEmpty || type == "IHDR" else {
+                throw ImageLoadError(.corrupt, "the PNG file has no IHDR header")
+            }
+            chunks.append((type, index..<(index + 12 + length)))
+            index += 12 + length
+            if type == "IEND" { return chunks }
+        }
+        throw ImageLoadError(.corrupt, "truncated PNG file (no IEND chunk)")
+    }
+}
+
 /// Walks the marker segments of a JPEG file, skipping over entropy-coded scan data.
 struct JPEGSegments {
     /// One marker: its code and where its bytes are in the file.

@@ -40,9 +40,10 @@ public enum ImageLoader {
     public static func decode(_ bytes: [UInt8], limits: ImageLimits = .barcode) throws(ImageLoadError) -> GrayscaleImage {
         let header = try ImageHeader.read(bytes)
         try header.check(limits)
-        // A PNG's chunks are walked up to IEND by the shim before libpng sees them, so truncation is an error (libpng
-        // stops reading once the pixels are complete) and no chunk declares more than the file holds.
+        // A PNG's chunks are walked up to IEND before libpng sees them: truncation is an error (libpng stops reading
+        // once the pixels are complete), and no chunk declares more than the file holds.
         let isPNG = header.format == .png
+        if isPNG { _ = try PNGChunks.walk(bytes) }
         var image = stockroom_gray_image()
         let maxSide = Int32(clamping: limits.maxSide), maxPixels = limits.maxPixels
         let status = bytes.withUnsafeBufferPointer { buf in

@@ -23,25 +23,8 @@ public enum ImageSanitizer {
     static func cleanPNG(_ bytes: [UInt8]) throws(ImageLoadError) -> [UInt8] {
         var output = ImageHeader.pngSignature
         output.reserveCapacity(bytes.count)
-        var index = ImageHeader.pngSignature.count
-        var first = true
-        while index + 12 <= bytes.count {
-            let length = ImageHeader.bigEndian(bytes, index, count: 4)
-            guard length <= 0x7FFF_FFFF, index + 12 + length <= bytes.count else {
-                throw ImageLoadError(.corrupt, "truncated PNG file (a chunk runs past the end)")
-            }
-            let typeBytes = bytes[(index + 4)..<(index + 8)]
-            guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw ImageLoadError(.corrupt, "corrupt PNG file (a chunk type is not four letters)")
-            }
-            let type = String(decoding: typeBytes, as: UTF8.self)
-            guard !first || type == "IHDR" else { throw ImageLoadError(.corrupt, "the PNG file has no IHDR header") }
-            first = false
-            if self.pngChunksKept.contains(type) { output += bytes[index..<(index + 12 + length)] }
-            index += 12 + length
-            if type == "IEND" { return output }
-        }
-        throw ImageLoadError(.corrupt, "truncated PNG file (no IEND chunk)")
+        for chunk in try PNGChunks.walk(bytes) where self.pngChunksKept.contains(chunk.type) { output += bytes[chunk.range] }
+        return output
     }
 
     static func cleanJPEG(_ bytes: [UInt8]) throws(ImageLoadError) -> [UInt8] {
