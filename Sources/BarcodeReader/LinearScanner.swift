@@ -55,6 +55,13 @@ struct LinearScanner {
             self.unended[Key(format: format, text: text)] ?? 0
         }
 
+        /// Lines that read more characters than `text` in one reading holding it, with no end after them.
+        func unendedLonger(_ format: BarcodeFormat, than text: String) -> Int {
+            self.unended.reduce(0) {
+                $0 + ($1.key.format == format && $1.key.text.count > text.count && $1.key.text.contains(text) ? $1.value : 0)
+            }
+        }
+
         func countUnended(_ hit: LinearHit) { self.unended[Key(format: hit.format, text: hit.text), default: 0] += 1 }
 
         /// The readings at places where a pass read one GTIN two ways and reported neither, with the direction of
@@ -423,6 +430,14 @@ struct LinearScanner {
             // Digits that many more lines read with no end after them: the few that found a stop pattern and a quiet
             // zone saw a label's or a cut's edge across a tilted symbol, whose rest the lines beyond it missed.
             if c.format == .itf, self.fragments.unended(.itf, c.text) >= 4 * c.lineCount { return false }
+            // Lines that read these digits and more pairs after them, with no end: where the few found a stop
+            // pattern and a quiet zone, the symbol went on (an ITF-14 whose right end a fade or the image border
+            // took, read as its first 10 digits). The end needs a clear majority over those lines.
+            if c.format == .itf, !Self.isCheckedITF14(c.text),
+                !Self.isClearMajority(c.lineCount, over: self.fragments.unendedLonger(.itf, than: c.text))
+            {
+                return false
+            }
             // A UPC-E that lines across the same digits saw go on into more bars (the left half of an EAN-13 whose
             // corner the reading lines crossed, leaving it through the bars' ends) needs a clear majority over them.
             if c.format == .upcE, case let u = self.fragments.unended(.upcE, c.text), u > 0,
@@ -463,6 +478,15 @@ struct LinearScanner {
                 // an ITF fragment inside a longer ITF.
                 if Self.shortFormats.contains(c.format) && Self.longFormats.contains(other.format) { return false }
                 if c.format == .itf && other.format == .itf && digitCount(other) > digitCount(c) { return false }
+            }
+            // Nor one read further off on rows with the longer one's bars all the way between: lines across the
+            // corner of a tilted symbol, through its bars' ends, read a few pairs of other digits.
+            if c.format == .itf,
+                all.contains(where: {
+                    $0.lineCount > 0 && $0.format == .itf && digitCount($0) > digitCount(c) && samePlace(c, $0)
+                })
+            {
+                return false
             }
             guard Self.gtinFormats.contains(c.format) else { return true }
             // A place where an earlier pass read a GTIN of this length two ways: a clear majority over the lines

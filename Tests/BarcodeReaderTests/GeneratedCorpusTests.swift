@@ -80,15 +80,20 @@ struct GeneratedCorpusTests {
     /// More wrong reads found in larger runs, each rendered again (seed, set, `--count` up to its index, image):
     /// the left half of an EAN-13 read as a UPC-E beside it, at the corner of a tilted symbol and where blur and
     /// a shadow left its right half faint; a small UPC-E under glare read as two other UPC-Es at two heights, one
-    /// of them again by the local threshold; an EAN-8 under glare read two ways on bands ten rows apart.
+    /// of them again by the local threshold; an EAN-8 under glare read two ways on bands ten rows apart; an ITF-14
+    /// cut by the image border read as its first 10 digits on 3 lines (16 read 12 digits and ran on); 6 other
+    /// digits read across the corner of a tilted ITF-14, through its bars' ends.
     @Test(arguments: [
-        (557_455_011, "ean13-gen", 7, "006-glare-blur-noise"),
-        (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg"),
-        (910_035, "upce-gen", 10, "009-glare-jpeg"),
-        (2_084_701_774, "ean8-gen", 17, "016-glare"),
+        (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", false),
+        (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", false),
+        (910_035, "upce-gen", 10, "009-glare-jpeg", false),
+        (2_084_701_774, "ean8-gen", 17, "016-glare", false),
+        (1_926_463_284, "itf-bearer", 31, "030-perspective-shadow-jpeg", true),
+        (584_695_366, "itf-bearer", 26, "025-shadow-noise", false),
     ])
-    func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String) throws {
-        let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set]))
+    func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ hard: Bool) throws {
+        let folder = try #require(
+            GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + (hard ? ["--hard"] : [])))
         defer { try? FileManager.default.removeItem(at: folder) }
         let image = folder.appendingPathComponent("\(set)/\(name).png").path
         let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)

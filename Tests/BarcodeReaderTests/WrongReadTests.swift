@@ -149,6 +149,41 @@ import Testing
         #expect(LinearScanner.isClearMajority(4, over: 2) && !LinearScanner.isClearMajority(3, over: 2))
     }
 
+    /// An ITF-14 whose right end the image border cut (`barcode-gen.py --seed 1926463284 --hard`, itf-bearer/030):
+    /// 3 lines found a stop pattern and a quiet zone after its first 10 digits, 16 read 12 digits and ran on. The
+    /// symbol went on where the few saw an end, so the 10 digits are no symbol; seen ended on a clear majority of
+    /// lines, they are.
+    @Test func anITFWhoseLinesReadOnPastItsEndIsNoSymbol() {
+        let reader = BarcodeReader(options: .init(tryRotate: false))
+        func rows(_ digits: String, height: Int, ended: Bool = true) -> GrayscaleImage {
+            var widths = TestSymbols.itf(digits)
+            if !ended { widths = Array(widths.dropLast(3)) + [1, 3, 1] }
+            return TestSymbols.render(widths, moduleWidth: 2, height: height)
+        }
+        let runOn = rows("613719134412", height: 16, ended: false)
+        let found = reader.decode(Self.stack([rows("6137191344", height: 3), runOn], gap: 20))
+        #expect(found.isEmpty, "read \(found.map(\.text))")
+        let tall = reader.decode(Self.stack([rows("6137191344", height: 40), runOn], gap: 20))
+        #expect(tall.map(\.text) == ["6137191344"])
+    }
+
+    /// Lines across the corner of a tilted ITF-14 (`barcode-gen.py --seed 584695366`, itf-bearer/025) cross its
+    /// bars' ends and read 6 other digits, rows away from the lines that read the symbol but with its bars all the
+    /// way between: a part of it, not a second symbol. Paper between the two is two labels, and both are read.
+    @Test func aFewDigitsReadAcrossATiltedITFsCornerAreNoSecondSymbol() {
+        let reader = BarcodeReader(options: .init(tryRotate: false))
+        let widths = TestSymbols.itf("00012345678905")
+        let symbol = TestSymbols.render(widths, moduleWidth: 2, height: 30)
+        // The symbol's bars without its start pattern: bars all the way, no symbol.
+        let bars = TestSymbols.render(Array(widths.dropFirst(6)), moduleWidth: 2, height: 20)
+        let corner = TestSymbols.render(TestSymbols.itf("184530"), moduleWidth: 2, height: 3)
+        #expect(reader.decode(bars).isEmpty)
+        let found = reader.decode(Self.stack([corner, bars, symbol]))
+        #expect(found.map(\.text) == ["00012345678905"])
+        let labels = reader.decode(Self.stack([corner, symbol], gap: 20))
+        #expect(Set(labels.map(\.text)) == ["00012345678905", "184530"])
+    }
+
     @Test func disagreeingLinesNeedAClearMajority() {
         // Two different EAN-13s on neighbouring rows, equally tall: neither has a majority.
         let a = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 20)
