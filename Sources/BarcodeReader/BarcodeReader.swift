@@ -78,6 +78,9 @@ public struct BarcodeReader: Sendable {
             let second = gtins.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
         }
+        // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
+        // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
+        linear.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }
         var results = linear.map(\.barcode)
         let wantsDM = self.options.formats.contains(.dataMatrix)
         var binary: BitMatrix?
@@ -90,7 +93,7 @@ public struct BarcodeReader: Sendable {
         if !results.isEmpty { return results }
 
         // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
-        results = self.firstHit(rotations.map { (sparse, $0, false, .local) }).map(\.barcode)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, false, .local) }), sparse)
         if !results.isEmpty { return results }
 
         // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
@@ -98,7 +101,7 @@ public struct BarcodeReader: Sendable {
         let sparseStrict = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40,
             fragments: fragments, gate: gate)
-        results = self.firstHit(rotations.map { (sparseStrict, $0, false, .edges) }).map(\.barcode)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparseStrict, $0, false, .edges) }), sparseStrict)
         if !results.isEmpty || !self.options.tryInvert { return results }
 
         // Light symbols on a dark ground.
@@ -110,6 +113,13 @@ public struct BarcodeReader: Sendable {
             if wantsDM { results += DataMatrixReader.read(inverted, gray: invertedGray) }
         }
         return results
+    }
+
+    /// The GTINs of a pass that pass ``LinearScanner/passesFineCheck(_:rotated:)``, and every other symbol.
+    private func fineChecked(
+        _ pass: (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool), _ scanner: LinearScanner
+    ) -> [DecodedBarcode] {
+        pass.hits.map(\.barcode).filter { scanner.passesFineCheck($0, rotated: pass.rotated) }
     }
 
     private func firstHit(

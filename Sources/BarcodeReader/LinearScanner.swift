@@ -102,7 +102,9 @@ struct LinearScanner {
         self.decoders = d
     }
 
-    enum Binarization { case histogram, local, edges }
+    /// How a line becomes runs: the histogram threshold (``RowBinarizer/patternRow(_:into:)``), the local mean,
+    /// gradient edges, or the histogram threshold with edges to a third of a pixel (runs in thirds of a pixel).
+    enum Binarization { case histogram, local, edges, fine }
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
     func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
@@ -122,6 +124,8 @@ struct LinearScanner {
         var reversed: [Int32] = []
         reversed.reserveCapacity(256)
         var lineBuffer = [UInt8](repeating: 0, count: length)
+        // Pattern-row units per pixel.
+        let unit = binarization == .fine ? Double(RowBinarizer.fineScale) : 1
         let middle = lines / 2
         let rowStep = max(1, lines / self.rowDivisor)
         var checkRows: [Int] = []
@@ -166,6 +170,7 @@ struct LinearScanner {
                         case .histogram: RowBinarizer.patternRow(line, into: &runs)
                         case .local: RowBinarizer.localPatternRow(line, into: &runs)
                         case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
+                        case .fine: RowBinarizer.finePatternRow(line, into: &runs)
                         }
                     }
                     if binarization == .histogram, !inverted, !isCheckRow, let cache = self.runCache,
@@ -194,8 +199,8 @@ struct LinearScanner {
                                     for k in 0..<hit.start { x0 += Int(buf[k]) }
                                     var x1 = x0
                                     for k in hit.start..<hit.end { x1 += Int(buf[k]) }
-                                    var span = (Double(x0), Double(x1))
-                                    if upsideDown { span = (Double(length - x1), Double(length - x0)) }
+                                    var span = (Double(x0) / unit, Double(x1) / unit)
+                                    if upsideDown { span = (Double(length) - span.1, Double(length) - span.0) }
                                     if hit.format == .upcE, hit.text.utf8.first == UInt8(ascii: "1"),
                                         !self.isBlankAfterUPCE(line: row, rotated: rotated, span: span, leftwards: upsideDown)
                                     {

@@ -41,12 +41,10 @@ enum RowBinarizer {
         return bestValley << 3
     }
 
-    /// Fills `runs` with the pattern row of `line`; returns false when the line has too little contrast.
-    static func patternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
-        runs.removeAll(keepingCapacity: true)
+    /// The histogram black point of `line` (its 32-bucket histogram's valley); nil when it has no two peaks.
+    static func lineBlackPoint(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         let width = line.count
-        guard width >= 3 else { return false }
-        let bp: Int? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * 32) { counts in
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * 32) { counts in
             // Four interleaved histograms (summed below): neighbouring pixels mostly fall in the same bucket, and
             // one histogram would make every increment wait for the previous one.
             counts.initialize(repeating: 0)
@@ -66,7 +64,48 @@ enum RowBinarizer {
             for k in 0..<32 { c[k] += c[32 + k] + c[64 + k] + c[96 + k] }
             return blackPoint(UnsafeMutableBufferPointer(start: c, count: 32))
         }
-        guard let blackPoint = bp else { return false }
+    }
+
+    /// Pixels of a line per pixel of its fine pattern row (``finePatternRow(_:into:)``).
+    static let fineScale = 3
+
+    /// The pattern row of `patternRow(_:into:)` — the same black point and sharpening — with each edge placed to a
+    /// third of a pixel: the sharpened values are interpolated linearly between pixels, so the runs are in thirds
+    /// of a pixel. At under two pixels a module, a whole pixel is half a module or more; this keeps the rest.
+    static func finePatternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        runs.removeAll(keepingCapacity: true)
+        let width = line.count
+        guard width >= 3, let blackPoint = Self.lineBlackPoint(line), let base = line.baseAddress else { return false }
+        let scale = Self.fineScale
+        @inline(__always) func sharpened(_ x: Int) -> Int { Int(base[x]) * 4 - Int(base[x - 1]) - Int(base[x + 1]) }
+        // Black where the interpolated sharpened value is below twice the black point (as `patternRow`).
+        let limit = 2 * blackPoint * scale
+        var last = sharpened(1) * scale < limit
+        if last { runs.append(0) }
+        var lastPos = 0
+        for x in 1..<(width - 1) {
+            let here = sharpened(x)
+            let next = x + 1 < width - 1 ? sharpened(x + 1) : here
+            for k in 0..<scale where x > 1 || k > 0 {
+                let v = (scale - k) * here + k * next < limit
+                if v != last {
+                    let position = scale * x + k
+                    runs.append(Int32(position - lastPos))
+                    last = v
+                    lastPos = position
+                }
+            }
+        }
+        runs.append(Int32(scale * width - lastPos))
+        if last { runs.append(0) }
+        return runs.count >= 3
+    }
+
+    /// Fills `runs` with the pattern row of `line`; returns false when the line has too little contrast.
+    static func patternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        runs.removeAll(keepingCapacity: true)
+        let width = line.count
+        guard width >= 3, let blackPoint = Self.lineBlackPoint(line) else { return false }
         // Specialised loop (hot): -1 4 -1 sharpening, run lengths written straight into the array.
         guard let base = line.baseAddress else { return false }
         let bp2 = blackPoint * 2

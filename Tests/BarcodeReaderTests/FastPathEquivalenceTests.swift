@@ -134,6 +134,43 @@ import Testing
         }
     }
 
+    /// The fine pattern row (edges to a third of a pixel) is the histogram row refined: the same colour at every
+    /// whole pixel, runs in thirds of a pixel that add up to three times the line, and on a blurred step from
+    /// paper to ink its edge between the two pixels the threshold lies between.
+    @Test func finePatternRowRefinesTheHistogramRow() {
+        func colours(_ runs: [Int32]) -> [Bool] {
+            var out: [Bool] = []
+            for (k, r) in runs.enumerated() { out += [Bool](repeating: k % 2 == 1, count: Int(r)) }
+            return out
+        }
+        for (k, (w, h)) in Self.sizes.enumerated() {
+            let image = Self.picture(width: w, height: h, seed: UInt64(91 + k))
+            for row in stride(from: 0, to: h, by: 5) {
+                let line = Array(image.pixels[(row * w)..<(row * w + w)])
+                var runs: [Int32] = []
+                var fine: [Int32] = []
+                let ok = line.withUnsafeBufferPointer { RowBinarizer.patternRow($0, into: &runs) }
+                let fineOK = line.withUnsafeBufferPointer { RowBinarizer.finePatternRow($0, into: &fine) }
+                #expect(ok == fineOK, "\(w)×\(h) row \(row)")
+                guard ok, fineOK else { continue }
+                #expect(fine.reduce(0, +) == 3 * Int32(w))
+                let whole = colours(runs)
+                let thirds = colours(fine)
+                let differing = (1..<(w - 1)).filter { whole[$0] != thirds[3 * $0] }
+                #expect(differing.isEmpty, "\(w)×\(h) row \(row): pixels \(differing.prefix(5))")
+            }
+        }
+        // Paper 200, ink 20, one pixel of 80 between: the threshold (black point about 110) lies between the
+        // pixels of 200 and 80, so the edge is a third of a pixel or two after the last paper pixel, not on a pixel.
+        let step: [UInt8] = [UInt8](repeating: 200, count: 20) + [80] + [UInt8](repeating: 20, count: 20)
+        var runs: [Int32] = []
+        var fine: [Int32] = []
+        _ = step.withUnsafeBufferPointer { RowBinarizer.patternRow($0, into: &runs) }
+        _ = step.withUnsafeBufferPointer { RowBinarizer.finePatternRow($0, into: &fine) }
+        #expect(runs.count == 3 && fine.count == 3, "\(runs) \(fine)")
+        #expect(fine.first.map { $0 % 3 != 0 && abs(Int($0) - 3 * Int(runs[0])) < 3 } == true, "\(runs) \(fine)")
+    }
+
     /// Code 39's start/stop test (with its cheap refusal of windows whose wide elements are not the widest) answers
     /// as decoding the character and comparing it with "*" does, on random windows and on jittered asterisks.
     @Test func code39StartStopTestMatchesDecodingTheCharacter() {

@@ -82,7 +82,9 @@ struct GeneratedCorpusTests {
     /// a shadow left its right half faint; a small UPC-E under glare read as two other UPC-Es at two heights, one
     /// of them again by the local threshold; an EAN-8 under glare read two ways on bands ten rows apart; an ITF-14
     /// cut by the image border read as its first 10 digits on 3 lines (16 read 12 digits and ran on); 6 other
-    /// digits read across the corner of a tilted ITF-14, through its bars' ends.
+    /// digits read across the corner of a tilted ITF-14, through its bars' ends; a small EAN-8 (1.2 pixels a
+    /// module) and a small EAN-13 (1.0) read as other codes whose check digits hold, which their lines read with
+    /// edges to a third of a pixel contradict.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", false),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", false),
@@ -90,6 +92,8 @@ struct GeneratedCorpusTests {
         (2_084_701_774, "ean8-gen", 17, "016-glare", false),
         (1_926_463_284, "itf-bearer", 31, "030-perspective-shadow-jpeg", true),
         (584_695_366, "itf-bearer", 26, "025-shadow-noise", false),
+        (1_467_521_296, "ean8-gen", 31, "030-noise", true),
+        (31_337_002, "nested-addon", 30, "029-shadow-glare-lowlight", true),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ hard: Bool) throws {
         let folder = try #require(
