@@ -48,7 +48,7 @@ if [ "$asan" = 1 ]; then
   swift build -c release --product barcode-soak --scratch-path .build/asan \
     -Xswiftc -sanitize=address -Xcc -fsanitize=address >/dev/null
   binary=.build/asan/release/barcode-soak
-  # ASan's shadow memory counts in the resident size: a higher bound than the plain build's 2 GB.
+  # ASan's shadow memory counts in the resident size: a higher bound than the plain build's 1 GB.
   extra=(--max-rss-mb 4096 "${extra[@]}")
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}"
   # Swift's crash backtracer reads the dead process's memory and trips ASan; replay a saved input in the release

@@ -19,7 +19,7 @@ struct Options {
     var corpus: String? = nil
     var out = NSTemporaryDirectory() + "barcode-soak"
     var hangSeconds = 60.0
-    var maxRSSMB = 2048
+    var maxRSSMB = 1024
     var child = false
     var start = 0
     var replay: [String] = []
