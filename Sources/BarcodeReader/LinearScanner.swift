@@ -64,6 +64,19 @@ struct LinearScanner {
 
         func countUnended(_ hit: LinearHit) { self.unended[Key(format: hit.format, text: hit.text), default: 0] += 1 }
 
+        /// Lines that read digits backwards from an ITF's end with no start before them (``LinearHit/unstarted``).
+        var unstarted: [String: Int] = [:]
+        /// The directions and thresholds whose lines were read for ``unstarted`` (`rotated inverted binarization`).
+        var unstartedRead: Set<String> = []
+
+        /// Lines that read these digits backwards from an ITF's end with no start before them: `longer` those that
+        /// read more pairs before them, the others exactly these digits.
+        func unstarted(_ text: String, longer: Bool) -> Int {
+            longer
+                ? self.unstarted.reduce(0) { $0 + ($1.key.count > text.count && $1.key.hasSuffix(text) ? $1.value : 0) }
+                : self.unstarted[text] ?? 0
+        }
+
         /// The readings at places where a pass read one GTIN two ways and reported neither, with the direction of
         /// their lines: a later pass (another threshold, fewer lines) that reads one way there needs a clear
         /// majority over the lines that read it otherwise, in that pass and here.
@@ -108,14 +121,46 @@ struct LinearScanner {
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
     func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
-        self.finish(self.scanCandidates(rotated: rotated, inverted: inverted, binarization: binarization), rotated: rotated)
+        let candidates = self.scanCandidates(rotated: rotated, inverted: inverted, binarization: binarization)
+        if candidates.contains(where: {
+            $0.format == .itf && $0.lineCount >= self.minLineCount && !Self.isCheckedITF14($0.text)
+        }) {
+            self.readUnstarted(rotated: rotated, inverted: inverted, binarizations: [.histogram, binarization])
+        }
+        return self.finish(candidates, rotated: rotated)
     }
 
-    /// Every symbol seen on any line (only the lines in `only`, when given), with the number of lines that agreed.
+    /// How many lines ``readUnstarted(rotated:inverted:binarizations:)`` reads across the image: the dense first
+    /// pass's.
+    static let unstartedRowDivisor = 256
+
+    /// An ITF without a check digit may be the end of a longer one whose start ran off the image or into a shadow
+    /// (``ITF/decodeUnstarted``): the lines of the dense pass, read back from ITF ends with the histogram threshold
+    /// and with the threshold of the pass that read it, count into ``FragmentLog/unstarted`` the lines that met no
+    /// start before the digits they read, like the lines that read on past an end, which every pass counts. Once
+    /// an image for each direction and threshold, and only when a pass reads such an ITF: frames without one pay
+    /// nothing for it.
+    func readUnstarted(rotated: Bool, inverted: Bool, binarizations: Set<Binarization>) {
+        let dense = LinearScanner(
+            image: self.image, formats: [.itf], minLineCount: self.minLineCount,
+            rowDivisor: max(self.rowDivisor, Self.unstartedRowDivisor), runCache: self.runCache,
+            fragments: self.fragments, gate: self.gate)
+        for binarization in binarizations
+        where self.fragments.unstartedRead.insert("\(rotated) \(inverted) \(binarization)").inserted {
+            _ = dense.scanCandidates(
+                rotated: rotated, inverted: inverted, binarization: binarization,
+                decoders: [{ ITF.decodeUnstarted($0, from: $1) }])
+        }
+    }
+
+    /// Every symbol seen on any line (only the lines in `only`, when given), with the number of lines that agreed;
+    /// `decoders` in place of the scanner's own, when given.
     func scanCandidates(
-        rotated: Bool, inverted: Bool, binarization: Binarization, only: ClosedRange<Int>? = nil
+        rotated: Bool, inverted: Bool, binarization: Binarization, only: ClosedRange<Int>? = nil,
+        decoders: [Decoder]? = nil
     ) -> [Candidate] {
-        guard !self.decoders.isEmpty else { return [] }
+        let decoders = decoders ?? self.decoders
+        guard !decoders.isEmpty else { return [] }
         let length = rotated ? self.image.height : self.image.width
         let lines = rotated ? self.image.width : self.image.height
         var candidates: [Candidate] = []
@@ -188,12 +233,14 @@ struct LinearScanner {
                 for upsideDown in [false, true] {
                     let current = upsideDown ? reversed : runs
                     current.withUnsafeBufferPointer { buf in
-                        for decoder in self.decoders {
+                        for decoder in decoders {
                             var from = 1
                             while from < buf.count {
                                 let (hit, g) = decoder(buf, from)
                                 if let hit, hit.unended {
                                     self.fragments.countUnended(hit)
+                                } else if let hit, hit.unstarted {
+                                    self.fragments.unstarted[hit.text, default: 0] += 1
                                 } else if let hit {
                                     var x0 = 0
                                     for k in 0..<hit.start { x0 += Int(buf[k]) }
@@ -432,14 +479,22 @@ struct LinearScanner {
             // read them as a whole symbol did not see the rest. One such line in four is enough; fewer are other print
             // beside a real symbol's quiet zone on a few lines (zxing-blackbox itf-2/01: 12 of 300).
             if c.format == .itf, 4 * (self.fragments.lines[c.text] ?? 0) >= c.lineCount { return false }
-            // Digits that many more lines read with no end after them: the few that found a stop pattern and a quiet
-            // zone saw a label's or a cut's edge across a tilted symbol, whose rest the lines beyond it missed.
-            if c.format == .itf, self.fragments.unended(.itf, c.text) >= 4 * c.lineCount { return false }
+            // Digits that many more lines read with no end after them (or, read backwards from the end, no start
+            // before them): the few that found a stop pattern and a quiet zone saw a label's or a cut's edge across a
+            // tilted symbol, whose rest the lines beyond it missed.
+            if c.format == .itf,
+                self.fragments.unended(.itf, c.text) + self.fragments.unstarted(c.text, longer: false) >= 4 * c.lineCount
+            {
+                return false
+            }
             // Lines that read these digits and more pairs after them, with no end: where the few found a stop
             // pattern and a quiet zone, the symbol went on (an ITF-14 whose right end a fade or the image border
-            // took, read as its first 10 digits). The end needs a clear majority over those lines.
+            // took, read as its first 10 digits). The same at the start: lines that read from the end back through
+            // these digits and more before them, with no start. The ends need a clear majority over those lines.
             if c.format == .itf, !Self.isCheckedITF14(c.text),
-                !Self.isClearMajority(c.lineCount, over: self.fragments.unendedLonger(.itf, than: c.text))
+                !Self.isClearMajority(
+                    c.lineCount,
+                    over: self.fragments.unendedLonger(.itf, than: c.text) + self.fragments.unstarted(c.text, longer: true))
             {
                 return false
             }

@@ -84,7 +84,8 @@ struct GeneratedCorpusTests {
     /// cut by the image border read as its first 10 digits on 3 lines (16 read 12 digits and ran on); 6 other
     /// digits read across the corner of a tilted ITF-14, through its bars' ends; a small EAN-8 (1.2 pixels a
     /// module) and a small EAN-13 (1.0) read as other codes whose check digits hold, which their lines read with
-    /// edges to a third of a pixel contradict.
+    /// edges to a third of a pixel contradict; an ITF-14 whose start ran off the image read as its last 12 digits
+    /// on 3 lines of the gradient-edge pass, where lines read back from its end met no start.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", false),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", false),
@@ -94,6 +95,7 @@ struct GeneratedCorpusTests {
         (584_695_366, "itf-bearer", 26, "025-shadow-noise", false),
         (1_467_521_296, "ean8-gen", 31, "030-noise", true),
         (31_337_002, "nested-addon", 30, "029-shadow-glare-lowlight", true),
+        (1_435_322_806, "itf-bearer", 3, "002-perspective-shadow-noise", true),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ hard: Bool) throws {
         let folder = try #require(

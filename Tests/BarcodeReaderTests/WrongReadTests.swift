@@ -184,6 +184,45 @@ import Testing
         #expect(Set(labels.map(\.text)) == ["00012345678905", "184530"])
     }
 
+    /// An ITF-14 running off the image's left border (`barcode-gen.py --hard --seed 1435322806`,
+    /// itf-bearer/002, 36186202558824): its first pair's last four elements are narrow, and on the few lines where a
+    /// shadow whitened what lay before them they pass for a start pattern with a quiet zone, so those lines read
+    /// `186202558824`, a valid length. Every other line, read back from the stop pattern, crosses the same digits and
+    /// meets no start before them.
+    @Test func anITFWhoseStartRanOffTheImageIsNoShorterSymbol() throws {
+        let reader = BarcodeReader(options: .init(tryRotate: false))
+        let full = TestSymbols.render(TestSymbols.itf("36186202558824"), moduleWidth: 2, height: 1)
+        // Quiet zone 12, start 4 and the first pair's bars and spaces 3 1 3 3 1 3: its fourth bar at module 30.
+        let cut = 40
+        let fourthBar = 60
+        func band(_ height: Int, whitened: Bool) -> [UInt8] {
+            var row = Array(full.pixels[cut...])
+            if whitened { for x in 0..<(fourthBar - cut) { row[x] = 235 } }
+            return Array([[UInt8]](repeating: row, count: height).joined())
+        }
+        let width = full.width - cut
+        func image(_ bands: [[UInt8]]) throws -> GrayscaleImage {
+            let pixels = Array(bands.joined())
+            return try #require(GrayscaleImage(width: width, height: pixels.count / width, pixels: pixels))
+        }
+        // The whitened rows alone are a 12-digit ITF, and are read.
+        #expect(reader.decode(try image([band(12, whitened: true)])).map(\.text) == ["186202558824"])
+        // Beside the rows that run off the image, they are a part of a longer symbol.
+        let found = reader.decode(try image([band(3, whitened: true), band(40, whitened: false)]))
+        #expect(found.isEmpty, "read \(found.map(\.text))")
+        // Lines that read back from the end through the same digits and one pair more, with no start, weigh as
+        // the lines that read on past an end do: the shorter reading needs a clear majority over them. Those that
+        // read exactly these digits, as above, need four times its lines.
+        let longer = TestSymbols.render(TestSymbols.itf("5036186202558824"), moduleWidth: 2, height: 6)
+        let cutPixels = (0..<6).flatMap { y in longer.pixels[(y * longer.width + cut)..<((y + 1) * longer.width)] }
+        let cutLonger = try #require(GrayscaleImage(width: longer.width - cut, height: 6, pixels: cutPixels))
+        let scanner = LinearScanner(image: cutLonger, formats: [.itf], minLineCount: 2, rowDivisor: 96)
+        _ = scanner.scanCandidates(
+            rotated: false, inverted: false, binarization: .histogram, decoders: [{ ITF.decodeUnstarted($0, from: $1) }])
+        #expect(scanner.fragments.unstarted("186202558824", longer: true) > 0)
+        #expect(scanner.fragments.unstarted("186202558824", longer: false) == 0)
+    }
+
     @Test func disagreeingLinesNeedAClearMajority() {
         // Two different EAN-13s on neighbouring rows, equally tall: neither has a majority.
         let a = TestSymbols.render(TestSymbols.ean13(Self.ean13), height: 20)

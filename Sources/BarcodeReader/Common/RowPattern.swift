@@ -250,6 +250,9 @@ struct LinearHit {
     /// Not a symbol: digits this line read where the symbol did not end (ITF: no stop pattern after them), kept to
     /// weigh against lines that saw the same digits end there.
     var unended = false
+    /// Not a symbol: digits this line read backwards from a symbol's end where no start came before them (ITF), kept
+    /// to weigh against lines that saw a start there.
+    var unstarted = false
     /// The EAN-2/EAN-5 add-on read after the symbol on this line (EAN-13, UPC-A, UPC-E), and whether its digits
     /// were clear.
     var addOn: String? = nil

@@ -45,6 +45,72 @@ enum ITF {
         return w.map { Double($0) > threshold }
     }
 
+    /// The narrow/wide flags of the ten interleaved elements at `i` (a digit pair): `even` for the elements at even
+    /// offsets, `odd` for the others; nil unless each five hold exactly two wide ones. Any two of five wide is a
+    /// digit, read forwards or backwards.
+    static func pairMasks(_ runs: UnsafeBufferPointer<Int32>, _ i: Int) -> (even: [Bool], odd: [Bool])? {
+        if let t = RowPattern.narrowWideThreshold(runs, i, 10) {
+            var even = [Bool](repeating: false, count: 5)
+            var odd = [Bool](repeating: false, count: 5)
+            var valid = true
+            for k in 0..<10 {
+                let th = k & 1 == 0 ? t.0 : t.1
+                let v = Double(runs[i + k])
+                if v > th * 2 { valid = false }
+                if k & 1 == 0 { even[k / 2] = v > th } else { odd[k / 2] = v > th }
+            }
+            if valid, digit(wideMask: even) != nil, digit(wideMask: odd) != nil { return (even, odd) }
+        }
+        if let even = wideFlags(runs, i), let odd = wideFlags(runs, i + 1), digit(wideMask: even) != nil,
+            digit(wideMask: odd) != nil
+        {
+            return (even, odd)
+        }
+        return nil
+    }
+
+    /// The stop patterns as a line read against the symbol's direction meets them.
+    static let reversedStopPatterns = stopPatterns.map { Array($0.reversed()) }
+
+    /// Reads an ITF backwards from its end: the first stop pattern (met reversed, after a quiet zone) at or after run
+    /// `from`, then digit pairs against the line's direction. A line on which these pairs end in a start pattern
+    /// with white after it read a whole symbol, which the line read the other way reports: nothing here. Otherwise
+    /// the digits (in the symbol's order) are returned marked ``LinearHit/unstarted``: where the symbol's start ran
+    /// off the image or into a shadow, a line that found a start pattern inside its first pair (a digit's last
+    /// four elements can all be narrow) read a shorter symbol that these lines contradict.
+    static func decodeUnstarted(_ runs: UnsafeBufferPointer<Int32>, from: Int) -> (hit: LinearHit?, guardIndex: Int?) {
+        guard
+            let e = RowPattern.findLeftGuard(
+                runs, from: from, minSize: 3 + minLength / 2 * 10,
+                { i, space in
+                    reversedStopPatterns.contains {
+                        RowPattern.isPattern(runs, i, $0, spaceInFront: space, minQuietZone: quietZone) > 0
+                    }
+                })
+        else { return (nil, nil) }
+        let module = Double(runs[e] + runs[e + 1]) / 2
+        var reversedDigits: [UInt8] = []
+        var i = e + 3
+        while i + 10 <= runs.count {
+            let w = Double(RowPattern.sum(runs, i, 10))
+            guard w > module * 10, w < module * 26, let masks = pairMasks(runs, i),
+                let d1 = digit(wideMask: Array(masks.odd.reversed())), let d2 = digit(wideMask: Array(masks.even.reversed()))
+            else { break }
+            reversedDigits.append(UInt8(48 + d2))
+            reversedDigits.append(UInt8(48 + d1))
+            i += 10
+        }
+        guard reversedDigits.count >= minLength else { return (nil, e) }
+        if i + 4 <= runs.count, case let startModule = RowPattern.isPattern(runs, i, startPattern), startModule > 0,
+            Double(RowPattern.visibleSpaceAfter(runs, i, 4)) >= visibleQuietZone * startModule
+        {
+            return (nil, e)
+        }
+        var hit = LinearHit(format: .itf, text: String(decoding: reversedDigits.reversed(), as: UTF8.self), start: e, end: i)
+        hit.unstarted = true
+        return (hit, e)
+    }
+
     /// How far beyond a quiet zone ``barsBeyond`` looks, in narrow elements, and how many elements it wants there.
     static let gapSpan = 8.0
     static let gapElements = 4
@@ -87,25 +153,9 @@ enum ITF {
             let w = Double(RowPattern.sum(runs, i, 10))
             // A digit pair is 14-18 modules wide (wide = 2-3 narrow).
             guard w > module * 10, w < module * 26 else { break }
-            var pair: (Int, Int)?
-            if let t = RowPattern.narrowWideThreshold(runs, i, 10) {
-                var bars = [Bool](repeating: false, count: 5)
-                var spaces = [Bool](repeating: false, count: 5)
-                var valid = true
-                for k in 0..<10 {
-                    let th = k & 1 == 0 ? t.0 : t.1
-                    let v = Double(runs[i + k])
-                    if v > th * 2 { valid = false }
-                    if k & 1 == 0 { bars[k / 2] = v > th } else { spaces[k / 2] = v > th }
-                }
-                if valid, let d1 = digit(wideMask: bars), let d2 = digit(wideMask: spaces) { pair = (d1, d2) }
-            }
-            if pair == nil, let bars = wideFlags(runs, i), let spaces = wideFlags(runs, i + 1),
-                let d1 = digit(wideMask: bars), let d2 = digit(wideMask: spaces)
-            {
-                pair = (d1, d2)
-            }
-            guard let (d1, d2) = pair else { break }
+            guard let masks = pairMasks(runs, i), let d1 = digit(wideMask: masks.even),
+                let d2 = digit(wideMask: masks.odd)
+            else { break }
             for k in 0..<10 {
                 let d = k & 1 == 0 ? d1 : d2
                 tally.add(runs[i + k], bar: k & 1 == 0, wide: Self.isWide(digit: d, element: k / 2))
