@@ -138,7 +138,10 @@ import Testing
             }
             try await group.waitForAll()
         }
-        #expect(attempts.count == 3)
+        // At least one deadlock, retried. Possibly more: a row lock is a mark on the row, and a waiter waits on the
+        // holder's transaction, not on the row; when the victim rolls back, its retry can mark the row again before the
+        // waiter wakes to take it, and the two deadlock once more (seen once in CI under load: 4 attempts).
+        #expect(attempts.count >= 3)
     }
 }
 
