@@ -548,6 +548,18 @@ struct LinearScanner {
             {
                 return false
             }
+            // Other digits of the same length read as an ITF at the same place: one print read two ways (a cut
+            // piece of bars read in both directions can find a start and a stop pattern each way; a whole ITF's stop
+            // pattern read backwards is seldom a start, but blur can make it one on a few lines). Only a clear
+            // majority is trusted.
+            if c.format == .itf,
+                all.contains(where: {
+                    $0.format == .itf && $0.lineCount > 0 && $0.text != c.text && $0.text.count == c.text.count
+                        && !Self.isClearMajority(c.lineCount, over: $0.lineCount) && samePlace(c, $0)
+                })
+            {
+                return false
+            }
             guard Self.gtinFormats.contains(c.format) else { return true }
             // A place where an earlier pass read a GTIN of this length two ways: a clear majority over the lines
             // that read it otherwise there, then.
