@@ -41,9 +41,8 @@ extension LinearScanner {
         let scanner = LinearScanner(image: self.image, formats: Self.gtinFormats, minLineCount: 1, rowDivisor: Int.max)
         var same = 0
         var others = 0
-        func gtin(_ text: String) -> String { text.utf8.count == 12 ? "0" + text : text }
         for c in scanner.scanCandidates(rotated: rotated, inverted: false, binarization: .fine, only: only) where c.lineCount > 0 {
-            if gtin(c.text) == gtin(barcode.text) {
+            if Self.gtin13(c.text) == Self.gtin13(barcode.text) {
                 same += c.lineCount
             } else if Self.sameGTINLength(c.format, barcode.format) {
                 others += c.lineCount

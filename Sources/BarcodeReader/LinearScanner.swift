@@ -407,12 +407,13 @@ struct LinearScanner {
                 && (along.min() ?? 0) < $0.maxX && Double($0.minRow) <= (across.max() ?? 0) + near
                 && (across.min() ?? 0) <= Double($0.maxRow) + near
         }
-        // A UPC-A is the EAN-13 with a leading 0.
-        func gtin(_ text: String) -> String { text.utf8.count == 12 ? "0" + text : text }
-        let own = gtin(barcode.text)
-        return !here.contains { gtin($0.text) == own }
+        let own = Self.gtin13(barcode.text)
+        return !here.contains { Self.gtin13($0.text) == own }
             && here.contains { Self.sameGTINLength($0.format, barcode.format) && $0.clearLines >= 1 }
     }
+
+    /// A UPC-A's 12 digits as the EAN-13 they are (a leading 0); any other reading as it is.
+    static func gtin13(_ text: String) -> String { text.utf8.count == 12 ? "0" + text : text }
 
     /// EAN-13 and UPC-A (a 13-digit GTIN with a leading 0) are one length; EAN-8 and UPC-E each another.
     static func sameGTINLength(_ a: BarcodeFormat, _ b: BarcodeFormat) -> Bool {
