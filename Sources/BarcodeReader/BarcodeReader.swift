@@ -87,8 +87,19 @@ public struct BarcodeReader: Sendable {
         if wantsQR || wantsDM {
             let b = HybridBinarizer.binarize(image)
             binary = b
-            if wantsQR { results += QRCodeReader.read(b, gray: image) }
-            if wantsDM { results += DataMatrixReader.read(b, gray: image) }
+            var qrPromising = false
+            var dmPromising = false
+            if wantsQR { results += QRCodeReader.read(b, gray: image, promising: &qrPromising) }
+            if wantsDM { results += DataMatrixReader.read(b, gray: image, promising: &dmPromising) }
+            // Nothing decoded where a symbol seemed to be: binarise again with thresholds carried from the blocks
+            // that show contrast into the faint ones (glare, shadow, low light), as zxing-cpp's current binariser
+            // does. Only as a second pass: the first binarisation reads some real photos (Data Matrix under uneven
+            // light) that this one does not.
+            if results.isEmpty && (qrPromising || dmPromising) {
+                let smoothed = HybridBinarizer.binarizeSmoothed(image)
+                if qrPromising { results += QRCodeReader.read(smoothed, gray: image) }
+                if dmPromising { results += DataMatrixReader.read(smoothed, gray: image) }
+            }
         }
         if !results.isEmpty { return results }
 

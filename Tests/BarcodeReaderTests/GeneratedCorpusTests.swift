@@ -112,6 +112,25 @@ struct GeneratedCorpusTests {
             results.allSatisfy { Corpus.matches($0, expected: expected, family: family) },
             "\(set)/\(name): expected \(expected), read \(results.map { "\($0.format) \($0.text)" })")
     }
+
+    /// 2-D symbols that the first binarisation loses and the second (``BarcodeReader`` reads again with
+    /// thresholds carried into faint blocks when a symbol seemed to be there) reads: a dense QR Code at a steep
+    /// angle under a shadow, glare and low light, whose top-left finder pattern the first binarisation broke; Data
+    /// Matrix symbols under glare and noise, and in low light with noise and JPEG.
+    @Test(arguments: [
+        (267_925_713, "qrcode-dense", 1, "000-steep-shadow-glare-lowlight", false),
+        (866_417_888, "datamatrix-large", 4, "003-glare-noise", false),
+        (866_417_888, "datamatrix-gen", 1, "000-lowlight-noise-jpeg", true),
+    ])
+    func symbolsReadAtTheSecondBinarisation(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ hard: Bool) throws {
+        let folder = try #require(
+            GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + (hard ? ["--hard"] : [])))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = folder.appendingPathComponent("\(set)/\(name).png").path
+        let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
+        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        #expect(results.map(\.text) == [expected], "\(set)/\(name): read \(results.map { "\($0.format) \($0.text)" })")
+    }
 }
 
 enum GeneratedCorpus {

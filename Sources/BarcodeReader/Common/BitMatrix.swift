@@ -146,6 +146,116 @@ enum HybridBinarizer {
         return matrix
     }
 
+    /// A threshold per 8×8 block from the blocks that show contrast, as zxing-cpp's current binariser does:
+    /// a block whose range exceeds ``minDynamicRange`` gets the middle of its range, the others none; each block's
+    /// threshold is then the mean of the known ones in its 5×5 neighbourhood (its own counted twice), and a block
+    /// with none known nearby takes the next known one in reading order. A faint part of a symbol under glare or in
+    /// shadow is thresholded with its lit neighbours' level, instead of being taken for light background.
+    static func binarizeSmoothed(_ image: GrayscaleImage) -> BitMatrix {
+        let width = image.width
+        let height = image.height
+        guard width >= 40, height >= 40 else { return globalBinarize(image) }
+        let subWidth = (width + blockSize - 1) / blockSize
+        let subHeight = (height + blockSize - 1) / blockSize
+        let blocks = subWidth * subHeight
+        var matrix = BitMatrix(width: width, height: height)
+        let known = UnsafeMutablePointer<Int>.allocate(capacity: blocks)
+        known.initialize(repeating: 0, count: blocks)
+        defer { known.deallocate() }
+        let smoothed = UnsafeMutablePointer<Int>.allocate(capacity: blocks)
+        smoothed.initialize(repeating: 0, count: blocks)
+        defer { smoothed.deallocate() }
+        precondition(blockSize == 8)
+        image.pixels.withUnsafeBufferPointer { lum in
+            let lumRaw = UnsafeRawPointer(lum.baseAddress!)
+            let maxYOffset = height - blockSize
+            let maxXOffset = width - blockSize
+            for y in 0..<subHeight {
+                let yoffset = min(y * blockSize, maxYOffset)
+                for x in 0..<subWidth {
+                    let xoffset = min(x * blockSize, maxXOffset)
+                    var vLo = SIMD8<UInt8>(repeating: 255)
+                    var vHi = SIMD8<UInt8>(repeating: 0)
+                    for yy in 0..<8 {
+                        let row = lumRaw.loadUnaligned(
+                            fromByteOffset: (yoffset + yy) * width + xoffset, as: SIMD8<UInt8>.self)
+                        vLo = pointwiseMin(vLo, row)
+                        vHi = pointwiseMax(vHi, row)
+                    }
+                    let lo = Int(vLo.min())
+                    let hi = Int(vHi.max())
+                    // (hi + lo) / 2 with hi - lo > 24 is at least 12: 0 is free to mean "unknown".
+                    known[y * subWidth + x] = hi - lo > minDynamicRange ? (hi + lo) / 2 : 0
+                }
+            }
+            // Sums of the known thresholds and their count over each 5×5 window (the window of a block within two
+            // of the border is its nearest inner block's), by rows of five and then columns of five: `rows` holds a
+            // row's sum for every inner column, in the upper 32 bits the thresholds, the count in the lower.
+            let rows = UnsafeMutablePointer<Int>.allocate(capacity: blocks)
+            defer { rows.deallocate() }
+            for y in 0..<subHeight {
+                let line = y * subWidth
+                var sum = 0
+                for x in 0..<5 {
+                    let t = known[line + x]
+                    sum += t << 32 | (t > 0 ? 1 : 0)
+                }
+                rows[line + 2] = sum
+                for x in 3..<(subWidth - 2) {
+                    let add = known[line + x + 2]
+                    let drop = known[line + x - 3]
+                    sum += (add << 32 | (add > 0 ? 1 : 0)) - (drop << 32 | (drop > 0 ? 1 : 0))
+                    rows[line + x] = sum
+                }
+            }
+            for x in 2..<(subWidth - 2) {
+                var sum = 0
+                for y in 0..<5 { sum += rows[y * subWidth + x] }
+                for y in 0..<subHeight {
+                    let top = min(max(y, 2), subHeight - 3)
+                    if y > 2 && top == y {
+                        sum += rows[(y + 2) * subWidth + x] - rows[(y - 3) * subWidth + x]
+                    }
+                    // Blocks left of the inner columns share column 2's window, right of them the last one's.
+                    for cx in (x == 2 ? 0 : x)...(x == subWidth - 3 ? subWidth - 1 : x) {
+                        let own = known[y * subWidth + cx]
+                        let total = (sum >> 32) + 2 * own
+                        let n = (sum & 0xFFFF_FFFF) + (own > 0 ? 2 : 0)
+                        smoothed[y * subWidth + cx] = n > 0 ? total / n : 0
+                    }
+                }
+            }
+            // Blocks with no contrast anywhere near: the next known threshold in reading order (the last one for
+            // the blocks after it).
+            var next = 0
+            for i in stride(from: blocks - 1, through: 0, by: -1) {
+                if smoothed[i] > 0 { next = smoothed[i] } else { smoothed[i] = next }
+            }
+            if next == 0 { return }  // no contrast in the whole image: every pixel light
+            var last = 0
+            for i in 0..<blocks {
+                if smoothed[i] > 0 { last = smoothed[i] } else { smoothed[i] = last }
+            }
+            matrix.bits.withUnsafeMutableBufferPointer { out in
+                let outRaw = UnsafeMutableRawPointer(out.baseAddress!)
+                for y in 0..<subHeight {
+                    let yoffset = min(y * blockSize, maxYOffset)
+                    for x in 0..<subWidth {
+                        let xoffset = min(x * blockSize, maxXOffset)
+                        let t = SIMD8<UInt8>(repeating: UInt8(clamping: smoothed[y * subWidth + x]))
+                        for yy in 0..<8 {
+                            let base = (yoffset + yy) * width + xoffset
+                            let row = lumRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
+                            let dark = SIMD8<UInt8>(repeating: 0).replacing(with: 1, where: row .<= t)
+                            outRaw.storeBytes(of: dark, toByteOffset: base, as: SIMD8<UInt8>.self)
+                        }
+                    }
+                }
+            }
+        }
+        return matrix
+    }
+
     @inline(__always)
     private static func cap(_ value: Int, _ maxValue: Int) -> Int {
         value < 2 ? 2 : min(value, maxValue)

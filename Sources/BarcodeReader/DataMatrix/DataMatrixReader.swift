@@ -93,11 +93,20 @@ enum DataMatrixReader {
     }
 
     static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
+        var promising = false
+        return read(binary, gray: gray, promising: &promising)
+    }
+
+    /// ``read(_:gray:)``, also telling whether a candidate's timing patterns alternated as a symbol's do (worth
+    /// reading again with another binarisation when nothing decoded).
+    static func read(_ binary: BitMatrix, gray: GrayscaleImage?, promising: inout Bool) -> [DecodedBarcode] {
         let detector = DMDetector(image: binary)
         var results: [DecodedBarcode] = []
         var edgeFits = 0  // at most six per frame (see below)
+        promising = false
         for c in detector.detect() {
             let ranked = rankedVersions(c, detector: detector, binary: binary)
+            if !ranked.isEmpty { promising = true }
             var decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results)
             // The sides moved onto the symbol's edges (rounded hull corners, a thin, large or oblique symbol), the
             // top-right corner where the two timing sides cross; each fit once (within a pixel), at most six fits

@@ -1,8 +1,17 @@
 /// Finds and decodes QR Codes in an image.
 enum QRCodeReader {
     static func read(_ binary: BitMatrix, gray: GrayscaleImage?) -> [DecodedBarcode] {
+        var promising = false
+        return read(binary, gray: gray, promising: &promising)
+    }
+
+    /// ``read(_:gray:)``, also telling whether two finder patterns were each seen on more than one scan line: a
+    /// symbol is likely there, worth a second binarisation when nothing decoded (a frame without a code rarely
+    /// shows two).
+    static func read(_ binary: BitMatrix, gray: GrayscaleImage?, promising: inout Bool) -> [DecodedBarcode] {
         let detector = QRDetector(image: binary, gray: gray)
         var centers = detector.findFinderPatterns()
+        promising = centers.lazy.filter { $0.count >= 2 }.count >= 2
         guard centers.count >= 3 else { return [] }
         var results: [DecodedBarcode] = []
         var attempts = 0
