@@ -131,6 +131,23 @@ struct GeneratedCorpusTests {
         let results = BarcodeReader().decode(try ImageLoader.load(path: image))
         #expect(results.map(\.text) == [expected], "\(set)/\(name): read \(results.map { "\($0.format) \($0.text)" })")
     }
+
+    /// Dense QR Codes at a steep angle whose far corner a fit to the timing patterns alone misplaces by modules:
+    /// the alignment patterns are looked for nearest the top-left finder first, the fit refined after each diagonal
+    /// of them, so that the far ones are looked for where the near ones say (before, all were looked for where the
+    /// first fit said, and the far ones were not found).
+    @Test(arguments: [
+        (267_925_713, 23, "022-steep-perspective-shadow-noise-jpeg"),
+        (101, 27, "026-steep-perspective-jpeg"),
+    ])
+    func denseQRCodesAtASteepAngleFindTheirFarAlignmentPatterns(_ seed: Int, _ count: Int, _ name: String) throws {
+        let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", "qrcode-dense"]))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = folder.appendingPathComponent("qrcode-dense/\(name).png").path
+        let expected = try String(contentsOfFile: folder.appendingPathComponent("qrcode-dense/\(name).txt").path, encoding: .utf8)
+        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        #expect(results.map(\.text) == [expected], "\(name): read \(results.map { "\($0.format) \($0.text)" })")
+    }
 }
 
 enum GeneratedCorpus {

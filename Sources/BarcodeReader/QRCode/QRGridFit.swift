@@ -83,17 +83,23 @@ extension QRDetector {
         var found = 0
         if n > 0 {
             var located: [GridPoint] = []
-            for j in 0..<n {
-                for i in 0..<n {
-                    if (i == 0 && j == 0) || (i == n - 1 && j == 0) || (i == 0 && j == n - 1) { continue }
+            // Nearest the top-left finder first, one anti-diagonal of the pattern grid at a time, the homography
+            // refitted after each diagonal that found any: at a steep angle a fit to the timing patterns alone can
+            // be modules off at the far corner, and the nearer patterns bring the prediction there.
+            for d in 1...(2 * n - 2) {
+                var foundHere = false
+                for j in max(0, d - n + 1)...min(d, n - 1) {
+                    let i = d - j
+                    if (i == n - 1 && j == 0) || (i == 0 && j == n - 1) { continue }
                     let m = (Double(c[i]) + 0.5, Double(c[j]) + 0.5)
                     if let p = locateAlignment(h, module: m) {
                         located.append(GridPoint(module: m, image: p, weight: 1))
+                        foundHere = true
                     }
                 }
+                if foundHere, let refit = Self.fitHomography(points + located) { h = refit }
             }
             found = located.count
-            if !located.isEmpty, let refit = Self.fitHomography(points + located) { h = refit }
             for j in 0..<n {
                 for i in 0..<n {
                     let m = (Double(c[i]) + 0.5, Double(c[j]) + 0.5)
