@@ -86,7 +86,7 @@ extension QRDetector {
             // Nearest the top-left finder first, one anti-diagonal of the pattern grid at a time, the homography
             // refitted after each diagonal that found any: at a steep angle a fit to the timing patterns alone can
             // be modules off at the far corner, and the nearer patterns bring the prediction there.
-            for d in 1...(2 * n - 2) {
+            for d in stride(from: 1, through: 2 * n - 2, by: 1) {
                 var foundHere = false
                 for j in max(0, d - n + 1)...min(d, n - 1) {
                     let i = d - j
