@@ -52,6 +52,27 @@ def test_on_a_phone_the_change_due_is_never_behind_the_charge_button(shop, signe
         driver.quit()
 
 
+def test_on_a_phone_the_payment_choices_stay_put_when_the_total_arrives(shop, signed_in):
+    """The cart sheet grows upwards from the tab bar: if the quick cash amounts (which come with the server's total) made
+    it taller, every payment choice would jump up under a finger about to tap it. Their row keeps its height."""
+    item = stocked(shop, unique("Oat latte"), "3.40", "7", "20", emoji="☕")
+    driver = signed_in(shop, width=375, height=812)
+    driver.get(shop.url("/app/pos"))
+    wait_idle(driver)
+    driver.execute_script("arguments[0].click()", tile(driver, item["id"]))
+    driver.find_element(By.ID, "cart-toggle").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#quick-cash .chip"))
+    split = driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]").find_element(By.XPATH, "..")
+    top = lambda: driver.execute_script("return arguments[0].getBoundingClientRect().top", split)
+    with_amounts = top()
+    # The moment before the server's answer: no amounts yet (the row is emptied the way a first line finds it).
+    driver.execute_script("document.getElementById('quick-cash').replaceChildren()")
+    without_amounts = top()
+    assert without_amounts == with_amounts, f"Split moved {with_amounts - without_amounts} px when the amounts arrived"
+    assert fully_visible(driver, split)
+    driver.quit()
+
+
 def test_the_dashboards_top_ten_and_alerts_do_not_overlap(shop, signed_in):
     # A full Top 10 with long names, and low-stock alerts (each product is left with 1).
     for index in range(10):

@@ -78,6 +78,9 @@ def test_the_counter_at_every_size(tour_shop, browser, width, height, dark):
 
     # Split payment (point 4): the rows and the server's status line in view. The choice is tapped once a person sees
     # it (in view, not covered), and it must then be the one chosen.
+    # A person reads the total before choosing how to pay: the server's figures are on the cart first.
+    wait(driver, lambda d: d.find_element(By.ID, "totals").get_attribute("aria-busy") == "false"
+         and d.find_element(By.ID, "total-total").text not in ("", "–", "—"))
     split_choice = driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]")
     split_label = split_choice.find_element(By.XPATH, "..")
     driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", split_label)
