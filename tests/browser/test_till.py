@@ -653,3 +653,36 @@ def test_a_typed_barcode_is_judged_by_the_server_on_every_screen(shop, signed_in
             time.sleep(0.3)
             assert barcode.get_attribute("aria-invalid") is None
             assert driver.find_elements(By.ID, "pf-barcode-error") == [] or driver.find_element(By.ID, "pf-barcode-error").text == ""
+
+
+def test_the_tills_search_shows_the_servers_answer_in_its_order(shop, signed_in):
+    """What the till's search finds, and in which order, is the server's rule (one source of truth): the grid shows the
+    API's answer for the same text, best match first (a name starting with the text before a word starting with it),
+    with the server's folding (full-width letters find their ASCII name), its limit on words, and Enter on a single
+    match adds it even when pressed before the answer came."""
+    tag = "quokka" + unique("").strip().replace("-", "")
+    green, cake, pot = (stocked(shop, name, "2.00", "7", "5") for name in (f"Green {tag}", f"{tag} cake", f"{tag}pot"))
+    driver = signed_in(shop, width=1024, height=768)
+    driver.get(shop.url("/app/pos"))
+    wait_idle(driver)
+    search = driver.find_element(By.ID, "product-search")
+    shown = lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#product-grid [data-product]')].map((t) => Number(t.dataset.product))")
+    answer = [p["id"] for p in shop.api("GET", f"/api/v1/products?search={tag}&limit=100")["items"]]
+    assert answer[-1] == green["id"] and set(answer) == {green["id"], cake["id"], pot["id"]}
+    search.send_keys(tag)
+    wait(driver, lambda d: shown(d) == answer)   # by name, "Green …" would come first
+    # Full-width letters and digits fold to ASCII on the server.
+    search.clear()
+    search.send_keys("".join(chr(ord(c) + 0xFEE0) for c in tag))
+    wait(driver, lambda d: shown(d) == answer)
+    # The server's limit: at most 8 words, said on the grid, nothing shown as a match.
+    search.clear()
+    search.send_keys(" ".join([tag] * 9))
+    wait(driver, lambda d: "8 words" in d.find_element(By.ID, "product-grid").text)
+    assert shown(driver) == []
+    # One match and Enter at once: it goes in the cart.
+    search.clear()
+    search.send_keys(f"{tag}pot" + Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "cart-count").get_attribute("textContent").strip() == "1 item")
+    assert pot["name"] in driver.find_element(By.ID, "cart-lines").get_attribute("textContent")

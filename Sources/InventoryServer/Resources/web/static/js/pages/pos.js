@@ -26,7 +26,6 @@ let category = "";          // selected category id ("" = all)
 // per product and choice of options (`key`); a line with options leaves its price to the server (product + options).
 let cart = loadCart();
 let charging = false;
-let partial = false;        // more products than one page: searches also ask the server
 
 // ---------- cart storage ----------
 function loadCart() {
@@ -80,10 +79,10 @@ async function loadProducts({ quiet = false } = {}) {
     ]);
     products = new Map(list.items.map((p) => [p.id, p]));
     optionGroups = new Map(options.map((entry) => [entry.productId, entry.groups]));
-    partial = list.total > list.items.length;
     categories = cats;
     renderTabs();
-    renderGrid();
+    // A search shown is asked again: its products' figures (stock, price) may have changed with the catalogue.
+    if (search.value.trim()) runSearch(); else renderGrid();
     // Prices and names in the cart follow the catalogue (a price changed since the cart was filled).
     let changed = false;
     for (const line of cart) {
@@ -97,7 +96,7 @@ async function loadProducts({ quiet = false } = {}) {
   } catch (error) {
     grid.replaceChildren(el("p", { class: "empty" }, "Could not load the products: " + error.message));
   } finally {
-    grid.setAttribute("aria-busy", "false");
+    if (!searching) grid.setAttribute("aria-busy", "false");
   }
 }
 
@@ -138,20 +137,61 @@ tabs.addEventListener("keydown", (event) => {
   selectCategory(next.dataset.category, true);
 });
 
-const fold = (text) => String(text ?? "").normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+// ---------- search: the server's answer, in its order ----------
+// What a search finds, and in which order (the exact barcode or SKU, then names starting with it, then a word starting
+// with it, then the rest), is the server's rule (SearchText, ProductSearchIndex): the grid shows its answer and never
+// filters the catalogue by a second, local copy of that rule. Only the category tab is applied here.
+let found = null;         // { text, items, total, error }: the server's answer for the search `text`
+let searching = null;     // the search on its way (a promise), or null
 
 function renderGrid() {
-  const words = fold(search.value).split(/\s+/).filter(Boolean);
-  const shown = [...products.values()].filter((p) => {
-    if (category && String(p.categoryId ?? "") !== category) return false;
-    const haystack = fold(`${p.name} ${p.sku ?? ""} ${p.barcode ?? ""}`);
-    return words.every((w) => haystack.includes(w));
-  });
-  if (!shown.length) {
-    grid.replaceChildren(el("p", { class: "empty" }, products.size ? "No product matches." : "No products yet. Add them under Products or with a purchase."));
+  const text = search.value.trim();
+  let pool;
+  if (!text) pool = [...products.values()];
+  else if (found?.text === text) pool = found.items;
+  else return;   // the answer for this text is on its way (the grid is marked busy); it renders when it comes
+  if (found?.error && text) {
+    grid.replaceChildren(el("p", { class: "empty", role: "alert" }, `The search did not run: ${found.error}`));
     return;
   }
-  grid.replaceChildren(...shown.map(tile));
+  const shown = pool.filter((p) => !category || String(p.categoryId ?? "") === category);
+  if (!shown.length) {
+    grid.replaceChildren(el("p", { class: "empty" }, text || products.size ? "No product matches." : "No products yet. Add them under Products or with a purchase."));
+    return;
+  }
+  const more = text && found.total > found.items.length
+    ? el("p", { class: "empty till-more" }, `The best ${found.items.length} of ${found.total} matches: type more to narrow them down.`) : null;
+  grid.replaceChildren(...shown.map(tile), ...(more ? [more] : []));
+}
+
+/** Asks the server for the products matching the search field (none when it is empty) and shows its answer. */
+function runSearch() {
+  const text = search.value.trim();
+  if (!text) {
+    found = null;
+    searching = null;
+    grid.setAttribute("aria-busy", "false");
+    renderGrid();
+    return Promise.resolve();
+  }
+  grid.setAttribute("aria-busy", "true");
+  const query = api("GET", `/api/v1/products?search=${encodeURIComponent(text)}&limit=100`, null, { quiet: true })
+    .then((answer) => {
+      if (searching !== query) return;   // a newer search was asked
+      for (const p of answer.items) products.set(p.id, p);
+      found = { text, items: answer.items, total: answer.total };
+    }, (error) => {
+      if (searching !== query) return;
+      found = { text, items: [], total: 0, error: error.message };
+    })
+    .finally(() => {
+      if (searching !== query) return;
+      searching = null;
+      grid.setAttribute("aria-busy", "false");
+      renderGrid();
+    });
+  searching = query;
+  return query;
 }
 
 function tile(p) {
@@ -180,27 +220,24 @@ grid.addEventListener("click", (event) => {
   addOrExplain(p, { choose: true });
 });
 
-search.addEventListener("input", debounce(async () => {
-  renderGrid();
-  const text = search.value.trim();
-  if (!partial || text.length < 2) return;
-  try {
-    const found = await api("GET", `/api/v1/products?search=${encodeURIComponent(text)}&limit=100`, null, { quiet: true });
-    for (const p of found.items) products.set(p.id, p);
-    if (search.value.trim() === text) renderGrid();
-  } catch { /* the local list is shown */ }
-}, 150));
-search.addEventListener("keydown", (event) => {
+const searchSoon = debounce(runSearch, 150);
+search.addEventListener("input", () => {
+  if (!search.value.trim()) runSearch(); else searchSoon();
+});
+search.addEventListener("keydown", async (event) => {
   if (event.key !== "Enter") return;
   event.preventDefault();
   const text = search.value.trim();
   // A scanner typing into the search field: a code goes to the barcode look-up.
   if (looksLikeBarcode(text)) {
     search.value = "";
-    renderGrid();
+    runSearch();
     lookUp(text);
     return;
   }
+  // Enter before the answer came: wait for it (asking now rather than after the typing pause).
+  if (text && found?.text !== text) await (searching ?? runSearch());
+  if (search.value.trim() !== text) return;
   const first = grid.querySelector("[data-product]:not([aria-disabled=true])");
   if (first && grid.querySelectorAll("[data-product]").length === 1) first.click();
 });
