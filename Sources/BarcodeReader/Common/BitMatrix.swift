@@ -87,20 +87,7 @@ enum HybridBinarizer {
                 let yoffset = min(y * blockSize, maxYOffset)
                 for x in 0..<subWidth {
                     let xoffset = min(x * blockSize, maxXOffset)
-                    // Sum, minimum and maximum of the 8×8 block, lane by lane (a lane sums at most 8 × 255).
-                    var vLo = SIMD8<UInt8>(repeating: 255)
-                    var vHi = SIMD8<UInt8>(repeating: 0)
-                    var vSum = SIMD8<UInt16>(repeating: 0)
-                    for yy in 0..<8 {
-                        let row = lumRaw.loadUnaligned(
-                            fromByteOffset: (yoffset + yy) * width + xoffset, as: SIMD8<UInt8>.self)
-                        vLo = pointwiseMin(vLo, row)
-                        vHi = pointwiseMax(vHi, row)
-                        vSum &+= SIMD8<UInt16>(truncatingIfNeeded: row)
-                    }
-                    let sum = Int(vSum.wrappedSum())
-                    let lo = Int(vLo.min())
-                    let hi = Int(vHi.max())
+                    let (lo, hi, sum) = blockStatistics(lumRaw, width: width, x: xoffset, y: yoffset)
                     var average = sum >> 6
                     if hi - lo <= minDynamicRange {
                         average = lo / 2
@@ -127,18 +114,10 @@ enum HybridBinarizer {
                             for k in -2...2 { sum += blackPoints[row + left + k] }
                         }
                         let threshold = sum / 25
-                        // Pixels at or below the threshold become 1; bits already set stay set (the last block of
-                        // a row or column overlaps its neighbour when the size is not a multiple of 8).
                         guard threshold >= 0 else { continue }
-                        let t = SIMD8<UInt8>(repeating: UInt8(clamping: threshold))
-                        let outRaw = UnsafeMutableRawPointer(out.baseAddress!)
-                        for yy in 0..<8 {
-                            let base = (yoffset + yy) * width + xoffset
-                            let row = lumRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
-                            let old = outRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
-                            let dark = SIMD8<UInt8>(repeating: 0).replacing(with: 1, where: row .<= t)
-                            outRaw.storeBytes(of: old | dark, toByteOffset: base, as: SIMD8<UInt8>.self)
-                        }
+                        thresholdBlock(
+                            lumRaw, UnsafeMutableRawPointer(out.baseAddress!), width: width, x: xoffset, y: yoffset,
+                            threshold: threshold, keepingSetBits: true)
                     }
                 }
             }
@@ -174,16 +153,7 @@ enum HybridBinarizer {
                 let yoffset = min(y * blockSize, maxYOffset)
                 for x in 0..<subWidth {
                     let xoffset = min(x * blockSize, maxXOffset)
-                    var vLo = SIMD8<UInt8>(repeating: 255)
-                    var vHi = SIMD8<UInt8>(repeating: 0)
-                    for yy in 0..<8 {
-                        let row = lumRaw.loadUnaligned(
-                            fromByteOffset: (yoffset + yy) * width + xoffset, as: SIMD8<UInt8>.self)
-                        vLo = pointwiseMin(vLo, row)
-                        vHi = pointwiseMax(vHi, row)
-                    }
-                    let lo = Int(vLo.min())
-                    let hi = Int(vHi.max())
+                    let (lo, hi, _) = blockStatistics(lumRaw, width: width, x: xoffset, y: yoffset)
                     // (hi + lo) / 2 with hi - lo > 24 is at least 12: 0 is free to mean "unknown".
                     known[y * subWidth + x] = hi - lo > minDynamicRange ? (hi + lo) / 2 : 0
                 }
@@ -242,18 +212,47 @@ enum HybridBinarizer {
                     let yoffset = min(y * blockSize, maxYOffset)
                     for x in 0..<subWidth {
                         let xoffset = min(x * blockSize, maxXOffset)
-                        let t = SIMD8<UInt8>(repeating: UInt8(clamping: smoothed[y * subWidth + x]))
-                        for yy in 0..<8 {
-                            let base = (yoffset + yy) * width + xoffset
-                            let row = lumRaw.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
-                            let dark = SIMD8<UInt8>(repeating: 0).replacing(with: 1, where: row .<= t)
-                            outRaw.storeBytes(of: dark, toByteOffset: base, as: SIMD8<UInt8>.self)
-                        }
+                        thresholdBlock(
+                            lumRaw, outRaw, width: width, x: xoffset, y: yoffset, threshold: smoothed[y * subWidth + x],
+                            keepingSetBits: false)
                     }
                 }
             }
         }
         return matrix
+    }
+
+    /// The minimum, maximum and sum of the 8×8 block at (`x`, `y`), lane by lane (a lane sums at most 8 × 255).
+    @inline(__always)
+    private static func blockStatistics(_ lum: UnsafeRawPointer, width: Int, x: Int, y: Int) -> (lo: Int, hi: Int, sum: Int) {
+        var vLo = SIMD8<UInt8>(repeating: 255)
+        var vHi = SIMD8<UInt8>(repeating: 0)
+        var vSum = SIMD8<UInt16>(repeating: 0)
+        for yy in 0..<8 {
+            let row = lum.loadUnaligned(fromByteOffset: (y + yy) * width + x, as: SIMD8<UInt8>.self)
+            vLo = pointwiseMin(vLo, row)
+            vHi = pointwiseMax(vHi, row)
+            vSum &+= SIMD8<UInt16>(truncatingIfNeeded: row)
+        }
+        return (Int(vLo.min()), Int(vHi.max()), Int(vSum.wrappedSum()))
+    }
+
+    /// Sets the pixels of the 8×8 block at (`x`, `y`) at or below `threshold` to 1 and the others to 0, or, when
+    /// `keepingSetBits`, leaves bits already set (the last block of a row or column overlaps its neighbour when the
+    /// size is not a multiple of 8: zxing's binariser keeps a pixel dark if either block's threshold made it so).
+    @inline(__always)
+    private static func thresholdBlock(
+        _ lum: UnsafeRawPointer, _ out: UnsafeMutableRawPointer, width: Int, x: Int, y: Int, threshold: Int,
+        keepingSetBits: Bool
+    ) {
+        let t = SIMD8<UInt8>(repeating: UInt8(clamping: threshold))
+        for yy in 0..<8 {
+            let base = (y + yy) * width + x
+            let row = lum.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
+            var dark = SIMD8<UInt8>(repeating: 0).replacing(with: 1, where: row .<= t)
+            if keepingSetBits { dark |= out.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self) }
+            out.storeBytes(of: dark, toByteOffset: base, as: SIMD8<UInt8>.self)
+        }
     }
 
     @inline(__always)
