@@ -2,6 +2,7 @@
 (the browser asks for permission on that tap), and what the server raises — a product gone low, a cash difference at
 close — is shown as a system notification through the service worker, with the server's own title and figures."""
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from conftest import screenshot, unique, wait, wait_for, wait_idle
@@ -55,7 +56,16 @@ def test_a_manager_turns_alerts_on_and_sees_the_servers_figures_as_notifications
     shop.api("POST", "/api/v1/sales", {"lines": [{"productId": product["id"], "quantity": "7"}]})
     entry = next(e for e in in_page(driver, "GET", "/api/v1/activity?kind=lowStock")["entries"] if e["record"]["id"] == product["id"])
     figures = entry["figures"]
-    wait(driver, lambda d: any(n.get("title") == f"Low stock: {name}" for n in notifications(d)), timeout=15)
+    try:
+        wait(driver, lambda d: any(n.get("title") == f"Low stock: {name}" for n in notifications(d)), timeout=15)
+    except TimeoutException:
+        # Failed once in CI (2026-12-01, tablet, not reproduced in 20 runs): say what the page and the server saw.
+        page_state = driver.execute_script(
+            "return {live: document.body.dataset.live, listening: document.body.dataset.alertsListening, "
+            "permission: window.Notification && Notification.permission}")
+        log = (shop.data / "server.log").read_text(errors="replace")[-4000:]
+        raise AssertionError(f"no notification for {name}: page {page_state}, notifications {notifications(driver)},"
+                             f" the server's log ends:\n{log}") from None
     shown = next(n for n in notifications(driver) if n.get("title") == f"Low stock: {name}")
     assert shown["body"] == f"{figures['stock']} left, threshold {figures['threshold']}" == "3 left, threshold 5"
     assert shown["url"] == f"/app/products/{product['id']}"
