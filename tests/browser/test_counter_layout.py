@@ -48,6 +48,12 @@ def test_on_a_phone_the_change_due_is_never_behind_the_charge_button(shop, signe
         wait(driver, lambda d: "9.28" in d.find_element(By.ID, "change-line").text)   # 20.00 − 10.72
         for name in ("change-due", "charge"):
             assert fully_visible(driver, driver.find_element(By.ID, name)), f"{width}×{height}: #{name} is not in view"
+        # The cart's heading on one line, whole and not covered by its buttons (it once broke as "Sal / e").
+        word = driver.find_element(By.CSS_SELECTOR, "#cart-heading .till-cart-word")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", word)
+        assert driver.execute_script("const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+                                     " return r.getClientRects().length", word) == 1, f"{width}×{height}: the heading breaks"
+        assert fully_visible(driver, word), f"{width}×{height}: the heading is covered"
         screenshot(driver, f"counter-change-due-{width}x{height}")
         driver.quit()
 
