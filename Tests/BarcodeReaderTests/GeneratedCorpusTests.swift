@@ -132,6 +132,25 @@ struct GeneratedCorpusTests {
         #expect(results.map(\.text) == [expected], "\(set)/\(name): read \(results.map { "\($0.format) \($0.text)" })")
     }
 
+    /// Small product codes (about 1.5 pixels a module, `--hard`) that no line reads from runs thresholded to whole
+    /// pixels, and that the last 1-D pass reads from runs placed to a third of a pixel: an EAN-13 under a shadow,
+    /// one under glare, noise and JPEG, and a UPC-E in JPEG (zxing-cpp reads the first two).
+    @Test(arguments: [
+        ("nested-ean13", 12, "011-shadow"),
+        ("nested-ean13", 32, "031-glare-noise-jpeg"),
+        ("upce-gen", 2, "001-jpeg"),
+    ])
+    func smallProductCodesReadFromRunsPlacedToAThirdOfAPixel(_ set: String, _ count: Int, _ name: String) throws {
+        let folder = try #require(GeneratedCorpus.render(seed: 321_869_907, count: count, options: ["--sets", set, "--hard"]))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = folder.appendingPathComponent("\(set)/\(name).png").path
+        let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
+        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        #expect(
+            !results.isEmpty && results.allSatisfy { Corpus.matches($0, expected: expected, family: GeneratedCorpus.family(of: set)) },
+            "\(set)/\(name): expected \(expected), read \(results.map { "\($0.format) \($0.text)" })")
+    }
+
     /// Dense QR Codes at a steep angle whose far corner a fit to the timing patterns alone misplaces by modules:
     /// the alignment patterns are looked for nearest the top-left finder first, the fit refined after each diagonal
     /// of them, so that the far ones are looked for where the near ones say (before, all were looked for where the
