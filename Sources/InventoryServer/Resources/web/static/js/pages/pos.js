@@ -146,14 +146,12 @@ let searching = null;     // the search on its way (a promise), or null
 
 function renderGrid() {
   const text = search.value.trim();
-  let pool;
-  if (!text) pool = [...products.values()];
-  else if (found?.text === text) pool = found.items;
-  else return;   // the answer for this text is on its way (the grid is marked busy); it renders when it comes
-  if (found?.error && text) {
+  if (text && found?.text !== text) return;   // the answer for this text is on its way (the grid is marked busy)
+  if (text && found.error) {
     grid.replaceChildren(el("p", { class: "empty", role: "alert" }, `The search did not run: ${found.error}`));
     return;
   }
+  const pool = text ? found.items : [...products.values()];
   const shown = pool.filter((p) => !category || String(p.categoryId ?? "") === category);
   if (!shown.length) {
     grid.replaceChildren(el("p", { class: "empty" }, text || products.size ? "No product matches." : "No products yet. Add them under Products or with a purchase."));
@@ -235,8 +233,8 @@ search.addEventListener("keydown", async (event) => {
     lookUp(text);
     return;
   }
-  // Enter before the answer came: wait for it (asking now rather than after the typing pause).
-  if (text && found?.text !== text) await (searching ?? runSearch());
+  // Enter before the answer for this text came: ask now (an answer on its way may be for an older text) and wait.
+  if (text && found?.text !== text) await runSearch();
   if (search.value.trim() !== text) return;
   const first = grid.querySelector("[data-product]:not([aria-disabled=true])");
   if (first && grid.querySelectorAll("[data-product]").length === 1) first.click();
