@@ -13,6 +13,44 @@ import Testing
         #expect(seen.max() == version.totalCodewords * 8 - 1)
     }
 
+    /// The kept list of a size's data modules is the placement walk's, each module at its place in the whole symbol
+    /// (finder, timing and region borders included), and the same list on every call.
+    @Test(arguments: DMVersion.all.map { "\($0.rows)x\($0.columns)" })
+    func dataModulesAreThePlacementWalksInSymbolCoordinates(_ size: String) throws {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        let version = try #require(DMVersion.forSize(rows: parts[0], columns: parts[1]))
+        let (nrow, ncol) = (version.mappingRows, version.mappingColumns)
+        let table = DMPlacement.table(rows: nrow, columns: ncol)
+        var expected: [[Int32]] = []
+        for r in 0..<nrow {
+            for c in 0..<ncol where table[r * ncol + c] >= 0 {
+                // Each data region is surrounded by its finder (left, bottom) and timing (top, right) modules.
+                let y = (r / version.regionRows) * (version.regionRows + 2) + 1 + r % version.regionRows
+                let x = (c / version.regionColumns) * (version.regionColumns + 2) + 1 + c % version.regionColumns
+                expected.append([Int32(y * version.columns + x), Int32(table[r * ncol + c])])
+            }
+        }
+        #expect(DMPlacement.modules(version).map { [$0.symbolIndex, $0.bit] } == expected)
+        #expect(DMPlacement.modules(version).map { [$0.symbolIndex, $0.bit] } == expected)
+    }
+
+    /// A symbol's modules read back as its codewords, from a grid of the version's size and from one sampled wider
+    /// (whose modules are read where they fall).
+    @Test func aSymbolsModulesReadBackAsItsCodewords() throws {
+        let version = try #require(DMVersion.forSize(rows: 12, columns: 12))
+        let data = [66, 142, 164, 129, 175]  // "A1234"
+        let codewords = data + ReedSolomon.encode(data, ecCount: version.ecCodewords, field: .dataMatrix)
+        var exact = BitMatrix(width: 12, height: 12)
+        var wider = BitMatrix(width: 14, height: 12)
+        for (index, p) in DMPlacement.modules(version) where (codewords[Int(p >> 3)] << Int(p & 7)) & 0x80 != 0 {
+            exact.set(Int(index) % 12, Int(index) / 12)
+            wider.set(Int(index) % 12, Int(index) / 12)
+        }
+        #expect(try DMDecoder.codewords(exact, version: version) == data)
+        #expect(try DMDecoder.codewords(wider, version: version) == data)
+        #expect(try DMDecoder.decode(exact, version: version).text == "A1234")
+    }
+
     @Test func asciiDigitPairsAndPadding() throws {
         // "A" (66), digits "12" (130 + 12), "34" (164), pad 129.
         #expect(try DMDecoder.parse([66, 142, 164, 129, 175]) == "A1234")

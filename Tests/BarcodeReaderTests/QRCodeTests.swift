@@ -122,4 +122,10 @@ import Testing
             }
         }
     }
+
+    @Test func aCodewordThatIsNotAByteIsUncorrectable() {
+        var codewords = [12, 300, 7, 9, 1, 2]
+        #expect(throws: BarcodeReaderError.self) { try ReedSolomon.decode(&codewords, ecCount: 2, field: .qrCode) }
+        #expect(codewords == [12, 300, 7, 9, 1, 2])
+    }
 }

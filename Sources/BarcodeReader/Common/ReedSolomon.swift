@@ -72,15 +72,24 @@ enum ReedSolomon {
         guard ecCount > 0, n > ecCount, n <= 255 else {
             throw BarcodeReaderError(.uncorrectable, "bad block size")
         }
-        // Syndromes S_i = r(alpha^(base + i)), r(x) with codewords[0] as the highest coefficient.
+        guard codewords.allSatisfy({ 0...255 ~= $0 }) else { throw BarcodeReaderError(.uncorrectable, "not a byte") }
+        // Syndromes S_i = r(alpha^(base + i)), r(x) with codewords[0] as the highest coefficient: Horner's rule with
+        // the multiplication by x in the log domain (x is never 0), on the tables' buffers (a decode of a sampled
+        // grid that is not a symbol spends most of its time here).
         var syndromes = [Int](repeating: 0, count: ecCount)
         var hasError = false
-        for i in 0..<ecCount {
-            let x = field.power(field.generatorBase + i)
-            var v = 0
-            for c in codewords { v = field.multiply(v, x) ^ c }
-            syndromes[i] = v
-            if v != 0 { hasError = true }
+        field.exp.withUnsafeBufferPointer { exp in
+            field.log.withUnsafeBufferPointer { log in
+                codewords.withUnsafeBufferPointer { cw in
+                    for i in 0..<ecCount {
+                        let logX = (field.generatorBase + i) % 255
+                        var v = 0
+                        for c in cw { v = (v == 0 ? 0 : exp[log[v] + logX]) ^ c }
+                        syndromes[i] = v
+                        if v != 0 { hasError = true }
+                    }
+                }
+            }
         }
         if !hasError { return 0 }
         // Berlekamp–Massey: error locator Lambda(x), lowest coefficient first.
@@ -120,11 +129,19 @@ enum ReedSolomon {
         guard l > 0, 2 * l <= ecCount else { throw BarcodeReaderError(.uncorrectable, "too many errors") }
         // Chien search over the positions of this block: error at power e <=> Lambda(alpha^-e) == 0.
         var positions: [Int] = []
-        for e in 0..<n {
-            let xInv = field.power(-e)
-            var v = 0
-            for i in stride(from: l, through: 0, by: -1) { v = field.multiply(v, xInv) ^ lambda[i] }
-            if v == 0 { positions.append(e) }
+        field.exp.withUnsafeBufferPointer { exp in
+            field.log.withUnsafeBufferPointer { log in
+                lambda.withUnsafeBufferPointer { lambda in
+                    for e in 0..<n {
+                        let logXInv = (255 - e % 255) % 255  // alpha^-e
+                        var v = 0
+                        for i in stride(from: l, through: 0, by: -1) {
+                            v = (v == 0 ? 0 : exp[log[v] + logXInv]) ^ lambda[i]
+                        }
+                        if v == 0 { positions.append(e) }
+                    }
+                }
+            }
         }
         guard positions.count == l else { throw BarcodeReaderError(.uncorrectable, "locator roots mismatch") }
         // Omega(x) = S(x) * Lambda(x) mod x^ecCount.

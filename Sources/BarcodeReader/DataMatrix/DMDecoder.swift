@@ -10,20 +10,18 @@ enum DMDecoder {
 
     /// Reads the data codewords of a full symbol matrix (`version.columns × version.rows`).
     static func codewords(_ m: BitMatrix, version: DMVersion) throws(BarcodeReaderError) -> [Int] {
-        let nrow = version.mappingRows
-        let ncol = version.mappingColumns
-        let placement = DMPlacement.table(rows: nrow, columns: ncol)
         var raw = [Int](repeating: 0, count: version.totalCodewords)
-        for r in 0..<nrow {
-            let symbolRow = (r / version.regionRows) * (version.regionRows + 2) + 1 + r % version.regionRows
-            for c in 0..<ncol {
-                let p = placement[r * ncol + c]
-                guard p >= 0 else { continue }
-                let symbolColumn = (c / version.regionColumns) * (version.regionColumns + 2) + 1
-                    + c % version.regionColumns
-                let codeword = p >> 3
-                guard codeword < raw.count else { continue }
-                if m.get(symbolColumn, symbolRow) { raw[codeword] |= 0x80 >> (p & 7) }
+        let modules = DMPlacement.modules(version)
+        if m.width == version.columns && m.height == version.rows {
+            m.bits.withUnsafeBufferPointer { bits in
+                raw.withUnsafeMutableBufferPointer { raw in
+                    for (index, p) in modules where bits[Int(index)] != 0 { raw[Int(p >> 3)] |= 0x80 >> Int(p & 7) }
+                }
+            }
+        } else {
+            // Not sampled at the version's size: modules outside the matrix read light.
+            for (index, p) in modules where m.get(Int(index) % version.columns, Int(index) / version.columns) {
+                raw[Int(p >> 3)] |= 0x80 >> Int(p & 7)
             }
         }
         // De-interleave: codeword i belongs to block i % blockCount (data, then error correction).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Data Matrix ECC 200 symbol sizes (ISO/IEC 16022 table 7, ISO/IEC 21471 DMRE).
 struct DMVersion: Sendable {
     let rows: Int
@@ -131,4 +133,32 @@ enum DMPlacement {
         } while row < nrow || col < ncol
         return array
     }
+
+    /// The modules of a whole `version` symbol that carry codeword bits, in the order ``table(rows:columns:)``
+    /// lists them: `symbolIndex` is `y * version.columns + x` in the symbol (finder and timing included, as a
+    /// sampled ``BitMatrix`` holds it), `bit` is codeword index * 8 + bit (bit 0 = most significant). Made once per
+    /// size and kept: a frame tries many candidates at the same few sizes, and the placement walk costs more than
+    /// reading the bits.
+    static func modules(_ version: DMVersion) -> [(symbolIndex: Int32, bit: Int32)] {
+        let key = version.rows << 16 | version.columns
+        if let known = Self.cache.withLock({ $0[key] }) { return known }
+        let nrow = version.mappingRows
+        let ncol = version.mappingColumns
+        let placement = Self.table(rows: nrow, columns: ncol)
+        var list: [(symbolIndex: Int32, bit: Int32)] = []
+        list.reserveCapacity(version.totalCodewords * 8)
+        for r in 0..<nrow {
+            let symbolRow = (r / version.regionRows) * (version.regionRows + 2) + 1 + r % version.regionRows
+            for c in 0..<ncol {
+                let p = placement[r * ncol + c]
+                guard p >= 0, p >> 3 < version.totalCodewords else { continue }
+                let symbolColumn = (c / version.regionColumns) * (version.regionColumns + 2) + 1 + c % version.regionColumns
+                list.append((Int32(symbolRow * version.columns + symbolColumn), Int32(p)))
+            }
+        }
+        Self.cache.withLock { $0[key] = list }
+        return list
+    }
+
+    private static let cache = Mutex<[Int: [(symbolIndex: Int32, bit: Int32)]]>([:])
 }

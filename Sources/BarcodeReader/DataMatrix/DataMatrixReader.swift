@@ -75,15 +75,19 @@ enum DataMatrixReader {
         var step = 1.0
         while step >= 0.25 {
             var improved = true
+            // The step just taken: its reverse leads back to a corner that scored less, so it is not sampled again.
+            var taken = -1
             while improved {
                 improved = false
-                for (du, dv) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
+                for (k, (du, dv)) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)].enumerated()
+                where k != taken ^ 1 {
                     let cand = (best.0 + du * module.0 + dv * module.2, best.1 + du * module.1 + dv * module.3)
                     let sc = score(cand)
                     if sc > bestScore {
                         bestScore = sc
                         best = cand
                         improved = true
+                        taken = k
                     }
                 }
             }
@@ -178,7 +182,13 @@ enum DataMatrixReader {
         results: inout [DecodedBarcode]
     ) -> Bool {
         for (version, refined) in ranked {
+            // The same corner gives the same samples, and the same modules the same failed decode: each is tried
+            // once (the estimates often coincide, and a corner a fraction of a module away often samples alike).
+            var triedCorners: [(Double, Double)] = []
+            var triedBits: [[UInt8]] = []
             for tr in [refined, c.topRight] + c.topRightAlternatives {
+                if triedCorners.contains(where: { $0 == tr }) { continue }
+                triedCorners.append(tr)
                 let t = transform(c, topRight: tr, version: version)
                 var bits = BitMatrix(width: version.columns, height: version.rows)
                 for y in 0..<version.rows {
@@ -187,7 +197,11 @@ enum DataMatrixReader {
                         if binary.get(px, py) { bits.set(x, y) }
                     }
                 }
-                var r = try? DMDecoder.decode(bits, version: version)
+                var r: DMDecoder.Result?
+                if !triedBits.contains(bits.bits) {
+                    triedBits.append(bits.bits)
+                    r = try? DMDecoder.decode(bits, version: version)
+                }
                 if r == nil, let gray,
                     let grey = GreySampler.sample(gray, t, width: version.columns, height: version.rows)
                 {
