@@ -126,4 +126,32 @@ import Testing
         let gate = LineGate.build(GrayscaleImage(width: w, height: h, pixels: pixels)!)
         #expect(gate.rows.allSatisfy { $0 })
     }
+
+    /// The cells' sums (eight columns at a time in vector lanes) are the 2 × 2 block gradients' sums written the plain
+    /// way, on random images whose sizes leave partial cells and partial lane groups, at two cell sizes.
+    @Test(arguments: [(97, 61, 16), (640, 480, 16), (129, 200, 32), (33, 33, 16), (1030, 70, 32)])
+    func cellSumsAreThePlainSums(_ w: Int, _ h: Int, _ c: Int) {
+        var state = UInt64(w * 7919 + h * 31 + c)
+        let pixels = (0..<(w * h)).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let image = GrayscaleImage(width: w, height: h, pixels: pixels)!
+        let cw = (w + c - 1) / c, ch = (h + c - 1) / c
+        var plain = [Int64](repeating: 0, count: cw * ch * 5)
+        for y in 0..<(h - 1) {
+            for x in 0..<(w - 1) {
+                let a = Int64(pixels[y * w + x]), b = Int64(pixels[y * w + x + 1])
+                let cc = Int64(pixels[(y + 1) * w + x]), d = Int64(pixels[(y + 1) * w + x + 1])
+                let gx = b + d - a - cc, gy = cc + d - a - b
+                let k = ((y / c) * cw + x / c) * 5
+                plain[k] += gx * gx
+                plain[k + 1] += gy * gy
+                plain[k + 2] += gx * gy
+                plain[k + 3] += abs(gx)
+                plain[k + 4] += abs(gy)
+            }
+        }
+        #expect(LineGate.cellSums(image, cell: c).map(Int64.init) == plain)
+    }
 }

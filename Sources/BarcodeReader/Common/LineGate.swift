@@ -55,45 +55,7 @@ struct LineGate {
         let w = image.width, h = image.height, c = Self.cellSize(width: w, height: h)
         guard max(w, h) <= Self.maxSide, min(w, h) >= 6 * c else { return Self.all(image) }
         let cw = (w + c - 1) / c, ch = (h + c - 1) / c
-        // Per cell: Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy|. A cell's sums stay below 2³¹ (|g| ≤ 510, at most 80 × 80
-        // pixels), so 32-bit wrapping arithmetic is exact.
-        var sums = [Int32](repeating: 0, count: cw * ch * 5)
-        image.pixels.withUnsafeBufferPointer { px in
-            sums.withUnsafeMutableBufferPointer { s in
-                guard let p = px.baseAddress, let out = s.baseAddress else { return }
-                for y in 0..<(h - 1) {
-                    let top = p + y * w, bottom = top + w
-                    var cell = out + (y / c) * cw * 5
-                    var x = 0
-                    while x < w - 1 {
-                        let end = min(w - 1, x + c)
-                        var xx: Int32 = 0, yy: Int32 = 0, xy: Int32 = 0, ax: Int32 = 0, ay: Int32 = 0
-                        var a = Int32(top[x]), cc = Int32(bottom[x])
-                        var i = x &+ 1
-                        while i <= end {
-                            let b = Int32(top[i]), d = Int32(bottom[i])
-                            let gx = (b &+ d) &- (a &+ cc)
-                            let gy = (cc &+ d) &- (a &+ b)
-                            xx = xx &+ gx &* gx
-                            yy = yy &+ gy &* gy
-                            xy = xy &+ gx &* gy
-                            ax = ax &+ (gx ^ (gx >> 31)) &- (gx >> 31)
-                            ay = ay &+ (gy ^ (gy >> 31)) &- (gy >> 31)
-                            a = b
-                            cc = d
-                            i = i &+ 1
-                        }
-                        cell[0] = cell[0] &+ xx
-                        cell[1] = cell[1] &+ yy
-                        cell[2] = cell[2] &+ xy
-                        cell[3] = cell[3] &+ ax
-                        cell[4] = cell[4] &+ ay
-                        cell += 5
-                        x = end
-                    }
-                }
-            }
-        }
+        let sums = Self.cellSums(image, cell: c)
         // Windows: whether each passes for the row scan and for the column scan.
         let ww = cw - 1, wh = ch - 1
         var forRows = [Bool](repeating: false, count: ww * wh)
@@ -141,5 +103,78 @@ struct LineGate {
         let rowCells = marked(forRows, lines: wh, steps: ww, cells: ch) { wy, wx in wy * ww + wx }
         let columnCells = marked(forColumns, lines: ww, steps: wh, cells: cw) { wx, wy in wy * ww + wx }
         return LineGate(rows: (0..<h).map { rowCells[$0 / c] }, columns: (0..<w).map { columnCells[$0 / c] })
+    }
+
+    /// Per cell of `c × c` pixels (row by row, `⌈w / c⌉` cells a row): Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy| of the 2 × 2
+    /// pixel blocks whose top-left pixel is in the cell (the last row and column have none).
+    static func cellSums(_ image: GrayscaleImage, cell c: Int) -> [Int32] {
+        // Per cell: Σgx², Σgy², Σgx·gy, Σ|gx|, Σ|gy|. A cell's sums stay below 2³¹ (|g| ≤ 510, at most 80 × 80
+        // pixels), so 32-bit wrapping arithmetic is exact.
+        let w = image.width, h = image.height
+        let cw = (w + c - 1) / c, ch = (h + c - 1) / c
+        var sums = [Int32](repeating: 0, count: cw * ch * 5)
+        image.pixels.withUnsafeBufferPointer { px in
+            sums.withUnsafeMutableBufferPointer { s in
+                guard let p = px.baseAddress, let out = s.baseAddress else { return }
+                // Cell (cx, cy) sums the pairs of neighbouring columns (x, x + 1), x in [cx·c, min((cx + 1)·c, w − 1)),
+                // of the pairs of rows (y, y + 1), y in [cy·c, min((cy + 1)·c, h − 1)).
+                for cy in 0..<ch {
+                    let y0 = cy * c, y1 = min(h - 1, y0 + c)
+                    guard y0 < y1 else { continue }
+                    for cx in 0..<cw {
+                        let x0 = cx * c, x1 = min(w - 1, x0 + c)
+                        guard x0 < x1 else { continue }
+                        let cell = out + (cy * cw + cx) * 5
+                        // Eight pairs at a time in vector lanes, summed over the cell's rows before the lanes are
+                        // added up; the pairs left over (at the right edge) one by one. The sums are the same.
+                        let vectorEnd = x0 + (x1 - x0) / 8 * 8
+                        var vxx = SIMD8<Int32>(), vyy = SIMD8<Int32>(), vxy = SIMD8<Int32>()
+                        var vax = SIMD8<Int32>(), vay = SIMD8<Int32>()
+                        var xx: Int32 = 0, yy: Int32 = 0, xy: Int32 = 0, ax: Int32 = 0, ay: Int32 = 0
+                        for y in y0..<y1 {
+                            let top = UnsafeRawPointer(p + y * w), bottom = top + w
+                            var x = x0
+                            while x < vectorEnd {
+                                let a = Self.lanes(top, x), b = Self.lanes(top, x + 1)
+                                let cc = Self.lanes(bottom, x), d = Self.lanes(bottom, x + 1)
+                                let gx = (b &+ d) &- (a &+ cc)
+                                let gy = (cc &+ d) &- (a &+ b)
+                                vxx &+= gx &* gx
+                                vyy &+= gy &* gy
+                                vxy &+= gx &* gy
+                                let sx = gx &>> 31, sy = gy &>> 31
+                                vax &+= (gx ^ sx) &- sx
+                                vay &+= (gy ^ sy) &- sy
+                                x += 8
+                            }
+                            let t = p + y * w, u = t + w
+                            while x < x1 {
+                                let a = Int32(t[x]), b = Int32(t[x &+ 1]), cc = Int32(u[x]), d = Int32(u[x &+ 1])
+                                let gx = (b &+ d) &- (a &+ cc)
+                                let gy = (cc &+ d) &- (a &+ b)
+                                xx = xx &+ gx &* gx
+                                yy = yy &+ gy &* gy
+                                xy = xy &+ gx &* gy
+                                ax = ax &+ (gx ^ (gx >> 31)) &- (gx >> 31)
+                                ay = ay &+ (gy ^ (gy >> 31)) &- (gy >> 31)
+                                x += 1
+                            }
+                        }
+                        cell[0] = xx &+ vxx.wrappedSum()
+                        cell[1] = yy &+ vyy.wrappedSum()
+                        cell[2] = xy &+ vxy.wrappedSum()
+                        cell[3] = ax &+ vax.wrappedSum()
+                        cell[4] = ay &+ vay.wrappedSum()
+                    }
+                }
+            }
+        }
+        return sums
+    }
+
+    /// Eight pixels from `offset`, widened.
+    @inline(__always)
+    private static func lanes(_ row: UnsafeRawPointer, _ offset: Int) -> SIMD8<Int32> {
+        SIMD8<Int32>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
     }
 }
