@@ -51,6 +51,15 @@ import Testing
         #expect(try DMDecoder.decode(exact, version: version).text == "A1234")
     }
 
+    @Test func aPointOnAQuadrilateralInEitherWinding() {
+        let square = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
+        #expect(DataMatrixReader.quad(square, contains: (5, 5)))
+        #expect(DataMatrixReader.quad(Array(square.reversed()), contains: (5, 5)))
+        #expect(!DataMatrixReader.quad(square, contains: (11, 5)))
+        #expect(!DataMatrixReader.quad(square, contains: (5, -0.5)))
+        #expect(!DataMatrixReader.quad(Array(square.prefix(3)), contains: (5, 5)))
+    }
+
     @Test func asciiDigitPairsAndPadding() throws {
         // "A" (66), digits "12" (130 + 12), "34" (164), pad 129.
         #expect(try DMDecoder.parse([66, 142, 164, 129, 175]) == "A1234")
@@ -153,6 +162,23 @@ struct ZintDataMatrixTests {
             #expect(found.map(\.text) == [text], "ECI \(eci), scale \(scale)")
             #expect(found.first?.eci == [eci])
         }
+    }
+
+    /// Two symbols in one frame, a large one and a small one beside it, both read: a candidate is passed over
+    /// only when it lies on a symbol already read (the parts of the large one's data regions), never beside it.
+    @Test func twoSymbolsSideBySideAreBothRead() throws {
+        let long = String(repeating: "STOCKROOM-0123456789 ", count: 4)
+        let large = try ZintRender.render(barcode: 71, data: long, extra: ["--scale", "4"])
+        let small = try ZintRender.render(barcode: 71, data: "SKU-42", extra: ["--scale", "4"])
+        let w = large.width + small.width + 40, h = max(large.height, small.height) + 40
+        var pixels = [UInt8](repeating: 255, count: w * h)
+        for (image, x0) in [(large, 20), (small, large.width + 20)] {
+            for y in 0..<image.height {
+                for x in 0..<image.width { pixels[(20 + y) * w + x0 + x] = image.pixels[y * image.width + x] }
+            }
+        }
+        let found = BarcodeReader().decode(GrayscaleImage(width: w, height: h, pixels: pixels)!)
+        #expect(Set(found.map(\.text)) == [long, "SKU-42"])
     }
 
     @Test func noECIIsLatin1() throws {

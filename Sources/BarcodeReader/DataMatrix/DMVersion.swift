@@ -152,7 +152,8 @@ enum DMPlacement {
             for c in 0..<ncol {
                 let p = placement[r * ncol + c]
                 guard p >= 0, p >> 3 < version.totalCodewords else { continue }
-                let symbolColumn = (c / version.regionColumns) * (version.regionColumns + 2) + 1 + c % version.regionColumns
+                let symbolColumn =
+                    (c / version.regionColumns) * (version.regionColumns + 2) + 1 + c % version.regionColumns
                 list.append((Int32(symbolRow * version.columns + symbolColumn), Int32(p)))
             }
         }

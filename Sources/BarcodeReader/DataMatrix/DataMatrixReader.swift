@@ -109,9 +109,26 @@ enum DataMatrixReader {
         var edgeFits = 0  // at most six per frame (see below)
         promising = false
         for c in detector.detect() {
-            let ranked = rankedVersions(c, detector: detector, binary: binary)
-            if !ranked.isEmpty { promising = true }
-            var decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results)
+            // A candidate whose centre lies on a symbol already read is a part of it (a data region's modules, a
+            // piece of its finder): it cannot be another symbol.
+            let centre = (
+                (c.topLeft.0 + c.topRight.0 + c.bottomLeft.0 + c.bottomRight.0) / 4,
+                (c.topLeft.1 + c.topRight.1 + c.bottomLeft.1 + c.bottomRight.1) / 4
+            )
+            if results.contains(where: { Self.quad($0.corners, contains: centre) }) { continue }
+            var tried = Attempts()
+            // The sizes that the timing sides' run counts name, when one of them alternates as a symbol's timing
+            // does once its corner is placed: most symbols decode there, without the climb of every size that fits
+            // the candidate's shape (the costliest part of reading a Data Matrix photo). A candidate that does not
+            // decode there goes through every size, as if this had not been tried (what it sampled is not sampled
+            // again).
+            let counted = countedVersions(c, detector: detector, binary: binary)
+            var decoded = attempt(c, ranked: counted, binary: binary, gray: gray, results: &results, tried: &tried)
+            let ranked = decoded ? [] : rankedVersions(c, detector: detector, binary: binary)
+            if !ranked.isEmpty || !counted.isEmpty { promising = true }
+            if !decoded {
+                decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results, tried: &tried)
+            }
             // The sides moved onto the symbol's edges (rounded hull corners, a thin, large or oblique symbol), the
             // top-right corner where the two timing sides cross; each fit once (within a pixel), at most six fits
             // per frame (candidates come largest first; texture and 1-D symbols make candidates that never decode).
@@ -130,9 +147,10 @@ enum DataMatrixReader {
                     tried.append(corners)
                     let edged = DMDetector.Candidate(
                         bottomLeft: e[3], topLeft: e[0], bottomRight: e[2], topRight: e[1], topRightAlternatives: [guess])
+                    var triedEdged = Attempts()
                     decoded = attempt(
                         edged, ranked: rankedVersions(edged, detector: detector, binary: binary), binary: binary,
-                        gray: gray, results: &results)
+                        gray: gray, results: &results, tried: &triedEdged)
                     if decoded { break }
                 }
             }
@@ -177,18 +195,54 @@ enum DataMatrixReader {
 
     /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:)``), with each
     /// top-right estimate; appends a new text to `results`. True when the candidate decoded.
+    /// Whether `p` lies inside the convex quadrilateral `corners` (in either winding order).
+    static func quad(_ corners: [Point], contains p: (Double, Double)) -> Bool {
+        guard corners.count == 4 else { return false }
+        var sign = 0.0
+        for k in 0..<4 {
+            let a = corners[k], b = corners[(k + 1) % 4]
+            let cross = (b.x - a.x) * (p.1 - a.y) - (b.y - a.y) * (p.0 - a.x)
+            if cross == 0 { continue }
+            if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+        }
+        return sign != 0
+    }
+
+    /// What a candidate was sampled with and what it sampled, per size: the same corner gives the same samples,
+    /// and the same modules the same failed decode, so each is tried once (the corner estimates often coincide, a
+    /// corner a fraction of a module away often samples alike, and a size may be ranked twice).
+    struct Attempts {
+        var corners: [(size: Int, corner: (Double, Double))] = []
+        var modules: [(size: Int, bits: [UInt8])] = []
+    }
+
+    /// The sizes among the first that ``DMDetector/dimensions(_:)`` counts whose timing sides alternate as a
+    /// symbol's do (``countedMinScore``) once the top-right corner is placed, best first.
+    static func countedVersions(_ c: DMDetector.Candidate, detector: DMDetector, binary: BitMatrix)
+        -> [(DMVersion, (Double, Double))]
+    {
+        var scored: [(Double, DMVersion, (Double, Double))] = []
+        for size in detector.dimensions(c).prefix(2) {
+            guard let version = DMVersion.forSize(rows: size.rows, columns: size.columns) else { continue }
+            let (tr, score) = refineTopRight(c, version: version, binary: binary)
+            if score >= countedMinScore { scored.append((score, version, tr)) }
+        }
+        return scored.sorted { $0.0 > $1.0 }.map { ($0.1, $0.2) }
+    }
+
+    /// The share of timing modules right for a counted size to be tried before every size is climbed: a symbol's
+    /// timing read through its own grid, not the 0.65 to 0.8 that a frame's texture reaches at some size.
+    static let countedMinScore = 0.85
+
     static func attempt(
         _ c: DMDetector.Candidate, ranked: [(DMVersion, (Double, Double))], binary: BitMatrix, gray: GrayscaleImage?,
-        results: inout [DecodedBarcode]
+        results: inout [DecodedBarcode], tried: inout Attempts
     ) -> Bool {
         for (version, refined) in ranked {
-            // The same corner gives the same samples, and the same modules the same failed decode: each is tried
-            // once (the estimates often coincide, and a corner a fraction of a module away often samples alike).
-            var triedCorners: [(Double, Double)] = []
-            var triedBits: [[UInt8]] = []
+            let size = version.rows << 16 | version.columns
             for tr in [refined, c.topRight] + c.topRightAlternatives {
-                if triedCorners.contains(where: { $0 == tr }) { continue }
-                triedCorners.append(tr)
+                if tried.corners.contains(where: { $0.size == size && $0.corner == tr }) { continue }
+                tried.corners.append((size, tr))
                 let t = transform(c, topRight: tr, version: version)
                 var bits = BitMatrix(width: version.columns, height: version.rows)
                 for y in 0..<version.rows {
@@ -198,8 +252,8 @@ enum DataMatrixReader {
                     }
                 }
                 var r: DMDecoder.Result?
-                if !triedBits.contains(bits.bits) {
-                    triedBits.append(bits.bits)
+                if !tried.modules.contains(where: { $0.size == size && $0.bits == bits.bits }) {
+                    tried.modules.append((size, bits.bits))
                     r = try? DMDecoder.decode(bits, version: version)
                 }
                 if r == nil, let gray,
