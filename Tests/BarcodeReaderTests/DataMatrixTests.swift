@@ -51,6 +51,33 @@ import Testing
         #expect(try DMDecoder.decode(exact, version: version).text == "A1234")
     }
 
+    /// A grid's outer finder and timing modules: all right on a symbol, about half right on noise (below the share a
+    /// grid needs for its data to be decoded), and the share counts each wrong module.
+    @Test func theShareOfAGridsFinderAndTimingModulesThatAreRight() throws {
+        let version = try #require(DMVersion.forSize(rows: 16, columns: 16))
+        var symbol = BitMatrix(width: 16, height: 16)
+        for k in 0..<16 {
+            symbol.set(0, k)  // solid left
+            symbol.set(k, 15)  // solid bottom
+            if k % 2 == 0 { symbol.set(k, 0) }  // top timing, dark first
+            if (15 - k) % 2 == 0 { symbol.set(15, k) }  // right timing, dark at the bottom
+        }
+        #expect(DataMatrixReader.fixedPatternShare(symbol, version: version) == 1)
+        var broken = symbol
+        broken.set(0, 5, false)
+        broken.set(3, 15, false)
+        #expect(DataMatrixReader.fixedPatternShare(broken, version: version) == 62.0 / 64)
+        var state: UInt64 = 7
+        var noise = BitMatrix(width: 16, height: 16)
+        for y in 0..<16 {
+            for x in 0..<16 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                if state >> 63 == 1 { noise.set(x, y) }
+            }
+        }
+        #expect(DataMatrixReader.fixedPatternShare(noise, version: version) < DataMatrixReader.minSampledFixedShare)
+    }
+
     @Test func aPointOnAQuadrilateralInEitherWinding() {
         let square = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
         #expect(DataMatrixReader.quad(square, contains: (5, 5)))

@@ -251,6 +251,9 @@ enum DataMatrixReader {
                         if binary.get(px, py) { bits.set(x, y) }
                     }
                 }
+                // A grid whose own finder L and timing modules are mostly wrong is not the symbol's grid: its data
+                // modules, sampled through the same corners, do not decode either way.
+                guard fixedPatternShare(bits, version: version) >= minSampledFixedShare else { continue }
                 var r: DMDecoder.Result?
                 if !tried.modules.contains(where: { $0.size == size && $0.bits == bits.bits }) {
                     tried.modules.append((size, bits.bits))
@@ -279,6 +282,28 @@ enum DataMatrixReader {
             }
         }
         return false
+    }
+
+    /// The least share of a sampled grid's outer L and timing modules that must be right for its data to be
+    /// decoded. Measured on 799 Data Matrix images (generated at seeds 5551 and 5552, normal and `--hard`, and the
+    /// public folders): every grid that decoded, from the binarised image or from the luminance, had 0.80 or more;
+    /// half of all the grids sampled had under 0.70, and none of them decoded.
+    static let minSampledFixedShare = 0.65
+
+    /// The share of a sampled `version` grid's outer finder L (left column, bottom row) and timing (top row, right
+    /// column) modules that read as they are printed.
+    static func fixedPatternShare(_ bits: BitMatrix, version: DMVersion) -> Double {
+        let (rows, columns) = (version.rows, version.columns)
+        var right = 0
+        for x in 0..<columns {
+            if bits.get(x, rows - 1) { right += 1 }
+            if bits.get(x, 0) == (x % 2 == 0) { right += 1 }
+        }
+        for y in 0..<rows {
+            if bits.get(0, y) { right += 1 }
+            if bits.get(columns - 1, y) == ((rows - 1 - y) % 2 == 0) { right += 1 }
+        }
+        return Double(right) / Double(2 * (rows + columns))
     }
 
     /// Modules of the fixed patterns (solid L, timing, and the borders between data regions) sampled right.
