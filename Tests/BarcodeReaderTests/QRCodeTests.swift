@@ -81,6 +81,44 @@ import Testing
     }
 }
 
+/// The share of a sampled grid's finder and timing modules that read right: every one on a symbol's grid, each
+/// wrong module counted, and noise under the share that the luminance resampling asks of a grid.
+@Suite struct QRFixedPatternShareTests {
+    static func symbolGrid(dimension d: Int) -> BitMatrix {
+        var m = BitMatrix(width: d, height: d)
+        for (ox, oy) in [(0, 0), (d - 7, 0), (0, d - 7)] {
+            for y in 0..<7 { for x in 0..<7 where max(abs(x - 3), abs(y - 3)) != 2 { m.set(ox + x, oy + y) } }
+        }
+        for k in stride(from: 8, to: d - 8, by: 2) {
+            m.set(k, 6)
+            m.set(6, k)
+        }
+        return m
+    }
+
+    @Test func aSymbolsGridIsAllRightAndEachWrongModuleCounts() {
+        let grid = Self.symbolGrid(dimension: 25)
+        #expect(QRCodeReader.fixedPatternShare(grid) == 1)
+        var broken = grid
+        broken.set(3, 3, false)  // a finder's centre
+        broken.set(9, 6)  // a light timing module
+        #expect(QRCodeReader.fixedPatternShare(broken) == 163.0 / 165)
+    }
+
+    @Test func noiseIsUnderTheShareTheLuminanceResamplingAsks() {
+        var state: UInt64 = 11
+        var noise = BitMatrix(width: 33, height: 33)
+        for y in 0..<33 {
+            for x in 0..<33 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                if state >> 63 == 1 { noise.set(x, y) }
+            }
+        }
+        #expect(QRCodeReader.fixedPatternShare(noise) < QRCodeReader.minGreyResamplingShare)
+        #expect(QRCodeReader.fixedPatternShare(BitMatrix(width: 20, height: 20)) == 0)
+    }
+}
+
 @Suite struct ReedSolomonTests {
     struct Generator {
         var state: UInt64

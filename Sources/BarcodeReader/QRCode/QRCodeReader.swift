@@ -112,9 +112,15 @@ enum QRCodeReader {
     ) -> DecodedBarcode? {
         let candidates = detector.detect(
             bottomLeft: bl, topLeft: tl, topRight: tr, dimensionDelta: delta, minTimingScore: minTimingScore)
+        // The share of each candidate's finder and timing modules that its binarised sampling read right.
+        var binaryShares = [Double?](repeating: nil, count: candidates.count)
         for sampling in QRDetector.Sampling.allCases {
-            for candidate in candidates {
+            for (index, candidate) in candidates.enumerated() {
+                // The luminance resampling is for a symbol whose grid is right and whose binarisation lost some
+                // modules: a grid whose finder and timing modules mostly read wrong is not the symbol's.
+                if sampling == .grey, let share = binaryShares[index], share < minGreyResamplingShare { continue }
                 guard let sampled = detector.sample(candidate, sampling) else { continue }
+                if sampling == .binary { binaryShares[index] = fixedPatternShare(sampled) }
                 for mirrored in [false, true] {
                     var bits = sampled
                     if mirrored {
@@ -173,6 +179,40 @@ enum QRCodeReader {
             }
         }
         return nil
+    }
+}
+
+extension QRCodeReader {
+    /// The least share of a candidate's finder and timing modules, as its binarised sampling reads them, for it
+    /// to be resampled from the luminance. Measured on 719 QR Code images (fresh `qrcode-*` sets of seeds 9401 and
+    /// `--hard` 9402, seed 7103, and the public folders): the two symbols that only the luminance resampling read
+    /// had 0.98 and 0.99; 916 of the 1,192 resamplings that read nothing had under 0.65, and 443 of the 445 on
+    /// frames without a code.
+    static let minGreyResamplingShare = 0.65
+
+    /// The share of a sampled grid's three finder patterns (7 × 7 modules each) and timing patterns (row and column
+    /// 6 between the finders) that read as they are printed.
+    static func fixedPatternShare(_ m: BitMatrix) -> Double {
+        let d = m.width
+        guard d >= 21, m.height == d else { return 0 }
+        var right = 0
+        var total = 0
+        for (ox, oy) in [(0, 0), (d - 7, 0), (0, d - 7)] {
+            for y in 0..<7 {
+                for x in 0..<7 {
+                    // Dark: the outer ring and the 3 × 3 centre; light: the ring between them.
+                    let dark = max(abs(x - 3), abs(y - 3)) != 2
+                    if m.get(ox + x, oy + y) == dark { right += 1 }
+                    total += 1
+                }
+            }
+        }
+        for k in 8..<(d - 8) {
+            if m.get(k, 6) == (k % 2 == 0) { right += 1 }
+            if m.get(6, k) == (k % 2 == 0) { right += 1 }
+            total += 2
+        }
+        return Double(right) / Double(total)
     }
 }
 
