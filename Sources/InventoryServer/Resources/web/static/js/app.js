@@ -336,12 +336,38 @@ export async function serviceWorker() {
   }
 }
 
-/** Shows one alert the server sent (title, body, the screen to open, a tag that makes two pages show it once). */
+/** The active registration that shows alerts: the one the page registered at start (`init`), registered now only
+ *  when there is none. Registering again for every alert would ask the server for `/sw.js` each time, and that update
+ *  check can fail (the network, a busy server) and lose the alert. */
+async function alertRegistration() {
+  if (!("serviceWorker" in navigator)) return null;
+  try {
+    if (!(await navigator.serviceWorker.getRegistration("/"))) await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+    return await navigator.serviceWorker.ready;
+  } catch {
+    return null;
+  }
+}
+
+/** Shows one alert the server sent (title, body, the screen to open, a tag that makes two pages show it once).
+ *  `data-last-alert` says what became of the last one (shown, or why not), for whoever looks at the page. */
 async function showAlert(alert) {
-  if (!("Notification" in window) || Notification.permission !== "granted") return;
-  const registration = await serviceWorker();
-  if (!registration) return;
-  await registration.showNotification(alert.title, { body: alert.body, tag: alert.tag, data: { url: alert.url } });
+  if (!("Notification" in window) || Notification.permission !== "granted") {
+    document.body.dataset.lastAlert = `${alert.tag}: notifications not allowed`;
+    return;
+  }
+  const registration = await alertRegistration();
+  if (!registration) {
+    document.body.dataset.lastAlert = `${alert.tag}: no service worker`;
+    return;
+  }
+  try {
+    await registration.showNotification(alert.title, { body: alert.body, tag: alert.tag, data: { url: alert.url } });
+    document.body.dataset.lastAlert = `${alert.tag}: shown`;
+  } catch (error) {
+    document.body.dataset.lastAlert = `${alert.tag}: ${error}`;
+    console.error("Stockroom: an alert could not be shown", error);
+  }
 }
 
 let stopAlerts = null;

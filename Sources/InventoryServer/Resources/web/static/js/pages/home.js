@@ -1,5 +1,5 @@
 // Home: money shown in the shop's currency; the alerts reload live when stock changes (Server-Sent Events).
-import { api, el, onLiveEvents, announce, confirmDialog, toast } from "/static/js/app.js";
+import { api, el, onLiveEvents, announce, confirmDialog, debounce, toast } from "/static/js/app.js";
 import { shopDay } from "/static/js/shared/dates.js";
 import { money, quantity } from "/static/js/shared/format.js";
 
@@ -87,8 +87,10 @@ beyondStock?.addEventListener("click", async (event) => {
 });
 
 if (document.getElementById("alerts")) {
+  // One write sends several events (the product, the sale, the low-stock list): the lists are read once for them all.
+  const refreshSoon = debounce(refreshAlerts, 150);
   onLiveEvents((type, data) => {
     if (type === "low-stock" && data?.count) announce(`${data.count} product${data.count === 1 ? "" : "s"} running low`);
-    refreshAlerts();
+    refreshSoon();
   });
 }
