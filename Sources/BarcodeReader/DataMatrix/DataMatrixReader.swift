@@ -193,8 +193,6 @@ enum DataMatrixReader {
         return results
     }
 
-    /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:)``), with each
-    /// top-right estimate; appends a new text to `results`. True when the candidate decoded.
     /// Whether `p` lies inside the convex quadrilateral `corners` (in either winding order).
     static func quad(_ corners: [Point], contains p: (Double, Double)) -> Bool {
         guard corners.count == 4 else { return false }
@@ -234,6 +232,9 @@ enum DataMatrixReader {
     /// timing read through its own grid, not the 0.65 to 0.8 that a frame's texture reaches at some size.
     static let countedMinScore = 0.85
 
+    /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:)``), with each
+    /// top-right estimate; appends a new text to `results`. True when the candidate decoded. What `tried` holds is
+    /// not sampled or decoded again, and what this samples is added to it.
     static func attempt(
         _ c: DMDetector.Candidate, ranked: [(DMVersion, (Double, Double))], binary: BitMatrix, gray: GrayscaleImage?,
         results: inout [DecodedBarcode], tried: inout Attempts
