@@ -16,9 +16,11 @@ enum DataMatrixReader {
     /// timing patterns alternate best.
     /// Sizes worth sampling, best first: the run counts along the timing sides, then every size whose aspect
     /// ratio fits, ranked by how well its timing patterns alternate once the top-right corner is refined.
-    static func rankedVersions(_ c: DMDetector.Candidate, detector: DMDetector, binary: BitMatrix)
-        -> [(DMVersion, (Double, Double))]
-    {
+    /// `dimensions`: the candidate's run counts when the caller has them already (else counted here).
+    static func rankedVersions(
+        _ c: DMDetector.Candidate, detector: DMDetector, binary: BitMatrix,
+        dimensions: [(rows: Int, columns: Int)]? = nil
+    ) -> [(DMVersion, (Double, Double))] {
         func dist(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
             ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
         }
@@ -27,7 +29,7 @@ enum DataMatrixReader {
         guard width > 4, height > 4 else { return [] }
         let aspect = width / height
         var scored: [(Double, DMVersion, (Double, Double))] = []
-        let counted = Set(detector.dimensions(c).map { "\($0.rows)x\($0.columns)" })
+        let counted = Set((dimensions ?? detector.dimensions(c)).map { "\($0.rows)x\($0.columns)" })
         for version in DMVersion.all {
             let va = Double(version.columns) / Double(version.rows)
             guard abs(va / aspect - 1) < 0.35 else { continue }
@@ -122,9 +124,10 @@ enum DataMatrixReader {
             // the candidate's shape (the costliest part of reading a Data Matrix photo). A candidate that does not
             // decode there goes through every size, as if this had not been tried (what it sampled is not sampled
             // again).
-            let counted = countedVersions(c, detector: detector, binary: binary)
+            let dimensions = detector.dimensions(c)
+            let counted = countedVersions(c, dimensions: dimensions, binary: binary)
             var decoded = attempt(c, ranked: counted, binary: binary, gray: gray, results: &results, tried: &tried)
-            let ranked = decoded ? [] : rankedVersions(c, detector: detector, binary: binary)
+            let ranked = decoded ? [] : rankedVersions(c, detector: detector, binary: binary, dimensions: dimensions)
             if !ranked.isEmpty || !counted.isEmpty { promising = true }
             if !decoded {
                 decoded = attempt(c, ranked: ranked, binary: binary, gray: gray, results: &results, tried: &tried)
@@ -214,13 +217,13 @@ enum DataMatrixReader {
         var modules: [(size: Int, bits: [UInt8])] = []
     }
 
-    /// The sizes among the first that ``DMDetector/dimensions(_:)`` counts whose timing sides alternate as a
+    /// The sizes among the first of `dimensions` (what ``DMDetector/dimensions(_:)`` counted for `c`) whose timing sides alternate as a
     /// symbol's do (``countedMinScore``) once the top-right corner is placed, best first.
-    static func countedVersions(_ c: DMDetector.Candidate, detector: DMDetector, binary: BitMatrix)
-        -> [(DMVersion, (Double, Double))]
-    {
+    static func countedVersions(
+        _ c: DMDetector.Candidate, dimensions: [(rows: Int, columns: Int)], binary: BitMatrix
+    ) -> [(DMVersion, (Double, Double))] {
         var scored: [(Double, DMVersion, (Double, Double))] = []
-        for size in detector.dimensions(c).prefix(2) {
+        for size in dimensions.prefix(2) {
             guard let version = DMVersion.forSize(rows: size.rows, columns: size.columns) else { continue }
             let (tr, score) = refineTopRight(c, version: version, binary: binary)
             if score >= countedMinScore { scored.append((score, version, tr)) }
@@ -232,7 +235,7 @@ enum DataMatrixReader {
     /// timing read through its own grid, not the 0.65 to 0.8 that a frame's texture reaches at some size.
     static let countedMinScore = 0.85
 
-    /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:)``), with each
+    /// Samples and decodes a candidate at its best-ranked sizes (``rankedVersions(_:detector:binary:dimensions:)``), with each
     /// top-right estimate; appends a new text to `results`. True when the candidate decoded. What `tried` holds is
     /// not sampled or decoded again, and what this samples is added to it.
     static func attempt(
