@@ -63,6 +63,34 @@ import Testing
         #expect(throws: InventoryError(.invalidValue, field: "payments", "")) { try Self.priced(Self.sale(payments: many)) }
     }
 
+    /// The till's "Rest": one payment without an amount takes what the total (12.07) leaves after the others that
+    /// count; the sum is the domain's, never the client's.
+    @Test func aPaymentTakesTheRestOfTheTotal() throws {
+        let split = [PaymentDraft(method: .cash, amount: Self.cents(500), tendered: Self.cents(1000)),
+                     PaymentDraft(method: .card, amount: Self.cents(300), status: .failed),
+                     .rest(method: .card, reference: " T-1 ")]
+        let priced = try Self.priced(Self.sale(payments: split))
+        #expect(priced.payments.map(\.amount) == [Self.cents(500), Self.cents(300), Self.cents(707)])
+        #expect(priced.payments.allSatisfy { !$0.takesTheRest })
+        #expect(priced.payments[2].reference == "T-1")
+        // Alone, it is the whole total; first, it is still what the others leave; cash tendered is checked against it.
+        #expect(try Self.priced(Self.sale(payments: [.rest(method: .cash, tendered: Self.cents(2000))])).payments.map(\.amount) == [Self.cents(1207)])
+        #expect(try Self.priced(Self.sale(payments: [.rest(method: .cash), PaymentDraft(method: .card, amount: Self.cents(7))]))
+                    .payments.map(\.amount) == [Self.cents(1200), Self.cents(7)])
+        let refusals: [([PaymentDraft], String, String)] = [
+            ([.rest(method: .cash, tendered: Self.cents(1000))], "payments[0].tendered", "less than the payment's amount 12.07"),
+            ([PaymentDraft(method: .card, amount: Self.cents(1207)), .rest(method: .cash)], "payments[1].amount", "nothing is left to pay"),
+            ([PaymentDraft(method: .card, amount: Self.cents(1300)), .rest(method: .cash)], "payments[1].amount", "add up to 13.00 of the total 12.07"),
+            ([.rest(method: .cash), .rest(method: .card)], "payments[1].amount", "only one payment"),
+            ([.rest(method: .card, status: .failed), PaymentDraft(method: .cash, amount: Self.cents(1207))], "payments[0].amount", "failed payment"),
+            ([PaymentDraft(method: .card, amount: .zero), .rest(method: .cash)], "payments[0].amount", "more than zero"),
+        ]
+        for (payments, field, words) in refusals {
+            let error = try #require(throws: InventoryError.self) { try Self.priced(Self.sale(payments: payments)) }
+            #expect(error.field == field && error.userMessage.contains(words), "\(error)")
+        }
+    }
+
     /// Any total split at random points over random methods is accepted, and the same split one cent off is refused.
     @Test func randomSplitsOfRandomSales() throws {
         var random = SeededRandom(seed: 0x5917)

@@ -26,6 +26,8 @@ import Testing
                 (#"{"lines":[\#(line)],"payments":[{"method":"card","amount":"10.00","status":"refunded"}]}"#, 422, "payments[0].status"),
                 (#"{"lines":[\#(line)],"paymentMethod":"card","payments":[{"method":"card","amount":"10.00"}]}"#, 422, "paymentMethod"),
                 (#"{"lines":[\#(line)],"payments":[]}"#, 422, "payments"),
+                (#"{"lines":[\#(line)],"payments":[{"method":"card","amount":"10.00"},{"method":"cash"}]}"#, 422, "payments[1].amount"),
+                (#"{"lines":[\#(line)],"payments":[{"method":"card"},{"method":"cash","amount":null}]}"#, 422, "payments[1].amount"),
             ]
             for (body, status, field) in refusals {
                 let reply = try await till.call(.post, "/api/v1/sales", body)
@@ -34,6 +36,13 @@ import Testing
             let unknown = try await till.call(.post, "/api/v1/sales", #"{"lines":[\#(line)],"payments":[{"method":"card","amount":"10.00","tip":"1"}]}"#)
             #expect(unknown.status == 400, "\(unknown.text)")
             #expect(try await store.sales(limit: 10, offset: 0).isEmpty, "no refused sale was booked")
+
+            // A payment without an amount takes the rest: the dry run says how much, and books nothing.
+            let rest = try await till.call(.post, "/api/v1/sales?dryRun=true",
+                                           #"{"lines":[\#(line)],"payments":[{"method":"cash","amount":"4.00","tendered":"5.00"},{"method":"card"}]}"#)
+            #expect(rest.status == 200, "\(rest.text)")
+            #expect((rest.object["payments"] as? [[String: Any]])?.map { $0["amount"] as? String } == ["4.00", "6.00"], "\(rest.text)")
+            #expect(try await store.sales(limit: 10, offset: 0).isEmpty, "a dry run books nothing")
 
             let sold = try await till.call(.post, "/api/v1/sales", #"""
                 {"lines":[\#(line)],"payments":[{"method":"cash","amount":"4.00","tendered":"5.00"},{"method":"card","amount":"6.00","reference":"T-19"}]}

@@ -28,8 +28,19 @@ def test_split_payment_then_a_refund_to_the_methods_it_came_from(shop, signed_in
     assert not split_row(driver, 1, "tendered").is_enabled()   # only cash has cash tendered
     # The server says what is left; Charge would be refused.
     wait(driver, lambda d: "6.00 is left to pay" in d.find_element(By.ID, "split-status").text)
+    # "Rest" on the second row: the amount the server works out from the total and the first row.
     driver.find_element(By.CSS_SELECTOR, "#split-rows [data-rest='1']").click()
+    wait(driver, lambda d: split_row(d, 1, "amount").get_attribute("value") == "6.00")
+    wait(driver, lambda d: "Paid in full" in d.find_element(By.ID, "split-status").text)
+    # With 12.00 on the first row nothing is left: the server says so and the second row keeps its amount.
+    split_row(driver, 0, "amount").clear()
+    split_row(driver, 0, "amount").send_keys("12.00")
+    wait(driver, lambda d: "12.00" in d.find_element(By.ID, "split-status").text)   # the server's word on the 12.00
+    driver.find_element(By.CSS_SELECTOR, "#split-rows [data-rest='1']").click()
+    wait(driver, lambda d: "nothing is left to pay" in d.find_element(By.ID, "split-status").text.lower())
     assert split_row(driver, 1, "amount").get_attribute("value") == "6.00"
+    split_row(driver, 0, "amount").clear()
+    split_row(driver, 0, "amount").send_keys("4.00")
     wait(driver, lambda d: "Paid in full" in d.find_element(By.ID, "split-status").text)
     assert driver.find_element(By.ID, "change-due").text.endswith("1.00")
     charge = driver.find_element(By.ID, "charge")

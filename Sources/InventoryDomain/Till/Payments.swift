@@ -25,8 +25,12 @@ public let maximumSalePayments = 20
 /// One payment towards a sale as the till asks for it: part cash, part card, or all of either.
 public struct PaymentDraft: Sendable, Hashable {
     public var method: PaymentMethod
-    /// What this payment pays of the sale (a cash payment's change is not in it).
+    /// What this payment pays of the sale (a cash payment's change is not in it). Ignored while ``takesTheRest``:
+    /// ``PricedSale/checkedPayments(currency:)`` sets it.
     public var amount: Money
+    /// Whether this payment pays whatever the sale's total leaves after the other payments that count ("the rest" at
+    /// the till): the domain works the amount out, so a client never subtracts money itself. At most one per sale.
+    public var takesTheRest: Bool
     /// Cash handed over for this payment (cash only); the change is what exceeds ``amount``.
     public var tendered: Money?
     public var status: PaymentStatus
@@ -37,9 +41,18 @@ public struct PaymentDraft: Sendable, Hashable {
     public init(method: PaymentMethod, amount: Money, tendered: Money? = nil, status: PaymentStatus = .completed, reference: String = "") {
         self.method = method
         self.amount = amount
+        self.takesTheRest = false
         self.tendered = tendered
         self.status = status
         self.reference = reference
+    }
+
+    /// A payment of whatever the total leaves after the other payments (``takesTheRest``).
+    public static func rest(method: PaymentMethod, tendered: Money? = nil, status: PaymentStatus = .completed,
+                            reference: String = "") -> PaymentDraft {
+        var payment = PaymentDraft(method: method, amount: .zero, tendered: tendered, status: status, reference: reference)
+        payment.takesTheRest = true
+        return payment
     }
 
     /// Whether the payment pays part of the sale: pending and completed ones do, failed ones do not.
@@ -129,13 +142,33 @@ extension PricedSale {
         guard self.draft.payments.count <= maximumSalePayments else {
             throw InventoryError(.invalidValue, field: "payments", "a sale may have at most \(maximumSalePayments) payments")
         }
+        var payments = self.draft.payments
+        // The payment that takes the rest gets its amount first, from the others' (each checked as given).
+        let rests = payments.indices.filter { payments[$0].takesTheRest }
+        if let rest = rests.first {
+            guard rests.count == 1 else {
+                throw InventoryError(.invalidValue, field: "payments[\(rests[1])].amount", "only one payment may take the rest of the total")
+            }
+            guard payments[rest].counts else {
+                throw InventoryError(.invalidValue, field: "payments[\(rest)].amount", "a failed payment needs its amount")
+            }
+            var others = Money.zero
+            for index in payments.indices where index != rest && payments[index].counts {
+                try Self.checkAmount(payments[index].amount, field: "payments[\(index)].amount", currency: currency)
+                others += payments[index].amount
+            }
+            guard others < total else {
+                throw InventoryError(.invalidValue, field: "payments[\(rest)].amount",
+                                     "nothing is left to pay: the other payments add up to \(others.decimalString(currency)) of the total \(total.decimalString(currency))")
+            }
+            payments[rest].amount = total - others
+            payments[rest].takesTheRest = false
+        }
         var paid = Money.zero
-        var payments: [PaymentDraft] = []
-        for (index, asked) in self.draft.payments.enumerated() {
+        for index in payments.indices {
             let field = "payments[\(index)]"
-            var payment = asked
-            guard payment.amount > .zero else { throw InventoryError(.invalidValue, field: "\(field).amount", "must be more than zero") }
-            try payment.amount.requireWithinLimit(field: "\(field).amount", currency: currency)
+            try Self.checkAmount(payments[index].amount, field: "\(field).amount", currency: currency)
+            let payment = payments[index]
             guard PaymentStatus.takenStatuses.contains(payment.status) else {
                 throw InventoryError(.invalidValue, field: "\(field).status", "a payment is taken as pending, completed or failed")
             }
@@ -148,10 +181,9 @@ extension PricedSale {
                     throw InventoryError(.invalidValue, field: "\(field).tendered", "is less than the payment's amount \(payment.amount.decimalString(currency))")
                 }
             }
-            payment.reference = payment.reference.trimmingCharacters(in: .whitespacesAndNewlines)
-            try TextLimit.line.check(payment.reference, field: "\(field).reference")
+            payments[index].reference = payment.reference.trimmingCharacters(in: .whitespacesAndNewlines)
+            try TextLimit.line.check(payments[index].reference, field: "\(field).reference")
             if payment.counts { paid += payment.amount }
-            payments.append(payment)
         }
         guard paid == total else {
             let difference = paid < total ? "\((total - paid).decimalString(currency)) is left to pay" : "\((paid - total).decimalString(currency)) too much"
@@ -159,6 +191,12 @@ extension PricedSale {
                                  "the payments add up to \(paid.decimalString(currency)) but the sale's total is \(total.decimalString(currency)) (\(difference))")
         }
         return payments
+    }
+
+    /// A payment's amount: more than zero and within the limits.
+    private static func checkAmount(_ amount: Money, field: String, currency: Currency) throws {
+        guard amount > .zero else { throw InventoryError(.invalidValue, field: field, "must be more than zero") }
+        try amount.requireWithinLimit(field: field, currency: currency)
     }
 }
 

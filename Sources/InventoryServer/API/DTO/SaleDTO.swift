@@ -19,7 +19,8 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
 
     struct Payment: Decodable, Sendable, KnownFields {
         var method: String
-        var amount: String
+        /// Left out: this payment takes what the total leaves after the others (the till's "Rest"; the domain's sum).
+        var amount: String?
         var tendered: String?
         var status: String?
         var reference: String?
@@ -31,15 +32,16 @@ struct SaleRequest: Decodable, Sendable, KnownFields {
             guard let method = PaymentMethod(rawValue: self.method) else {
                 throw InventoryError(.invalidValue, field: "\(field).method", "must be cash, card or other")
             }
-            let amount: Money = try formats.money(self.amount, field: "\(field).amount")
+            let amount: Money? = try formats.money(self.amount, field: "\(field).amount")
             let status = try self.status.map { text in
                 guard let status = PaymentStatus(rawValue: text), PaymentStatus.takenStatuses.contains(status) else {
                     throw InventoryError(.invalidValue, field: "\(field).status", "must be pending, completed or failed")
                 }
                 return status
             } ?? .completed
-            return PaymentDraft(method: method, amount: amount, tendered: try formats.money(self.tendered, field: "\(field).tendered"),
-                                status: status, reference: self.reference ?? "")
+            let tendered = try formats.money(self.tendered, field: "\(field).tendered")
+            guard let amount else { return .rest(method: method, tendered: tendered, status: status, reference: self.reference ?? "") }
+            return PaymentDraft(method: method, amount: amount, tendered: tendered, status: status, reference: self.reference ?? "")
         }
     }
 

@@ -451,20 +451,29 @@ let approval = null;         // {username, pin, beyondStock} of the manager who 
 let afterFigures = "";       // an announcement that waits for the server's total
 let previewTimer = null, previewRun = null, previewSequence = 0, shownRefusal = "";
 
-/** The body Charge posts; `problem` names the field ("tip", "tendered", "split") that is not an amount. */
-function saleBody() {
+/** The body Charge posts; `problem` names the field ("tip", "tendered", "split") that is not an amount. With
+ *  `restRow`, that split row goes without an amount (the server gives it what the total leaves after the others) and
+ *  `restAt` is its place in `payments`. */
+function saleBody({ restRow = null } = {}) {
   const scale = minorUnits();
   const body = { lines: cart.map(saleLine) };
   if (customer) body.customerId = customer.customerId;
-  let problem = null;
+  let problem = null, restAt = null;
   if (method() === "split") {
     // Split payment: the rows with an amount; the server checks that they add up to the total and says what is left.
     body.payments = [];
-    for (const row of split) {
+    for (const [index, row] of split.entries()) {
       const amount = Decimal.parse(row.amount.trim(), scale);
-      if (!row.amount.trim()) continue;
-      if (amount === null || amount <= 0n) { problem ??= "split"; continue; }
-      const payment = { method: row.method, amount: Decimal.format(amount, scale) };
+      const payment = { method: row.method };
+      if (index === restRow) {
+        // Without its cash tendered too: the amount is asked for first, the preview then checks the tendered cash.
+        restAt = body.payments.push(payment) - 1;
+        continue;
+      } else {
+        if (!row.amount.trim()) continue;
+        if (amount === null || amount <= 0n) { problem ??= "split"; continue; }
+        payment.amount = Decimal.format(amount, scale);
+      }
       const tendered = row.method === "cash" && row.tendered.trim() ? Decimal.parse(row.tendered.trim(), scale) : undefined;
       if (tendered === null) problem ??= "split";
       else if (tendered !== undefined) payment.tendered = Decimal.format(tendered, scale);
@@ -488,7 +497,7 @@ function saleBody() {
     if (tendered === null || tendered < 0n) problem ??= "tendered";
     else body.cashTendered = Decimal.format(tendered, scale);
   }
-  return { body, problem };
+  return { body, problem, restAt };
 }
 
 const dryRun = (body) => api("POST", "/api/v1/sales?dryRun=true", body, { quiet: true });
@@ -730,16 +739,26 @@ $("split-rows").addEventListener("change", (event) => {
   saveCart();
   schedulePreview();
 });
-$("split-rows").addEventListener("click", (event) => {
+$("split-rows").addEventListener("click", async (event) => {
   const button = event.target.closest("[data-rest]");
-  if (!button || !figures) return;
-  // The rest of the server's total after the other rows (exact decimals).
-  const scale = minorUnits(), index = Number(button.dataset.rest);
-  const others = split.reduce((sum, row, i) => sum + (i === index ? 0n : Decimal.parse(row.amount.trim() || "0", scale) ?? 0n), 0n);
-  const rest = (Decimal.parse(figures.total, scale) ?? 0n) - others;
-  if (rest <= 0n) return;
-  split[index].amount = Decimal.format(rest, scale);
-  button.closest("li").querySelector('[data-field="amount"]').value = split[index].amount;
+  if (!button || !cart.length) return;
+  // The rest is the server's: a dry run with this row's amount left out says what the total leaves after the others.
+  const index = Number(button.dataset.rest), { body, restAt } = saleBody({ restRow: index });
+  const status = $("split-status");
+  let answer;
+  try {
+    answer = await dryRun(body);
+  } catch (error) {
+    if (error instanceof ApiError && error.field?.startsWith("payments")) {
+      status.className = "till-change till-change-bad";
+      status.textContent = refusalOf(error).detail;
+    }
+    return;
+  }
+  const amount = answer.payments?.[restAt]?.amount;
+  if (amount === undefined) return;
+  split[index].amount = amount;
+  button.closest("li").querySelector('[data-field="amount"]').value = amount;
   saveCart();
   schedulePreview();
 });
