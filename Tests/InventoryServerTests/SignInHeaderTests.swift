@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import InventoryStore
 @testable import InventoryServer
@@ -59,5 +60,24 @@ import Testing
             #expect(Auth.sessionCookie(fields) == Cookies(from: fields)[AuthNames.cookie]?.value, "\(fields)")
         }
         #expect(nonASCII > 1_000 && nonASCII < 19_000, "both readings were compared")
+    }
+
+    /// `HTTPFields.value(_:)` reads what the library's subscript reads: none, one, several joined (cookies by "; ").
+    @Test func aFieldsValueIsWhatTheSubscriptReads() throws {
+        var generator = SystemRandomNumberGenerator()
+        let names: [HTTPField.Name] = [.authorization, .contentType, .cookie, .ifNoneMatch, try #require(HTTPField.Name("X-Other"))]
+        let values = ["", "a", "Bearer abc", "text/html; charset=utf-8", "x=1", "é", " spaced "]
+        var several = 0
+        for _ in 0..<5_000 {
+            var fields = HTTPFields()
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                fields.append(HTTPField(name: names.randomElement(using: &generator)!, value: values.randomElement(using: &generator)!))
+            }
+            for name in names {
+                if fields[fields: name].count > 1 { several += 1 }
+                #expect(fields.value(name) == fields[name], "\(fields) \(name)")
+            }
+        }
+        #expect(several > 1_000, "several fields of one name were read")
     }
 }

@@ -8,7 +8,7 @@ extension Request {
     /// The `Idempotency-Key` header, if sent, as the domain's key: the caller's, fingerprinted with the method, the
     /// path and the body's bytes (so the same key with another request is refused).
     func idempotencyKey(_ context: AppRequestContext, body: Data) throws -> IdempotencyKey? {
-        guard let name = HTTPField.Name("Idempotency-Key"), let key = self.headers[name] else { return nil }
+        guard let name = HTTPField.Name("Idempotency-Key"), let key = self.headers.value(name) else { return nil }
         guard let user = context.identity?.account.id else { return nil }
         var hash = SHA256()
         hash.update(data: Data("\(self.method.rawValue) \(self.uri.path)\n".utf8))

@@ -139,7 +139,7 @@ extension Request {
     /// Decodes a JSON body as `T` (as ``decodeJSON(as:context:limit:)``) and answers the body's bytes too.
     func decodeJSONBody<T: Decodable>(as type: T.Type, context: some RequestContext, limit: Int = 1 << 20) async throws -> (value: T, bytes: Data) {
         // Only JSON is read as JSON: a cross-site form can send `text/plain` without asking, never `application/json`.
-        let mediaType = self.headers[.contentType]?.split(separator: ";").first.map { String($0).trimmingWhitespace(andNewlines: false).lowercased() } ?? ""
+        let mediaType = self.headers.value(.contentType)?.split(separator: ";").first.map { String($0).trimmingWhitespace(andNewlines: false).lowercased() } ?? ""
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
             throw Problem(.unsupportedMediaType, code: .unsupportedMediaType, title: "Send JSON",
                           detail: "send the body as application/json (Content-Type was '\(mediaType)')", field: "Content-Type")

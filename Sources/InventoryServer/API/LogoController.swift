@@ -21,7 +21,7 @@ struct LogoController<Store: SettingsRepository> {
             throw Problem(.notFound, code: .notFound, title: "Not found", detail: "the shop has no logo")
         }
         let etag = "\"logo-\(logo.version)\""
-        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
+        if request.headers.value(.ifNoneMatch) == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
         return Response(status: .ok, headers: [.contentType: logo.contentType, .eTag: etag, .cacheControl: "private, no-cache"],
                         body: .init(byteBuffer: ByteBuffer(bytes: logo.bytes)))
     }

@@ -178,7 +178,7 @@ struct RouteGate: Sendable {
                 identity.session.lastSeenAt = now
             }
             if Self.unsafeMethods.contains(request.method) {
-                guard let sent = request.headers[AuthNames.csrfHeader], Self.constantTimeEqual(sent, identity.session.csrfToken) else {
+                guard let sent = request.headers.value(AuthNames.csrfHeader), Self.constantTimeEqual(sent, identity.session.csrfToken) else {
                     throw Problem(.forbidden, code: .csrf, title: "Missing CSRF token",
                                   detail: "send the X-CSRF-Token header you got at sign-in with every change")
                 }
@@ -201,7 +201,7 @@ struct RouteGate: Sendable {
     static func isDirectFromThisMachine(_ request: Request, context: AppRequestContext) -> Bool {
         let address = context.clientAddress
         let loopback = address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
-        return loopback && !Self.forwardingHeaders.contains { request.headers[$0] != nil }
+        return loopback && !Self.forwardingHeaders.contains { request.headers.contains($0) }
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

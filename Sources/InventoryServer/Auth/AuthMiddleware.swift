@@ -33,7 +33,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
         if let reason = Self.nonCanonicalReason(request.head.path ?? "") {
             throw Problem(.badRequest, code: .nonCanonicalPath, title: "Malformed path", detail: reason)
         }
-        if RouteGate.unsafeMethods.contains(request.method) && request.headers[.authorization] == nil {
+        if RouteGate.unsafeMethods.contains(request.method) && request.headers.value(.authorization) == nil {
             try Self.checkSameOrigin(request)
         }
         var context = context
@@ -137,13 +137,13 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     /// A browser change must come from the shop's own pages: `Sec-Fetch-Site` (sent by every current browser) must not
     /// say another site, and an `Origin` must be this server's own.
     static func checkSameOrigin(_ request: Request) throws {
-        if let site = request.headers[AuthNames.secFetchSite]?.lowercased(), !["same-origin", "none"].contains(site) {
+        if let site = request.headers.value(AuthNames.secFetchSite)?.lowercased(), !["same-origin", "none"].contains(site) {
             throw Problem(.forbidden, code: .crossSite, title: "Cross-site request",
                           detail: "changes are accepted only from the shop's own pages (Sec-Fetch-Site: \(site))")
         }
-        if let origin = request.headers[AuthNames.origin] {
+        if let origin = request.headers.value(AuthNames.origin) {
             // HTTP/1's Host header becomes the request's authority; a Host field is read too where it did not.
-            let host = (request.head.authority ?? HTTPField.Name("Host").flatMap { request.headers[$0] } ?? "").lowercased()
+            let host = (request.head.authority ?? HTTPField.Name("Host").flatMap { request.headers.value($0) } ?? "").lowercased()
             let originHost = URLComponents(string: origin).map { components -> String in
                 let name = (components.host ?? "").lowercased()
                 let bracketed = name.contains(":") ? "[\(name)]" : name
@@ -159,7 +159,7 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
     }
 
     func identify(_ request: Request) async throws -> Identity? {
-        let authorization = request.headers[.authorization]
+        let authorization = request.headers.value(.authorization)
         var token: String?
         if let header = authorization, Self.isBearer(header) {
             token = String(header.dropFirst(7)).trimmingWhitespace(andNewlines: false)

@@ -28,7 +28,7 @@ struct ImageController<Repository: CatalogueRepository> {
             throw Problem(.notFound, code: .notFound, title: "Not found", detail: "no picture named \(name)")
         }
         let etag = "\"\(name)\""
-        if request.headers[.ifNoneMatch] == etag {
+        if request.headers.value(.ifNoneMatch) == etag {
             return Response(status: .notModified, headers: [.eTag: etag])
         }
         return Response(status: .ok, headers: [.contentType: type, .eTag: etag, .cacheControl: "public, max-age=31536000, immutable"],

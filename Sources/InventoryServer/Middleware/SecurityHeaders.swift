@@ -56,7 +56,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     func secure(_ headers: inout HTTPFields) {
         for field in Self.always { Self.set(field, in: &headers) }
-        if let type = headers[.contentType], Self.isHTML(type) {
+        if let type = headers.value(.contentType), Self.isHTML(type) {
             Self.set(Self.csp, in: &headers)
         }
         if !headers.contains(.cacheControl) {

@@ -44,7 +44,7 @@ struct PublicAPIController<Repository: CatalogueRepository & SettingsRepository>
     }
 
     func add(_ request: Request) async throws -> Response {
-        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
+        guard let boundary = MultipartForm.boundary(contentType: request.headers.value(.contentType)) else {
             throw InventoryError(.invalidValue, field: "body", "send multipart/form-data with product_name, product_type, price and tax")
         }
         let body = try await request.body.collect(upTo: 12 << 20)

@@ -179,7 +179,7 @@ struct WebController<Repository: ReportRepository & SettingsRepository & StaffRe
         }
         // Revalidated on each use (cheap with the ETag), so a new version shows at once after an update.
         var headers: HTTPFields = [.eTag: file.etag, .cacheControl: "no-cache"]
-        if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: headers) }
+        if request.headers.value(.ifNoneMatch) == file.etag { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = file.contentType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
