@@ -273,39 +273,84 @@ function startIdleLock() {
 }
 
 // ---------- live events (Server-Sent Events) ----------
+// One stream a page, whoever listens on it (the screen, the alerts). A browser opens at most six HTTP/1.1 connections
+// to one server across all its tabs, and a stream holds one for as long as the page is open: two streams a page would
+// leave three open tabs with no connection for anything else.
+const live = { source: null, subscribers: new Set(), types: new Set(), dropped: false, open: false };
+
+function liveEvent(type, event) {
+  let data = null;
+  try { data = JSON.parse(event.data); } catch { data = event.data; }
+  for (const subscriber of [...live.subscribers]) if (subscriber.types.includes(type)) subscriber.handler(type, data);
+}
+
+function listenFor(source, type) {
+  source.addEventListener(type, (event) => { if (live.source === source) liveEvent(type, event); });
+}
+
+function resyncSubscribers() {
+  for (const subscriber of [...live.subscribers]) if (subscriber.resync) subscriber.handler("resync", null);
+}
+
+function openLiveStream() {
+  const source = new EventSource("/api/v1/events");
+  Object.assign(live, { source, dropped: false, open: false });
+  source.addEventListener("error", () => {
+    if (live.source !== source) return;
+    live.dropped = true;
+    live.open = false;
+    document.body.dataset.live = "dropped";
+  });
+  source.addEventListener("open", (event) => {
+    if (live.source !== source) return;
+    document.body.dataset.live = "open";
+    const reconnected = live.dropped;
+    live.dropped = false;
+    live.open = true;
+    if (reconnected) resyncSubscribers();
+    for (const subscriber of [...live.subscribers]) subscriber.onOpen?.(event);
+  });
+  source.addEventListener("resync", () => { if (live.source === source) resyncSubscribers(); });
+  for (const type of live.types) listenFor(source, type);
+}
+
+/** Opens the page's stream again: the server decides when a stream opens whether it carries alerts. */
+function reopenLiveStream() {
+  if (!live.source) return;
+  live.source.close();
+  openLiveStream();
+  live.dropped = true;   // what happened between the two streams is read again when the new one opens
+}
+
 /**
- * Calls `handler(type, data)` for each live event ("sale", "product", "low-stock").
+ * Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"), on the page's one stream.
  *
  * The server does not replay what a dropped stream missed (a restart, a reconnect to another instance, a phone
  * changing networks), so when the browser connects again the handler is called once with type "resync" and no data:
  * the screen reads again what it shows. The server sends a `resync` event itself when it may have missed other
  * instances' changes (its PostgreSQL listener reconnected). `resync: false` for streams whose events are not state
- * (alerts).
- * `data-live` on the body says whether the last stream opened or dropped.
+ * (alerts). `onOpen` is called when the stream opens (at once when it is open already).
+ * `data-live` on the body says whether the stream opened or dropped last. Returns what stops listening; the stream
+ * closes when nothing listens any more.
  */
 export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen, resync = true } = {}) {
   if (!("EventSource" in window)) return () => {};
-  const source = new EventSource("/api/v1/events");
-  let dropped = false;
-  source.addEventListener("error", () => {
-    dropped = true;
-    document.body.dataset.live = "dropped";
-  });
-  source.addEventListener("open", (event) => {
-    document.body.dataset.live = "open";
-    if (dropped && resync) handler("resync", null);
-    dropped = false;
-    onOpen?.(event);
-  });
-  if (resync) source.addEventListener("resync", () => handler("resync", null));
+  const subscriber = { handler, types, onOpen, resync };
+  live.subscribers.add(subscriber);
+  if (!live.source) openLiveStream();
   for (const type of types) {
-    source.addEventListener(type, (event) => {
-      let data = null;
-      try { data = JSON.parse(event.data); } catch { data = event.data; }
-      handler(type, data);
-    });
+    if (live.types.has(type)) continue;
+    live.types.add(type);
+    listenFor(live.source, type);
   }
-  return () => source.close();
+  if (live.open && onOpen) queueMicrotask(() => { if (live.open && live.subscribers.has(subscriber)) onOpen(null); });
+  return () => {
+    live.subscribers.delete(subscriber);
+    if (live.subscribers.size) return;
+    live.source?.close();
+    Object.assign(live, { source: null, dropped: false, open: false });
+    live.types.clear();
+  };
 }
 
 // ---------- frame: lock and sign-out buttons ----------
@@ -373,6 +418,7 @@ async function showAlert(alert) {
 let stopAlerts = null;
 /** Listens for `alert` live events on this page while the signed-in manager has opted in (`data-alerts`). */
 export function followAlerts(on = document.body.dataset.alerts === "true") {
+  const following = stopAlerts !== null, streaming = live.source !== null;
   stopAlerts?.();
   stopAlerts = null;
   delete document.body.dataset.alertsListening;
@@ -380,6 +426,8 @@ export function followAlerts(on = document.body.dataset.alerts === "true") {
     // `data-alerts-listening` says the stream is open (the server then sends this page every alert).
     stopAlerts = onLiveEvents((_, alert) => { showAlert(alert); }, ["alert"],
       { onOpen: () => { document.body.dataset.alertsListening = "true"; }, resync: false });
+    // Opting in while the page's stream is open: the server reads the choice when a stream opens, so open it again.
+    if (!following && streaming) reopenLiveStream();
   }
 }
 
