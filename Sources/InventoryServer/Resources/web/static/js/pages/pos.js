@@ -463,17 +463,16 @@ function saleBody({ restRow = null } = {}) {
     // Split payment: the rows with an amount; the server checks that they add up to the total and says what is left.
     body.payments = [];
     for (const [index, row] of split.entries()) {
-      const amount = Decimal.parse(row.amount.trim(), scale);
       const payment = { method: row.method };
       if (index === restRow) {
         // Without its cash tendered too: the amount is asked for first, the preview then checks the tendered cash.
         restAt = body.payments.push(payment) - 1;
         continue;
-      } else {
-        if (!row.amount.trim()) continue;
-        if (amount === null || amount <= 0n) { problem ??= "split"; continue; }
-        payment.amount = Decimal.format(amount, scale);
       }
+      if (!row.amount.trim()) continue;
+      const amount = Decimal.parse(row.amount.trim(), scale);
+      if (amount === null || amount <= 0n) { problem ??= "split"; continue; }
+      payment.amount = Decimal.format(amount, scale);
       const tendered = row.method === "cash" && row.tendered.trim() ? Decimal.parse(row.tendered.trim(), scale) : undefined;
       if (tendered === null) problem ??= "split";
       else if (tendered !== undefined) payment.tendered = Decimal.format(tendered, scale);
