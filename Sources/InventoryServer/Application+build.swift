@@ -113,7 +113,8 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
     if configuration.metrics != nil { router.middlewares.add(MetricsMiddleware()) }
     router.middlewares.add(SecurityHeadersMiddleware(tls: configuration.tls != nil))
     router.middlewares.add(ProblemMiddleware())
-    router.middlewares.add(AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime))
+    let auth = AuthMiddleware(staff: repository, sessionLifetime: configuration.sessionLifetime)
+    router.middlewares.add(auth)
     // Live events come from what the store commits, whichever route (or import) wrote it.
     configuration.events.follow(repository)
     HealthController(store: repository, instance: configuration.instanceName).addRoutes(to: root)
@@ -147,10 +148,15 @@ func buildRoutes<Repository: InventoryRepository & StaffRepository & BackupRepos
                    sessionLifetime: configuration.sessionLifetime).addRoutes(to: api)
     AuditController(store: repository).addRoutes(to: api)
     ImageController(repository: repository, images: configuration.images).addRoutes(to: root, api: api)
-    EventsController(hub: configuration.events) { identity in
+    EventsController(hub: configuration.events, receivesAlerts: { identity in
         guard ShopAlert.mayReceive(identity.account.role) else { return false }
         return (try? await repository.receivesAlerts(identity.account.id)) ?? false
-    }.addRoutes(to: api)
+    }, caller: { request in
+        guard let found = try? await auth.identify(request), let locked = try? await gate.isLocked(found.session, at: Instant.now.milliseconds) else {
+            return nil
+        }
+        return (found, locked)
+    }).addRoutes(to: api)
     BackupController(store: repository, images: configuration.images, folder: backups ?? backupFolder(repository, configuration),
                      automatic: configuration.automaticBackups).addRoutes(to: api)
     if configuration.publicAPI {

@@ -145,6 +145,16 @@ struct RouteGate: Sendable {
 
     static let unsafeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
 
+    /// Whether a session is locked at `now` (ms): locked by hand, or a browser session idle for longer than the shop's
+    /// lock time. An API token never locks.
+    func isLocked(_ session: StaffSession, at now: Int64) async throws -> Bool {
+        guard session.kind == .web else { return false }
+        if session.isLocked { return true }
+        let minutes = Int64(clamping: max(1, try await self.lockMinutes()))
+        let (lockAfter, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
+        return !overflow && now - session.lastSeenAt > lockAfter
+    }
+
     func admit(_ request: Request, context: AppRequestContext, access: Access) async throws -> AppRequestContext {
         let whileLocked: Bool
         let permission: Permission?
@@ -162,9 +172,7 @@ struct RouteGate: Sendable {
         if identity.session.kind == .web {
             let now = Instant.now.milliseconds
             let idle = now - identity.session.lastSeenAt
-            let minutes = Int64(clamping: max(1, try await self.lockMinutes()))
-            let (lockAfter, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
-            let locked = identity.session.isLocked || (!overflow && idle > lockAfter)
+            let locked = try await self.isLocked(identity.session, at: now)
             if locked && !whileLocked {
                 if !identity.session.isLocked {
                     try await self.staff.updateSession(id: identity.session.id, userID: identity.account.id,

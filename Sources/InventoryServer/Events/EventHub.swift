@@ -229,15 +229,42 @@ public final class EventHub: Sendable {
 }
 
 /// `GET /api/v1/events`: a Server-Sent Events stream, with a comment line every 15 s to keep proxies open.
+///
+/// A stream is admitted once, when it opens, but lasts as long as the page: every second it checks that the request's
+/// credentials still name whom it was opened for (``goesOn(opened:alerts:now:alertsNow:)``), and ends when they do not
+/// — signed out, the session or token revoked, the account deactivated or given another role, the till locked or
+/// unlocked by someone else, alerts turned on or off. The browser's `EventSource` then connects again, as whoever is
+/// signed in by then, or is refused.
 struct EventsController {
     let hub: EventHub
     /// Whether a signed-in caller's stream carries alerts: a manager or admin who opted in.
     let receivesAlerts: @Sendable (Identity) async -> Bool
+    /// Who the request's credentials name now and whether their till is locked (nil: nobody, or it could not be read).
+    let caller: @Sendable (Request) async -> (identity: Identity, locked: Bool)?
+
+    /// Whether a stream opened for `opened`, carrying alerts or not, may go on now that the request's credentials name
+    /// `now` (nil: nobody): the same session of the same account, with the same role, not locked, and the same choice
+    /// of alerts.
+    static func goesOn(opened: Identity, alerts: Bool, now: (identity: Identity, locked: Bool)?, alertsNow: Bool) -> Bool {
+        guard let now, !now.locked else { return false }
+        return now.identity.session.id == opened.session.id && now.identity.account.id == opened.account.id
+            && now.identity.account.role == opened.account.role && now.identity.account.isActive && alertsNow == alerts
+    }
+
+    /// Whether the stream `request` opened for `opened` may go on (``goesOn(opened:alerts:now:alertsNow:)``).
+    func goesOn(_ request: Request, opened: Identity, alerts: Bool) async -> Bool {
+        let now = await self.caller(request)
+        let alertsNow = if let now { await self.receivesAlerts(now.identity) } else { false }
+        return Self.goesOn(opened: opened, alerts: alerts, now: now, alertsNow: alertsNow)
+    }
 
     func addRoutes(to api: Routes) {
         // Live events (stock changed, low stock, a sale): every signed-in screen listens.
-        api.get("events", .signedIn) { _, context in
-            let alerts = if let identity = context.identity { await self.receivesAlerts(identity) } else { false }
+        api.get("events", .signedIn) { request, context in
+            guard let identity = context.identity else {
+                throw Problem(.unauthorized, code: .unauthenticated, title: "Sign in", detail: "sign in or send an API token first")
+            }
+            let alerts = await self.receivesAlerts(identity)
             let events = self.hub.subscribe(alerts: alerts)
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
             let frames = LiveFrames()
@@ -245,15 +272,22 @@ struct EventsController {
                 for await event in events { frames.send(event.frame) }
                 frames.finish()
             }
-            let ping = Task {
+            let watch = Task {
+                var seconds = 0
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
-                    frames.send(LiveFrames.ping)
+                    try? await Task.sleep(for: .seconds(1))
+                    if Task.isCancelled { return }
+                    seconds += 1
+                    if seconds % 15 == 0 { frames.send(LiveFrames.ping) }
+                    if !(await self.goesOn(request, opened: identity, alerts: alerts)) {
+                        frames.finish()
+                        return
+                    }
                 }
             }
             frames.onTermination {
                 forward.cancel()
-                ping.cancel()
+                watch.cancel()
             }
             return Response(
                 status: .ok,
