@@ -273,83 +273,205 @@ function startIdleLock() {
 }
 
 // ---------- live events (Server-Sent Events) ----------
-// One stream a page, whoever listens on it (the screen, the alerts). A browser opens at most six HTTP/1.1 connections
-// to one server across all its tabs, and a stream holds one for as long as the page is open: two streams a page would
-// leave three open tabs with no connection for anything else.
-const live = { source: null, subscribers: new Set(), types: new Set(), dropped: false, open: false };
+// One stream for all the tabs of this app in a browser, whoever listens on it (screens, alerts). A browser opens at
+// most six HTTP/1.1 connections to one server across all its tabs, and a stream holds one for as long as it is open:
+// a stream a tab would leave six open tabs with no connection for anything else, and every tab would hang.
+// So the tabs elect one of them (a Web Lock, held while the tab listens) to open the stream; it hands every event to
+// the others over a BroadcastChannel. When that tab closes or stops listening, its lock passes to another tab that
+// listens, which opens the stream again; the screens then read again what they show (as after any reconnect).
+// A browser without Web Locks or BroadcastChannel opens a stream in each tab, as before.
+const LIVE_CHANNEL = "stockroom-live";
+const live = {
+  source: null, subscribers: new Set(), types: new Set(), dropped: false, open: false,
+  channel: null, leading: false, release: null, ticket: null, retryDelay: 3_000,
+};
+const shareLive = typeof BroadcastChannel === "function" && typeof navigator.locks?.request === "function";
 
-function liveEvent(type, event) {
+function deliver(type, text) {
   let data = null;
-  try { data = JSON.parse(event.data); } catch { data = event.data; }
+  try { data = JSON.parse(text); } catch { data = text; }
   for (const subscriber of [...live.subscribers]) if (subscriber.types.includes(type)) subscriber.handler(type, data);
 }
 
+function tell(message) {
+  if (live.leading) live.channel?.postMessage(message);
+}
+
 function listenFor(source, type) {
-  source.addEventListener(type, (event) => { if (live.source === source) liveEvent(type, event); });
+  source.addEventListener(type, (event) => {
+    if (live.source !== source) return;
+    tell({ kind: "event", type, data: event.data });
+    deliver(type, event.data);
+  });
 }
 
 function resyncSubscribers() {
   for (const subscriber of [...live.subscribers]) if (subscriber.resync) subscriber.handler("resync", null);
 }
 
+/** The stream dropped (here or in the tab that holds it). */
+function streamDropped() {
+  live.dropped = true;
+  live.open = false;
+  document.body.dataset.live = "dropped";
+}
+
+/** The stream opened (here or in the tab that holds it); after a drop, every screen reads again what it shows. */
+function streamOpened(event) {
+  document.body.dataset.live = "open";
+  const reconnected = live.dropped;
+  live.dropped = false;
+  live.open = true;
+  if (reconnected) resyncSubscribers();
+  for (const subscriber of [...live.subscribers]) subscriber.onOpen?.(event);
+}
+
 function openLiveStream() {
   const source = new EventSource("/api/v1/events");
-  Object.assign(live, { source, dropped: false, open: false });
+  live.source = source;
   source.addEventListener("error", () => {
     if (live.source !== source) return;
-    live.dropped = true;
-    live.open = false;
-    document.body.dataset.live = "dropped";
+    tell({ kind: "dropped" });
+    streamDropped();
+    // A browser connects again by itself after a network error, but gives up for good when the server answers
+    // anything but a stream (a 401 after signing out, a 423 while the till is locked, a proxy's 502 or 503 while the
+    // server restarts): then try again, a little later each time, as long as this tab holds the stream.
+    if (source.readyState !== EventSource.CLOSED) return;
+    const delay = live.retryDelay;
+    live.retryDelay = Math.min(delay * 2, 60_000);
+    setTimeout(() => { if (live.source === source && live.leading) openLiveStream(); }, delay);
   });
   source.addEventListener("open", (event) => {
     if (live.source !== source) return;
-    document.body.dataset.live = "open";
-    const reconnected = live.dropped;
-    live.dropped = false;
-    live.open = true;
-    if (reconnected) resyncSubscribers();
-    for (const subscriber of [...live.subscribers]) subscriber.onOpen?.(event);
+    live.retryDelay = 3_000;
+    tell({ kind: "open" });
+    streamOpened(event);
   });
-  source.addEventListener("resync", () => { if (live.source === source) resyncSubscribers(); });
+  source.addEventListener("resync", () => {
+    if (live.source !== source) return;
+    tell({ kind: "resync" });
+    resyncSubscribers();
+  });
   for (const type of live.types) listenFor(source, type);
 }
 
-/** Opens the page's stream again: the server decides when a stream opens whether it carries alerts. */
+/** Opens the stream again: the server decides when a stream opens whether it carries alerts. */
 function reopenLiveStream() {
+  if (!live.leading) {
+    live.channel?.postMessage({ kind: "reopen" });
+    return;
+  }
   if (!live.source) return;
   live.source.close();
+  tell({ kind: "dropped" });
+  streamDropped();   // what happened between the two streams is read again when the new one opens
   openLiveStream();
-  live.dropped = true;   // what happened between the two streams is read again when the new one opens
+}
+
+/** This tab now holds the stream for every tab: it opens it, and asks the others what they listen for. */
+function lead() {
+  live.leading = true;
+  // A tab that was listening through another tab missed what happened while the stream passed over.
+  if (live.open) streamDropped();
+  live.channel?.postMessage({ kind: "leader" });
+  openLiveStream();
+}
+
+function listenHere(types) {
+  for (const type of types) {
+    if (live.types.has(type)) continue;
+    live.types.add(type);
+    if (live.source) listenFor(live.source, type);
+  }
+}
+
+function onChannelMessage({ data: message }) {
+  switch (message?.kind) {
+    // To the tab that holds the stream: another tab listens for these types (again, when a new tab took over).
+    case "want":
+      if (!live.leading) return;
+      listenHere(message.types);
+      if (live.open) live.channel.postMessage({ kind: "open" });
+      // Refused a while ago (a locked till, say), waiting to try again: a new screen is a reason to try now.
+      else if (live.source?.readyState === EventSource.CLOSED) openLiveStream();
+      return;
+    case "reopen":
+      if (live.leading) reopenLiveStream();
+      return;
+    // To the other tabs, from the tab that holds the stream.
+    case "leader":
+      live.channel.postMessage({ kind: "want", types: [...live.types] });
+      if (live.open) streamDropped();
+      return;
+    case "event":
+      if (!live.leading) deliver(message.type, message.data);
+      return;
+    case "open":
+      if (!live.leading && !live.open) streamOpened(null);
+      return;
+    case "dropped":
+      if (!live.leading) streamDropped();
+      return;
+    case "resync":
+      if (!live.leading) resyncSubscribers();
+  }
+}
+
+function startLive() {
+  if (!shareLive) {
+    live.leading = true;
+    openLiveStream();
+    return;
+  }
+  live.channel = new BroadcastChannel(LIVE_CHANNEL);
+  live.channel.onmessage = onChannelMessage;
+  // The lock is held until `release` is called; `ticket` tells this request from one made after listening stopped
+  // and started again while it waited.
+  const ticket = {};
+  const held = new Promise((resolve) => { live.release = resolve; });
+  live.ticket = ticket;
+  const take = () => {
+    if (live.ticket !== ticket || live.leading) return undefined;   // this tab stopped listening while it waited
+    lead();
+    return held;
+  };
+  navigator.locks.request(LIVE_CHANNEL, take).catch(take);   // no lock to be had: hold a stream of this tab's own
+  live.channel.postMessage({ kind: "want", types: [...live.types] });
+}
+
+function stopLive() {
+  tell({ kind: "dropped" });
+  live.source?.close();
+  live.channel?.close();
+  live.release?.();
+  Object.assign(live, { source: null, dropped: false, open: false, channel: null, leading: false, release: null, ticket: null, retryDelay: 3_000 });
+  live.types.clear();
 }
 
 /**
- * Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"), on the page's one stream.
+ * Calls `handler(type, data)` for each live event ("sale", "product", "low-stock"), on the one stream of this
+ * browser's tabs.
  *
  * The server does not replay what a dropped stream missed (a restart, a reconnect to another instance, a phone
- * changing networks), so when the browser connects again the handler is called once with type "resync" and no data:
- * the screen reads again what it shows. The server sends a `resync` event itself when it may have missed other
- * instances' changes (its PostgreSQL listener reconnected). `resync: false` for streams whose events are not state
- * (alerts). `onOpen` is called when the stream opens (at once when it is open already).
- * `data-live` on the body says whether the stream opened or dropped last. Returns what stops listening; the stream
- * closes when nothing listens any more.
+ * changing networks, the stream passing from a closed tab to another), so when the stream opens again the handler is
+ * called once with type "resync" and no data: the screen reads again what it shows. The server sends a `resync`
+ * event itself when it may have missed other instances' changes (its PostgreSQL listener reconnected). `resync:
+ * false` for streams whose events are not state (alerts). `onOpen` is called when the stream opens (at once when it
+ * is open already). `data-live` on the body says whether the stream opened or dropped last. Returns what stops
+ * listening; the tab lets go of the stream when nothing in it listens any more.
  */
 export function onLiveEvents(handler, types = ["sale", "product", "low-stock"], { onOpen, resync = true } = {}) {
   if (!("EventSource" in window)) return () => {};
   const subscriber = { handler, types, onOpen, resync };
+  const first = live.subscribers.size === 0;
   live.subscribers.add(subscriber);
-  if (!live.source) openLiveStream();
-  for (const type of types) {
-    if (live.types.has(type)) continue;
-    live.types.add(type);
-    listenFor(live.source, type);
-  }
+  listenHere(types);
+  if (first) startLive();
+  else if (!live.leading) live.channel?.postMessage({ kind: "want", types });
   if (live.open && onOpen) queueMicrotask(() => { if (live.open && live.subscribers.has(subscriber)) onOpen(null); });
   return () => {
     live.subscribers.delete(subscriber);
-    if (live.subscribers.size) return;
-    live.source?.close();
-    Object.assign(live, { source: null, dropped: false, open: false });
-    live.types.clear();
+    if (!live.subscribers.size) stopLive();
   };
 }
 
@@ -418,7 +540,7 @@ async function showAlert(alert) {
 let stopAlerts = null;
 /** Listens for `alert` live events on this page while the signed-in manager has opted in (`data-alerts`). */
 export function followAlerts(on = document.body.dataset.alerts === "true") {
-  const following = stopAlerts !== null, streaming = live.source !== null;
+  const following = stopAlerts !== null, streaming = live.subscribers.size > 0;
   stopAlerts?.();
   stopAlerts = null;
   delete document.body.dataset.alertsListening;
