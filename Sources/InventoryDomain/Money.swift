@@ -104,6 +104,24 @@ public struct Money: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic
         FixedPoint.format(self.minorUnits, scale: currency.minorUnits)
     }
 
+    /// The amounts a till offers for a customer paying this amount in cash, in order: the amount itself, then the next
+    /// round amounts above it — the next multiple of 1, 5, 10, 20, 50 and 100 whole units of `currency` — each once,
+    /// four at most. None for zero or less (nothing to pay).
+    public func cashOffers(in currency: Currency) -> [Money] {
+        guard self.minorUnits > 0 else { return [] }
+        var unit: Int64 = 1
+        for _ in 0..<min(max(currency.minorUnits, 0), 6) { unit *= 10 }
+        var offers = [self]
+        for step: Int64 in [1, 5, 10, 20, 50, 100] where offers.count < 4 {
+            let size = step * unit
+            let (rounds, overflow) = self.minorUnits.addingReportingOverflow(size - 1)
+            guard !overflow else { break }
+            let up = Money(minorUnits: rounds / size * size)
+            if up > self && !offers.contains(up) { offers.append(up) }
+        }
+        return offers
+    }
+
     /// `quantity × unitPrice`, rounded to the minor unit.
     public static func extended(_ unitPrice: Money, by quantity: Quantity) -> Money {
         let product = Int128(unitPrice.minorUnits) * Int128(quantity.thousandths)

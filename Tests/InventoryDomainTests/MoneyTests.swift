@@ -2,6 +2,28 @@ import InventoryDomain
 import Testing
 
 @Suite struct MoneyTests {
+    /// The till's quick amounts for cash (what `pos.js` used to work out itself): the amount, then round amounts above.
+    @Test(arguments: [
+        ("12.07", Currency.eur, ["12.07", "13.00", "15.00", "20.00"]),
+        ("13.00", .eur, ["13.00", "15.00", "20.00", "50.00"]),     // whole already: not 13.00 again, nor 20.00
+        ("20.00", .eur, ["20.00", "50.00", "100.00"]),             // nothing above 100.00 is offered
+        ("0.35", .eur, ["0.35", "1.00", "5.00", "10.00"]),
+        ("99.99", .usd, ["99.99", "100.00"]),
+        ("120.50", .eur, ["120.50", "121.00", "125.00", "130.00"]),
+        ("740", .jpy, ["740", "750", "800"]),                     // no decimals: the steps are whole yen
+        ("1.250", .kwd, ["1.250", "2.000", "5.000", "10.000"]),
+        ("0", .eur, []), ("-3.00", .eur, []),
+    ])
+    func cashOffersAreTheAmountThenRoundAmountsAbove(amount: String, currency: Currency, offers: [String]) throws {
+        let total = try Money.parse(amount, currency: currency, field: "total")
+        #expect(total.cashOffers(in: currency).map { $0.decimalString(currency) } == offers)
+    }
+
+    @Test func cashOffersNearTheLargestAmountDoNotOverflow() {
+        let huge = Money(minorUnits: Int64.max - 5)
+        #expect(huge.cashOffers(in: .eur) == [huge])
+    }
+
     @Test(arguments: [
         ("2.75", Currency.eur, Int64(275)), ("0", .eur, 0), ("-1.5", .eur, -150), ("12", .usd, 1200), ("1,25", .eur, 125),
         ("300", .jpy, 300), ("1.250", .kwd, 1250), ("2.750", .eur, 275),

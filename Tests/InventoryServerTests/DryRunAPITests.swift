@@ -72,12 +72,15 @@ import Testing
             let line = (preview.object["lines"] as? [[String: Any]])?.first ?? [:]
             #expect(line["revenue"] as? String == "2.98" && line["tax"] as? String == "0.21")   // 1.5 × 1.99 = 2.985 → 2.99 − 0.01; 7 %
             #expect(preview.object["total"] as? String == "3.44")
+            // The till's quick amounts for cash come with a dry run (the domain's ``Money/cashOffers(in:)``), not a sale.
+            #expect(preview.object["quickCash"] as? [String] == ["3.44", "4.00", "5.00", "10.00"])
             let refused = try await client.call(.post, "/api/v1/sales?dryRun=true", #"{"lines":[{"productId":\#(product.id),"quantity":"4"}]}"#)
             #expect(refused.status == 422 && refused.object["field"] as? String == "lines[0].quantity", "\(refused.text)")
             let posted = try await client.call(.post, "/api/v1/sales", body)
             #expect(posted.status == 201)
             var booked = Self.figures(posted), previewed = Self.figures(preview)
-            (booked["soldBy"], previewed["soldBy"]) = (nil, nil)
+            #expect(booked["quickCash"] == nil)
+            (booked["soldBy"], previewed["soldBy"], previewed["quickCash"]) = (nil, nil, nil)
             #expect(NSDictionary(dictionary: previewed) == NSDictionary(dictionary: booked))
         }
     }

@@ -68,6 +68,11 @@ def test_on_a_phone_the_payment_choices_stay_put_when_the_total_arrives(shop, si
     driver.execute_script("arguments[0].click()", tile(driver, item["id"]))
     driver.find_element(By.ID, "cart-toggle").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#quick-cash .chip"))
+    # The amounts are the server's (its dry run of the same cart), not worked out by the page.
+    offered = shop.api("POST", "/api/v1/sales?dryRun=true", {"lines": [{"productId": item["id"], "quantity": "1"}]})["quickCash"]
+    chips = driver.find_elements(By.CSS_SELECTOR, "#quick-cash .chip")
+    assert [chip.get_attribute("data-amount") for chip in chips] == offered
+    assert chips[0].text.startswith("Exact") and len(offered) >= 2
     split = driver.find_element(By.CSS_SELECTOR, "input[name=paymentMethod][value=split]").find_element(By.XPATH, "..")
     top = lambda: driver.execute_script("return arguments[0].getBoundingClientRect().top", split)
     with_amounts = top()

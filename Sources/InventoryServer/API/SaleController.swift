@@ -53,7 +53,7 @@ struct SaleController<Store: LedgerRepository & SettingsRepository & StaffReposi
         let formats = try await self.store.formats().0
         let draft = try body.draft(formats, approvedBy: try await self.approver(body.approval, context: context),
                                    soldBy: context.identity?.account.username ?? "")
-        if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: nil), formats)) }
+        if dryRun { return JSON(SaleResponse(preview: try await self.store.previewSale(draft, replacing: nil), formats)) }
         let booked = try await self.store.postSale(draft, idempotency: try request.idempotencyKey(context, body: bytes))
         return .created(SaleResponse(booked.record, formats), booked)
     }
@@ -69,7 +69,7 @@ struct SaleController<Store: LedgerRepository & SettingsRepository & StaffReposi
         let formats = try await self.store.formats().0
         // An edit keeps who rang the sale up (the store does not change it).
         let draft = try body.draft(formats, approvedBy: try await self.approver(body.approval, context: context), soldBy: "")
-        if dryRun { return JSON(SaleResponse(try await self.store.previewSale(draft, replacing: id), formats)) }
+        if dryRun { return JSON(SaleResponse(preview: try await self.store.previewSale(draft, replacing: id), formats)) }
         return JSON(SaleResponse(try await self.store.updateSale(id, draft), formats))
     }
 

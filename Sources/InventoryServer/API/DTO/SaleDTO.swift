@@ -178,6 +178,8 @@ struct SaleResponse: Encodable, Sendable {
     /// Which of the customer's visits this sale is, and the visit milestone it reached (with a customer only).
     var customerVisit: Int?
     var customerMilestone: Int?
+    /// In a dry run only: the amounts a till offers for paying the total in cash (``Money/cashOffers(in:)``).
+    var quickCash: [String]?
 
     /// A customer return booked against the sale.
     struct ReturnResponse: Encodable, Sendable {
@@ -234,6 +236,12 @@ struct SaleResponse: Encodable, Sendable {
         var group: String
         var name: String
         var priceChange: String
+    }
+
+    /// A dry run's answer: the sale as it would be booked, with the quick amounts for paying it in cash.
+    init(preview s: SaleRecord, _ f: Formats) {
+        self.init(s, f)
+        self.quickCash = s.total.cashOffers(in: f.currency).map(f.string)
     }
 
     init(_ s: SaleRecord, _ f: Formats) {

@@ -657,22 +657,10 @@ function renderCash(known) {
   const cash = method() === "cash";
   $("cash-box").hidden = !cash;
   renderSplit(known);
-  const total = known ? Decimal.parse(known.total, minorUnits()) : null;
-  // Quick amounts: the exact total and the next round notes above it.
-  const unit = 10n ** BigInt(minorUnits());
-  const amounts = [];
-  if (total !== null && total > 0n) {
-    amounts.push(total);
-    for (const step of [1n, 5n, 10n, 20n, 50n, 100n]) {
-      const s = step * unit;
-      const up = ((total + s - 1n) / s) * s;
-      if (up > total && !amounts.includes(up)) amounts.push(up);
-      if (amounts.length >= 4) break;
-    }
-  }
-  const format = (value) => Decimal.format(value, minorUnits());
-  $("quick-cash").replaceChildren(...amounts.map((a, i) => el("button", { type: "button", class: "btn-small chip", "data-amount": format(a) },
-    i === 0 ? `Exact ${money(format(a))}` : money(format(a)))));
+  // Quick amounts, as the server's dry run offers them: the exact total, then round amounts above it.
+  const amounts = known?.quickCash ?? [];
+  $("quick-cash").replaceChildren(...amounts.map((a, i) => el("button", { type: "button", class: "btn-small chip", "data-amount": a },
+    i === 0 ? `Exact ${money(a)}` : money(a))));
   const line = $("change-line");
   const text = tenderedInput.value.trim();
   const say = (kind, ...content) => { line.className = `till-change${kind ? ` till-change-${kind}` : ""}`; line.replaceChildren(...content); };
