@@ -289,7 +289,8 @@ extension InventorySQLiteRepository {
         let writer = LedgerWriter(db, calendar: settings.calendar)
         let documentID = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
         try writer.flush()
-        return try Self.fetchSale(db, SaleID(documentID))
+        // A sale just booked has no returns to read: a new one cannot have any, and an edit is refused when it has.
+        return try Self.fetchSale(db, SaleID(documentID), readingReturns: false)
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
@@ -488,7 +489,8 @@ extension InventorySQLiteRepository {
         }
     }
 
-    static func fetchSale(_ db: Database, _ id: SaleID) throws -> SaleRecord {
+    /// Sale `id` as stored; `readingReturns: false` leaves its customer returns out (for a sale known to have none).
+    static func fetchSale(_ db: Database, _ id: SaleID, readingReturns: Bool = true) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
                    d.pricesIncludeTax, d.approvedBy, d.stockApprovedBy
@@ -524,7 +526,7 @@ extension InventorySQLiteRepository {
         record.approvedBy = header[11] ?? ""
         record.stockApprovedBy = header[12] ?? ""
         record.payments = try Self.fetchPayments(db, id)
-        record.returns = try Self.fetchReturns(db, of: id)
+        if readingReturns { record.returns = try Self.fetchReturns(db, of: id) }
         record.customerVisit = try record.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return record
     }
