@@ -109,8 +109,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, AdditiveArithmetic
     /// four at most. None for zero or less (nothing to pay).
     public func cashOffers(in currency: Currency) -> [Money] {
         guard self.minorUnits > 0 else { return [] }
-        var unit: Int64 = 1
-        for _ in 0..<min(max(currency.minorUnits, 0), 6) { unit *= 10 }
+        let unit = FixedPoint.powerOfTen(min(currency.minorUnits, 6))
         var offers = [self]
         for step: Int64 in [1, 5, 10, 20, 50, 100] where offers.count < 4 {
             let size = step * unit

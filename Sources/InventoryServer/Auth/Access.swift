@@ -145,6 +145,11 @@ struct RouteGate: Sendable {
 
     static let unsafeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
 
+    /// The refusal of a route that needs a caller, to a request that names none.
+    static var signInFirst: Problem {
+        Problem(.unauthorized, code: .unauthenticated, title: "Sign in", detail: "sign in or send an API token first")
+    }
+
     /// Whether a session is locked at `now` (ms): locked by hand, or a browser session idle for longer than the shop's
     /// lock time. An API token never locks.
     func isLocked(_ session: StaffSession, at now: Int64) async throws -> Bool {
@@ -167,7 +172,7 @@ struct RouteGate: Sendable {
             (whileLocked, permission) = (false, needed)
         }
         guard var identity = context.identity else {
-            throw Problem(.unauthorized, code: .unauthenticated, title: "Sign in", detail: "sign in or send an API token first")
+            throw Self.signInFirst
         }
         if identity.session.kind == .web {
             let now = Instant.now.milliseconds

@@ -261,9 +261,7 @@ struct EventsController {
     func addRoutes(to api: Routes) {
         // Live events (stock changed, low stock, a sale): every signed-in screen listens.
         api.get("events", .signedIn) { request, context in
-            guard let identity = context.identity else {
-                throw Problem(.unauthorized, code: .unauthenticated, title: "Sign in", detail: "sign in or send an API token first")
-            }
+            guard let identity = context.identity else { throw RouteGate.signInFirst }
             let alerts = await self.receivesAlerts(identity)
             let events = self.hub.subscribe(alerts: alerts)
             // One stream of frames: the hub's events and a keep-alive comment every 15 s.
