@@ -142,4 +142,50 @@ import Testing
         ProductResponse(full, formats: formats, thresholds: thresholds).writeSortedJSON(to: &object)
         #expect(object.finished() != nil)
     }
+
+    /// A sale writes itself: the bytes `JSONEncoder` writes, with and without costs, with every optional member present
+    /// (a customer, options, several payments with cash handed over, returns, a dry run's quick cash) and absent.
+    @Test func aSaleWritesWhatJSONEncoderWrites() throws {
+        let formats = Formats(currency: .eur, calendar: ShopCalendar(timeZone: .gmt))
+        var line = SaleRecord.Line(movementID: MovementID(11), productID: ProductID(3), productName: "Crème \"fraîche\" / 200 ml",
+                                   quantity: Quantity(thousandths: 2_500), unitPrice: Money(minorUnits: 199), discount: Money(minorUnits: 20),
+                                   taxRate: Percent(hundredths: 700), tax: Money(minorUnits: 33), revenue: Money(minorUnits: 444),
+                                   costOfGoodsSold: Money(minorUnits: 250), returnedQuantity: Quantity(1), taxIncluded: true)
+        let bare = SaleRecord(id: SaleID(5), sequence: 5, effectiveAt: Instant(milliseconds: 1_700_000_000_000),
+                              recordedAt: Instant(milliseconds: 1_700_000_000_123), customerID: nil, customerName: nil, note: "",
+                              tip: .zero, paymentMethod: .cash, lines: [line], receiptNumber: 9)
+        var full = bare
+        line.options = [ChosenModifier(optionID: ModifierID(rawValue: 4), group: "Milk", name: "Oat", priceChange: Money(minorUnits: 40))]
+        line.soldBeyondStock = Quantity(1)
+        var second = line
+        second.movementID = MovementID(12)
+        second.taxRate = Percent(hundredths: 1_900)
+        second.options = []
+        full.lines = [line, second]
+        full.customerID = CustomerID(rawValue: 8)
+        full.customerName = "Zoë"
+        full.customerVisit = 10
+        full.note = "tab\there"
+        full.tip = Money(minorUnits: 100)
+        full.soldBy = "till"
+        full.approvedBy = "boss"
+        full.stockApprovedBy = "boss"
+        full.cashTendered = Money(minorUnits: 5_000)
+        full.payments = [PaymentRecord(id: PaymentID(1), method: .cash, amount: Money(minorUnits: 500), tendered: Money(minorUnits: 5_000)),
+                         PaymentRecord(id: PaymentID(2), method: .card, amount: Money(minorUnits: 900), takenStatus: .pending, reference: "ref 7",
+                                       refunded: Money(minorUnits: 10))]
+        full.returns = [SaleRecord.Return(id: CustomerReturnID(20), effectiveAt: Instant(milliseconds: 1_700_000_100_000), note: "torn", refunded: Money(minorUnits: 10),
+                                          lines: [.init(saleLineID: MovementID(11), productID: ProductID(3), productName: "Crème", quantity: Quantity(1), restocked: false)])]
+        for record in [bare, full] {
+            for response in [SaleResponse(record, formats), SaleResponse(preview: record, formats)] {
+                for visible in [false, true] {
+                    let written = try CostDisclosure.$visible.withValue(visible) { () throws -> [Data?] in
+                        [SortedJSONEncoder.encode(response).map { Data($0) }, try APIJSON.foundationEncode(response)]
+                    }
+                    #expect(written[0] == written[1], "\(String(decoding: written[0] ?? Data(), as: UTF8.self))")
+                    #expect(String(decoding: written[1]!, as: UTF8.self).contains("costOfGoodsSold") == visible)
+                }
+            }
+        }
+    }
 }

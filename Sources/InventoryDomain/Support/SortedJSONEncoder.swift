@@ -379,6 +379,20 @@ public struct SortedJSONObject {
         self.output.append(value ? "true" : "false")
     }
 
+    /// An array of texts; left out when nil.
+    @inlinable public mutating func strings(_ key: StaticString, _ values: [String]?) {
+        guard let values else { return }
+        self.key(key)
+        self.output.append(UInt8(ascii: "["))
+        var index = 0
+        while index < values.count {
+            if index > 0 { self.output.append(UInt8(ascii: ",")) }
+            self.output.appendQuoted(values[index])
+            index += 1
+        }
+        self.output.append(UInt8(ascii: "]"))
+    }
+
     /// An array of objects, each written in place.
     @inlinable public mutating func objects<Element: SortedJSONWritable>(_ key: StaticString, _ values: [Element]) {
         self.key(key)

@@ -319,3 +319,116 @@ struct PaymentSettleRequest: Decodable, Sendable, KnownFields {
     var status: String
     static var fields: [String] { ["status"] }
 }
+
+// A sale writes its own JSON (``SortedJSONWritable``): it is every till's answer, and the general encoder's tree of
+// values cost about an eighth of a durable sale's instructions (BENCHMARKS.md, issue 15 point 3). Members in the
+// order of their keys' bytes; debug builds compare every answer with `JSONEncoder`'s.
+
+extension SaleResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        let costs = CostDisclosure.visible
+        object.string("amountDue", self.amountDue)
+        object.string("approvedBy", self.approvedBy)
+        object.string("cashTendered", self.cashTendered)
+        object.string("change", self.change)
+        if costs { object.string("costOfGoodsSold", self.costOfGoodsSold) }
+        object.integer("customerId", self.customerId)
+        object.integer("customerMilestone", self.customerMilestone.map(Int64.init))
+        object.string("customerName", self.customerName)
+        object.integer("customerVisit", self.customerVisit.map(Int64.init))
+        object.string("discount", self.discount)
+        object.string("effectiveAt", self.effectiveAt)
+        object.integer("id", self.id)
+        object.objects("lines", self.lines)
+        object.string("note", self.note)
+        object.string("paymentMethod", self.paymentMethod)
+        object.objects("payments", self.payments)
+        object.bool("pricesIncludeTax", self.pricesIncludeTax)
+        if costs { object.string("profit", self.profit) }
+        object.strings("quickCash", self.quickCash)
+        object.integer("receiptNumber", self.receiptNumber)
+        object.string("recordedAt", self.recordedAt)
+        object.string("refunded", self.refunded)
+        object.objects("returns", self.returns)
+        object.string("revenue", self.revenue)
+        object.string("soldBy", self.soldBy)
+        object.string("stockApprovedBy", self.stockApprovedBy)
+        object.string("tax", self.tax)
+        object.objects("taxes", self.taxes)
+        object.string("tip", self.tip)
+        object.string("total", self.total)
+    }
+}
+
+extension SaleResponse.Line: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("amount", self.amount)
+        if CostDisclosure.visible { object.string("costOfGoodsSold", self.costOfGoodsSold) }
+        object.string("discount", self.discount)
+        object.integer("id", self.id)
+        object.string("lineTotal", self.lineTotal)
+        object.objects("options", self.options)
+        object.integer("productId", self.productId)
+        object.string("productName", self.productName)
+        object.string("quantity", self.quantity)
+        object.string("returnableQuantity", self.returnableQuantity)
+        object.string("returnedQuantity", self.returnedQuantity)
+        object.string("revenue", self.revenue)
+        object.string("soldBeyondStock", self.soldBeyondStock)
+        object.string("tax", self.tax)
+        object.string("taxRate", self.taxRate)
+        object.string("unitPrice", self.unitPrice)
+    }
+}
+
+extension SaleResponse.ChosenOptionResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("group", self.group)
+        object.string("name", self.name)
+        object.integer("optionId", self.optionId)
+        object.string("priceChange", self.priceChange)
+    }
+}
+
+extension SaleResponse.TaxShare: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("gross", self.gross)
+        object.string("revenue", self.revenue)
+        object.string("tax", self.tax)
+        object.string("taxRate", self.taxRate)
+    }
+}
+
+extension SaleResponse.ReturnResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("effectiveAt", self.effectiveAt)
+        object.integer("id", self.id)
+        object.objects("lines", self.lines)
+        object.string("note", self.note)
+        object.string("refunded", self.refunded)
+    }
+}
+
+extension SaleResponse.ReturnResponse.Line: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.integer("productId", self.productId)
+        object.string("productName", self.productName)
+        object.string("quantity", self.quantity)
+        object.bool("restocked", self.restocked)
+        object.integer("saleLineId", self.saleLineId)
+    }
+}
+
+extension PaymentResponse: SortedJSONWritable {
+    func writeSortedJSON(to object: inout SortedJSONObject) {
+        object.string("amount", self.amount)
+        object.string("change", self.change)
+        object.integer("id", self.id)
+        object.string("method", self.method)
+        object.string("reference", self.reference)
+        object.string("refundable", self.refundable)
+        object.string("refunded", self.refunded)
+        object.string("status", self.status)
+        object.string("tendered", self.tendered)
+    }
+}
