@@ -1,5 +1,6 @@
 import Foundation
 import InventoryDomain
+import InventoryStore
 import PostgresNIO
 
 // Sales, their payments and chosen options, customer returns and lines sold beyond stock on PostgreSQL: the SQLite
@@ -67,7 +68,7 @@ extension InventoryPostgresRepository {
         let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
         let booked = try await self.insertSale(connection, settings, draft, writer: writer, replacing: old)
         try await writer.flush()
-        return try await self.fetchSale(connection, SaleID(booked.id), justBooked: booked.withOptions)
+        return try await self.fetchSale(connection, SaleID(booked.id), justBooked: booked)
     }
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
@@ -196,7 +197,7 @@ extension InventoryPostgresRepository {
     /// across instances and a refused sale takes none.
     /// `known` holds facts already read (a batch reads all its products' at once).
     func insertSale(_ connection: PostgresConnection, _ settings: ShopSettings, _ draft: SaleDraft, writer: PostgresLedgerWriter,
-                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> (id: Int64, withOptions: Bool) {
+                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> BookedSale {
         if let customer = draft.customerID {
             try await self.requireRow(connection, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
         }
@@ -261,21 +262,26 @@ extension InventoryPostgresRepository {
                 try await connection.run("UPDATE document SET stockApprovedBy = '' WHERE id = \(documentID)", logger: self.logger)
             }
         }
-        try await self.writePayments(connection, sale.payments, documentID: documentID, replacing: old != nil)
+        let payments = try await self.writePayments(connection, sale.payments, documentID: documentID, replacing: old != nil)
         // A new sale is numbered just after it commits (``numberReceipts(on:waitingFor:)``).
-        return (documentID, withOptions)
+        return BookedSale(id: documentID, withOptions: withOptions, payments: payments)
     }
 
-    /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable).
-    func writePayments(_ connection: PostgresConnection, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) async throws {
+    /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable);
+    /// answers them as booked.
+    func writePayments(_ connection: PostgresConnection, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) async throws -> [PaymentRecord] {
         if replacing { try await connection.run("DELETE FROM salePayment WHERE documentId = \(documentID)", logger: self.logger) }
+        var booked: [PaymentRecord] = []
         for (index, payment) in payments.enumerated() {
-            try await connection.run("""
+            let id = try await connection.prepared("""
                 INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status, reference)
                 VALUES (\(documentID), \(index), \(payment.method.rawValue), \(payment.amount.minorUnits), \(payment.tendered?.minorUnits),
-                        \(payment.status.rawValue), \(payment.reference))
-                """, logger: self.logger)
+                        \(payment.status.rawValue), \(payment.reference)) RETURNING id
+                """, logger: self.logger).collect(Int64.self).first
+            guard let id else { throw InventoryError(.storage, field: "payments", "payment \(index) was not stored") }
+            booked.append(payment.booked(as: PaymentID(id)))
         }
+        return booked
     }
 
     /// Stores the options chosen on a sale's lines (a copy: later edits of the product's options leave them alone);
@@ -328,10 +334,10 @@ extension InventoryPostgresRepository {
         }
     }
 
-    /// Sale `id` as stored. `justBooked` (whether it has chosen options) says that it was booked in this transaction,
-    /// so that what it cannot have yet is not read: returns (an edited sale has none either) and, without options,
-    /// options.
-    func fetchSale(_ connection: PostgresConnection, _ id: SaleID, justBooked withOptions: Bool? = nil) async throws -> SaleRecord {
+    /// Sale `id` as stored. A sale `justBooked` in this transaction is read without what its booking already knows:
+    /// its payments as written, no options unless it chose some, and no returns (a new sale has none; an edit is
+    /// refused when it has some).
+    func fetchSale(_ connection: PostgresConnection, _ id: SaleID, justBooked: BookedSale? = nil) async throws -> SaleRecord {
         typealias Header = (Instant, Instant, Int64?, String?, String, Int64, String?, String, Int64?, Int64?, Bool, String, String)
         var found: Header?
         for try await row in try await connection.prepared("""
@@ -340,7 +346,7 @@ extension InventoryPostgresRepository {
             FROM document d LEFT JOIN customer c ON c.id = d.customerId WHERE d.id = \(id.rawValue) AND d.kind = 'sale'
             """, logger: self.logger).decode(Header.self) { found = row }
         guard let header = found else { throw InventoryError(.notFound, field: "id", "sale \(id) does not exist") }
-        let options = withOptions == false ? [:] : try await self.chosenOptions(connection, documentID: id.rawValue)
+        let options = justBooked?.withOptions == false ? [:] : try await self.chosenOptions(connection, documentID: id.rawValue)
         var lines: [SaleRecord.Line] = []
         for try await row in try await connection.prepared("""
             SELECT m.id, m.productId, p.name, m.quantity, m.unitAmount, m.discount, m.taxRate, m.tax, m.revenue,
@@ -369,8 +375,12 @@ extension InventoryPostgresRepository {
             soldBy: header.7, cashTendered: header.8.map(Money.init(minorUnits:)), receiptNumber: header.9 ?? 0)
         record.approvedBy = header.11
         record.stockApprovedBy = header.12
-        record.payments = try await self.fetchPayments(connection, id)
-        record.returns = withOptions != nil ? [] : try await self.fetchReturns(connection, of: id)
+        if let justBooked {
+            record.payments = justBooked.payments
+        } else {
+            record.payments = try await self.fetchPayments(connection, id)
+            record.returns = try await self.fetchReturns(connection, of: id)
+        }
         if let customer = record.customerID {
             record.customerVisit = Int(try await connection.prepared("""
                 SELECT COUNT(*) FROM document WHERE customerId = \(customer.rawValue) AND kind = 'sale' AND id <= \(id.rawValue)

@@ -57,6 +57,14 @@ public struct PaymentDraft: Sendable, Hashable {
 
     /// Whether the payment pays part of the sale: pending and completed ones do, failed ones do not.
     public var counts: Bool { self.status != .failed }
+
+    /// The payment as it was just booked under `id` (its amount worked out, ``PricedSale/checkedPayments(currency:)``):
+    /// nothing refunded yet, for no return can be booked against a sale in the transaction that books it. A store
+    /// answers a sale it just wrote with these rather than reading its payments back.
+    public func booked(as id: PaymentID) -> PaymentRecord {
+        PaymentRecord(id: id, method: self.method, amount: self.amount, tendered: self.tendered, takenStatus: self.status,
+                      reference: self.reference, refunded: .zero)
+    }
 }
 
 /// A payment as booked on a sale, with what returns have given back of it.

@@ -287,11 +287,11 @@ extension InventorySQLiteRepository {
         let old = try id.map { try Self.requireDocument(db, $0.rawValue, kind: .sale) }
         if let id { try Self.requireNoReturns(db, id) }
         let writer = LedgerWriter(db, calendar: settings.calendar)
-        let documentID = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
+        let booked = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
         try writer.flush()
-        // A sale just booked has no returns to read: a new one cannot have any, and an edit is refused when it has.
-        return try Self.fetchSale(db, SaleID(documentID), readingReturns: false)
+        return try Self.fetchSale(db, SaleID(booked.id), justBooked: booked)
     }
+
 
     public func postSales(_ drafts: [SaleDraft]) async throws {
         try await self.write { db, settings, log in
@@ -299,7 +299,7 @@ extension InventorySQLiteRepository {
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try Self.insertSale(db, settings, draft, writer: writer, replacing: nil))
+                    ids.append(try Self.insertSale(db, settings, draft, writer: writer, replacing: nil).id)
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
@@ -384,7 +384,7 @@ extension InventorySQLiteRepository {
     }
 
     static func insertSale(_ db: Database, _ settings: ShopSettings, _ draft: SaleDraft, writer: LedgerWriter,
-                           replacing old: DocumentHeader?) throws -> Int64 {
+                           replacing old: DocumentHeader?) throws -> BookedSale {
         let draft = draft.dated(bookedAt: .now)
         if let customer = draft.customerID {
             try self.requireRow(db, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
@@ -432,7 +432,7 @@ extension InventorySQLiteRepository {
             }
         }
         try self.writeMovements(writer, pending, replacing: old)
-        try self.writeChosenOptions(db, documentID: documentID, sale.lines)
+        let withOptions = try self.writeChosenOptions(db, documentID: documentID, sale.lines)
         if !header.stockApprovedBy.isEmpty {
             // The approval covers the lines that needed it: a line the stock on record covered, or of a product that allows
             // negative stock anyway, keeps the ordinary rule; a sale none of whose lines went beyond stock keeps no approver.
@@ -446,19 +446,21 @@ extension InventorySQLiteRepository {
                 try db.cachedStatement(sql: "UPDATE document SET stockApprovedBy = '' WHERE id = ?").execute(arguments: [documentID])
             }
         }
-        try self.writePayments(db, sale.payments, documentID: documentID, replacing: old != nil)
-        return documentID
+        let payments = try self.writePayments(db, sale.payments, documentID: documentID, replacing: old != nil)
+        return BookedSale(id: documentID, withOptions: withOptions, payments: payments)
     }
 
-    /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable).
-    static func writePayments(_ db: Database, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) throws {
+    /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable);
+    /// answers them as booked.
+    static func writePayments(_ db: Database, _ payments: [PaymentDraft], documentID: Int64, replacing: Bool) throws -> [PaymentRecord] {
         if replacing { try db.cachedStatement(sql: "DELETE FROM salePayment WHERE documentId = ?").execute(arguments: [documentID]) }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO salePayment (documentId, lineNo, method, amount, tendered, status, reference) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        for (index, payment) in payments.enumerated() {
+        return try payments.enumerated().map { index, payment in
             try insert.execute(arguments: [documentID, index, payment.method.rawValue, payment.amount.minorUnits, payment.tendered?.minorUnits,
                                            payment.status.rawValue, payment.reference])
+            return payment.booked(as: PaymentID(db.lastInsertedRowID))
         }
     }
 
@@ -489,8 +491,10 @@ extension InventorySQLiteRepository {
         }
     }
 
-    /// Sale `id` as stored; `readingReturns: false` leaves its customer returns out (for a sale known to have none).
-    static func fetchSale(_ db: Database, _ id: SaleID, readingReturns: Bool = true) throws -> SaleRecord {
+    /// Sale `id` as stored. A sale `justBooked` in this transaction is read without what its booking already knows:
+    /// its payments as written, no options unless it chose some, and no returns (a new sale has none; an edit is
+    /// refused when it has some).
+    static func fetchSale(_ db: Database, _ id: SaleID, justBooked: BookedSale? = nil) throws -> SaleRecord {
         guard let header = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT d.effectiveAt, d.recordedAt, d.customerId, c.name, d.note, d.tip, d.paymentMethod, d.soldBy, d.cashTendered, d.receiptNumber,
                    d.pricesIncludeTax, d.approvedBy, d.stockApprovedBy
@@ -504,7 +508,7 @@ extension InventorySQLiteRepository {
                    m.beyondStock, m.quantityAfter
             FROM movement m JOIN product p ON p.id = m.productId WHERE m.documentId = ? AND m.kind = 'sale' ORDER BY m.lineNo
             """), arguments: [id.rawValue])
-        let options = try Self.chosenOptions(db, documentID: id.rawValue)
+        let options = justBooked?.withOptions == false ? [:] : try Self.chosenOptions(db, documentID: id.rawValue)
         let lines = rows.map { row in
             var line = SaleRecord.Line(
                 movementID: MovementID(row[0]), productID: ProductID(row[1]), productName: row[2],
@@ -525,8 +529,12 @@ extension InventorySQLiteRepository {
             soldBy: header[7], cashTendered: (header[8] as Int64?).map(Money.init(minorUnits:)), receiptNumber: header[9] ?? 0)
         record.approvedBy = header[11] ?? ""
         record.stockApprovedBy = header[12] ?? ""
-        record.payments = try Self.fetchPayments(db, id)
-        if readingReturns { record.returns = try Self.fetchReturns(db, of: id) }
+        if let justBooked {
+            record.payments = justBooked.payments
+        } else {
+            record.payments = try Self.fetchPayments(db, id)
+            record.returns = try Self.fetchReturns(db, of: id)
+        }
         record.customerVisit = try record.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return record
     }
@@ -739,5 +747,20 @@ extension InventorySQLiteRepository {
                 .reduce(Money.zero) { $0 + Money.extended(Money(minorUnits: $1[1]), by: Quantity(thousandths: $1[0])) }.minorUnits
         }
         try log.record(kind == .sale ? .salesImported : .purchasesImported, figures: .init(total: Money(minorUnits: total), count: ids.count))
+    }
+}
+
+/// What booking a sale wrote that reading it back in the same transaction need not read again (both stores).
+package struct BookedSale: Sendable {
+    package var id: Int64
+    /// Whether any line chose options (else there are none to read: an edit's old ones went with its old lines).
+    package var withOptions: Bool
+    /// The payments as written (``PaymentDraft/booked(as:)``).
+    package var payments: [PaymentRecord]
+
+    package init(id: Int64, withOptions: Bool, payments: [PaymentRecord]) {
+        self.id = id
+        self.withOptions = withOptions
+        self.payments = payments
     }
 }

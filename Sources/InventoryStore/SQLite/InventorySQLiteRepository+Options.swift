@@ -83,9 +83,9 @@ extension InventorySQLiteRepository {
         return groups
     }
 
-    /// Keeps a copy of each booked line's chosen options (the document's sale movements, by line).
-    static func writeChosenOptions(_ db: Database, documentID: Int64, _ lines: [PricedSale.Line]) throws {
-        guard lines.contains(where: { !$0.options.isEmpty }) else { return }
+    /// Keeps a copy of each booked line's chosen options (the document's sale movements, by line); whether there were any.
+    static func writeChosenOptions(_ db: Database, documentID: Int64, _ lines: [PricedSale.Line]) throws -> Bool {
+        guard lines.contains(where: { !$0.options.isEmpty }) else { return false }
         let ids = try Row.fetchAll(db.cachedStatement(sql: "SELECT lineNo, id FROM movement WHERE documentId = ? AND kind = 'sale'"), arguments: [documentID])
         let movementByLine = Dictionary(ids.map { ($0[0] as Int, $0[1] as Int64) }, uniquingKeysWith: { first, _ in first })
         let insert = try db.cachedStatement(sql: """
@@ -97,6 +97,7 @@ extension InventorySQLiteRepository {
                 try insert.execute(arguments: [movementID, position, option.optionID.rawValue, option.group, option.name, option.priceChange.minorUnits])
             }
         }
+        return true
     }
 
     /// The chosen options of a sale's lines, by movement id.
