@@ -379,6 +379,37 @@ public struct SortedJSONObject {
         self.output.append(value ? "true" : "false")
     }
 
+    /// A true-or-false member; left out when nil.
+    @inlinable public mutating func bool(_ key: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        self.bool(key, value)
+    }
+
+    /// An object member written in place; left out when nil.
+    @inlinable public mutating func object(_ key: StaticString, _ value: (some SortedJSONWritable)?) {
+        guard let value else { return }
+        self.key(key)
+        self.output.append(UInt8(ascii: "{"))
+        var object = SortedJSONObject(continuing: self.output)
+        value.writeSortedJSON(to: &object)
+        self.output.append(UInt8(ascii: "}"))
+    }
+
+    /// An object of integers by name, its members in the order of their names' bytes (as `JSONEncoder` writes a
+    /// dictionary with `.sortedKeys`); left out when nil.
+    public mutating func integers(_ key: StaticString, _ values: [String: Int64]?) {
+        guard let values else { return }
+        self.key(key)
+        self.output.append(UInt8(ascii: "{"))
+        for (index, name) in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if index > 0 { self.output.append(UInt8(ascii: ",")) }
+            self.output.appendQuoted(name)
+            self.output.append(UInt8(ascii: ":"))
+            self.output.append(values[name] ?? 0)
+        }
+        self.output.append(UInt8(ascii: "}"))
+    }
+
     /// An array of texts; left out when nil.
     @inlinable public mutating func strings(_ key: StaticString, _ values: [String]?) {
         guard let values else { return }
