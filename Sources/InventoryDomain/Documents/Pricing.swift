@@ -277,3 +277,60 @@ extension CustomerReturnDraft {
         })
     }
 }
+
+extension PricedSale {
+    /// The payment method its header keeps: the first payment that counts (lists and the CSV show it), else the
+    /// first payment's, else the one asked for.
+    public var headerPaymentMethod: PaymentMethod {
+        (self.payments.first(where: \.counts) ?? self.payments.first)?.method ?? self.draft.paymentMethod
+    }
+
+    /// The cash its header keeps as handed over: the sum of the payments' (nil when none recorded any).
+    public var headerCashTendered: Money? {
+        let tendered = self.payments.compactMap(\.tendered)
+        return tendered.isEmpty ? nil : tendered.reduce(Money.zero, +)
+    }
+
+    /// What the ledger wrote for one line of a sale just booked.
+    public struct BookedLine: Sendable, Hashable {
+        /// The sale line's movement.
+        public var movementID: MovementID
+        /// The line's value change with its ingredients' (a recipe's): its cost of goods sold, negated.
+        public var valueChange: Money
+
+        public init(movementID: MovementID, valueChange: Money) {
+            self.movementID = movementID
+            self.valueChange = valueChange
+        }
+    }
+
+    /// The sale as a store holds it right after booking it new, without reading it back: its header as written, each
+    /// line with its movement and cost from the ledger (`booked`, by line), payments as written, nothing returned. Not
+    /// for a sale sold beyond stock (whether a line kept the approval depends on where the ledger left its stock), nor
+    /// for an edit (which keeps who rang it up and its number): a store reads those back.
+    /// - Parameters:
+    ///   - productNames: the lines' products' names, as read in the booking's transaction.
+    ///   - customerName: the customer's name, when the sale has one.
+    ///   - customerVisit: which of the customer's visits the sale is, when it has one.
+    public func record(id: SaleID, recordedAt: Instant, receiptNumber: Int64, productNames: [ProductID: String], booked: [BookedLine],
+                       payments: [PaymentRecord], customerName: String?, customerVisit: Int?) -> SaleRecord {
+        let lines = zip(self.lines, booked).map { line, booked in
+            var record = SaleRecord.Line(
+                movementID: booked.movementID, productID: line.productID, productName: productNames[line.productID] ?? "",
+                quantity: line.quantity.magnitude, unitPrice: line.unitPrice, discount: line.bookedDiscount, taxRate: line.taxRate,
+                tax: line.tax, revenue: line.revenue, costOfGoodsSold: -booked.valueChange, taxIncluded: self.pricesIncludeTax)
+            record.options = line.options
+            return record
+        }
+        let header = self.draft
+        var record = SaleRecord(
+            id: id, sequence: id.rawValue, effectiveAt: header.effectiveAt, recordedAt: recordedAt, customerID: header.customerID,
+            customerName: header.customerID == nil ? nil : customerName, note: header.note, tip: header.tip,
+            paymentMethod: self.headerPaymentMethod, lines: lines, soldBy: header.soldBy, cashTendered: self.headerCashTendered,
+            receiptNumber: receiptNumber)
+        record.approvedBy = header.approvedBy
+        record.payments = payments
+        record.customerVisit = header.customerID == nil ? nil : customerVisit
+        return record
+    }
+}

@@ -138,7 +138,7 @@ extension InventorySQLiteRepository {
 
     /// Writes a document header; an edit keeps the id (and so the entry sequence) and drops the old lines.
     static func saveHeader(_ db: Database, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Instant, replacing old: DocumentHeader?,
-                           writer: LedgerWriter, columns: [String: (any DatabaseValueConvertible)?]) throws -> Int64 {
+                           writer: LedgerWriter, columns: [String: (any DatabaseValueConvertible)?], recordedAt: Int64 = Self.now) throws -> Int64 {
         let milliseconds = effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: milliseconds)
         let names = columns.keys.sorted()
@@ -151,7 +151,7 @@ extension InventorySQLiteRepository {
             try db.cachedStatement(sql: "UPDATE document SET \(assignments) WHERE id = ?").execute(arguments: arguments)
             return old.id
         }
-        var values: [(any DatabaseValueConvertible)?] = [kind.rawValue, milliseconds, day, Self.now]
+        var values: [(any DatabaseValueConvertible)?] = [kind.rawValue, milliseconds, day, recordedAt]
         values.reserveCapacity(4 + names.count)
         for name in names { values.append(columns[name] ?? nil) }
         try db.cachedStatement(sql: Self.headerInsertSQL(names)).execute(arguments: StatementArguments(values))
@@ -289,6 +289,7 @@ extension InventorySQLiteRepository {
         let writer = LedgerWriter(db, calendar: settings.calendar)
         let booked = try Self.insertSale(db, settings, draft, writer: writer, replacing: old)
         try writer.flush()
+        if let record = booked.record { return record }
         return try Self.fetchSale(db, SaleID(booked.id), justBooked: booked)
     }
 
@@ -299,7 +300,7 @@ extension InventorySQLiteRepository {
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try Self.insertSale(db, settings, draft, writer: writer, replacing: nil).id)
+                    ids.append(try Self.insertSale(db, settings, draft, writer: writer, replacing: nil, answering: false).id)
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
@@ -383,11 +384,15 @@ extension InventorySQLiteRepository {
         }
     }
 
+    /// Writes a sale (new, or replacing `old`). `answering`: the sale is to be answered, so a new one is made from what
+    /// is written here (``BookedSale/record``) where it can be; a batch answers none.
     static func insertSale(_ db: Database, _ settings: ShopSettings, _ draft: SaleDraft, writer: LedgerWriter,
-                           replacing old: DocumentHeader?) throws -> BookedSale {
+                           replacing old: DocumentHeader?, answering: Bool = true) throws -> BookedSale {
         let draft = draft.dated(bookedAt: .now)
+        var customerName: String?
         if let customer = draft.customerID {
-            try self.requireRow(db, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
+            customerName = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM customer WHERE id = ?"), arguments: [customer.rawValue])
+            guard customerName != nil else { throw InventoryError(.notFound, field: "customerId", "customer \(customer) does not exist") }
         }
         var products: [ProductID: ProductFacts] = [:]
         for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
@@ -401,19 +406,26 @@ extension InventorySQLiteRepository {
         let header = sale.draft
         // The header keeps the first payment that counts as the sale's method (lists and the CSV show it) and the cash
         // handed over in all; the payments themselves are in salePayment.
-        let tendered = sale.payments.compactMap(\.tendered)
         var columns: [String: (any DatabaseValueConvertible)?] = [
             "customerId": header.customerID?.rawValue, "note": header.note, "tip": header.tip.minorUnits,
-            "paymentMethod": (sale.payments.first(where: \.counts) ?? sale.payments.first)?.method.rawValue ?? header.paymentMethod.rawValue,
-            "cashTendered": tendered.isEmpty ? nil : tendered.reduce(Money.zero, +).minorUnits,
+            "paymentMethod": sale.headerPaymentMethod.rawValue, "cashTendered": sale.headerCashTendered?.minorUnits,
             "pricesIncludeTax": includeTax, "approvedBy": header.approvedBy, "stockApprovedBy": header.stockApprovedBy]
         // An edit keeps who rang the sale up and its receipt number; a new sale takes the next number, inside this
         // transaction, so a refused sale takes none.
+        var receiptNumber: Int64 = 0
         if old == nil {
+            receiptNumber = try writer.nextReceiptNumber()
             columns["soldBy"] = header.soldBy
-            columns["receiptNumber"] = try writer.nextReceiptNumber()
+            columns["receiptNumber"] = receiptNumber
         }
-        let documentID = try self.saveHeader(db, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer, columns: columns)
+        let recordedAt = Self.now
+        let documentID = try self.saveHeader(db, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer,
+                                             columns: columns, recordedAt: recordedAt)
+        // A new sale is answered from what is written here (``PricedSale/record(id:recordedAt:receiptNumber:productNames:booked:payments:customerName:customerVisit:)``):
+        // the ledger keeps its lines' movement ids and costs as it writes them.
+        let answeredAsWritten = answering && old == nil && header.stockApprovedBy.isEmpty
+        if answeredAsWritten { writer.watchedDocument = documentID }
+        defer { writer.watchedDocument = nil }
         let effectiveAt = header.effectiveAt.milliseconds
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt)
         let pending = sale.lines.enumerated().map { index, line in
@@ -447,7 +459,31 @@ extension InventorySQLiteRepository {
             }
         }
         let payments = try self.writePayments(db, sale.payments, documentID: documentID, replacing: old != nil)
-        return BookedSale(id: documentID, withOptions: withOptions, payments: payments)
+        var booked = BookedSale(id: documentID, withOptions: withOptions, payments: payments)
+        if answeredAsWritten {
+            booked.record = try Self.bookedRecord(db, sale, id: documentID, recordedAt: recordedAt, receiptNumber: receiptNumber, products: products,
+                                                  written: writer.watchedLines, payments: payments, customerName: customerName)
+        }
+        return booked
+    }
+
+    /// A new sale as just written (``PricedSale/record(id:recordedAt:receiptNumber:productNames:booked:payments:customerName:customerVisit:)``),
+    /// its lines' costs with their ingredients' (a recipe's issues are lines `RecipeLines.lineNo(line:component:)`).
+    static func bookedRecord(_ db: Database, _ sale: PricedSale, id documentID: Int64, recordedAt: Int64, receiptNumber: Int64,
+                             products: [ProductID: ProductFacts], written: [Int: (id: Int64, valueChange: Money)], payments: [PaymentRecord],
+                             customerName: String?) throws -> SaleRecord {
+        var booked = sale.lines.indices.map { index in
+            PricedSale.BookedLine(movementID: MovementID(written[index]?.id ?? 0), valueChange: written[index]?.valueChange ?? .zero)
+        }
+        for (lineNo, line) in written where lineNo >= RecipeLines.lineNo(line: 0, component: 0) {
+            let saleLine = RecipeLines.saleLine(of: lineNo)
+            if booked.indices.contains(saleLine) { booked[saleLine].valueChange += line.valueChange }
+        }
+        let id = SaleID(documentID)
+        let visit = try sale.draft.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
+        return sale.record(id: id, recordedAt: Instant(milliseconds: recordedAt), receiptNumber: receiptNumber,
+                           productNames: products.mapValues(\.name), booked: booked, payments: payments, customerName: customerName,
+                           customerVisit: visit)
     }
 
     /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable);
@@ -757,6 +793,8 @@ package struct BookedSale: Sendable {
     package var withOptions: Bool
     /// The payments as written (``PaymentDraft/booked(as:)``).
     package var payments: [PaymentRecord]
+    /// The whole sale as written, when the store could answer it without reading it back.
+    package var record: SaleRecord?
 
     package init(id: Int64, withOptions: Bool, payments: [PaymentRecord]) {
         self.id = id

@@ -59,6 +59,14 @@ final class LedgerWriter {
     /// monthly sales summary: ``flush()`` adds each once, rather than one summary write per sale line.
     private var salesByMonth: [SalesMonth: (quantitySold: Int64, revenue: Int64)] = [:]
 
+    /// The document whose lines' movement ids and value changes are kept in ``watchedLines`` as they are written and
+    /// re-costed (a sale just booked is answered from them instead of read back).
+    var watchedDocument: Int64? {
+        didSet { self.watchedLines = [:] }
+    }
+    /// Line number → movement id and value change, of ``watchedDocument``.
+    private(set) var watchedLines: [Int: (id: Int64, valueChange: Money)] = [:]
+
     private struct SalesMonth: Hashable {
         var productID: Int64
         var month: Int
@@ -234,6 +242,7 @@ final class LedgerWriter {
             let outcome = try self.apply(effect, to: &ledger, state: state, at: LedgerPosition(effectiveAt: effectiveAt, sequence: row[11], lineNo: row[12]),
                                          kind: MovementKind(rawValue: row[13]) ?? .adjustment, beyondStock: row[14], blame: field)
             if case .issue(let issued) = effect { booked[id] = (-outcome.valueChange, issued) }
+            if let watched = self.watchedDocument, watched == row[11] as Int64 { self.watchedLines[row[12]] = (id, outcome.valueChange) }
             let stored = (row[5] as Int64, row[6] as Int64, row[7] as Int64, row[8] as Int64, row[9] as Int64)
             let fresh = (
                 outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits, outcome.balance.quantity.thousandths,
@@ -339,5 +348,6 @@ final class LedgerWriter {
             line.sourceMovementID?.rawValue, outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits,
             outcome.balance.quantity.thousandths, outcome.balance.value.minorUnits, outcome.balance.averageCost.scaled, line.beyondStock,
         ])
+        if line.documentID == self.watchedDocument { self.watchedLines[line.lineNo] = (self.db.lastInsertedRowID, outcome.valueChange) }
     }
 }

@@ -115,8 +115,10 @@ extension LedgerConformance {
             /// approves it and it is booked again with the approval (``SaleDraft/stockApprovedBy``).
             func bookSale(_ draft: SaleDraft, editing id: Int64? = nil) async throws -> (Int64, SaleDraft) {
                 func book(_ draft: SaleDraft) async throws -> Int64 {
-                    if let id { return try await store.updateSale(SaleID(id), draft).id.rawValue }
-                    return try await store.postSale(draft).id.rawValue
+                    let answer = if let id { try await store.updateSale(SaleID(id), draft) } else { try await store.postSale(draft) }
+                    // The answer (partly made from what the booking wrote) is what a later read finds.
+                    #expect(answer == (try await store.sale(answer.id)), "seed \(seed): sale \(answer.id) answered otherwise than it reads")
+                    return answer.id.rawValue
                 }
                 do {
                     return (try await book(draft), draft)
