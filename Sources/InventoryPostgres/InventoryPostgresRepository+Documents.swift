@@ -168,7 +168,7 @@ extension InventoryPostgresRepository: LedgerRepository {
 
     /// Writes a document header; an edit keeps the id (and so the entry sequence) and drops the old lines.
     func saveHeader(_ connection: PostgresConnection, _ settings: ShopSettings, kind: MovementKind, effectiveAt: Instant,
-                    replacing old: DocumentHeader?, writer: PostgresLedgerWriter, columns: [HeaderColumn]) async throws -> Int64 {
+                    replacing old: DocumentHeader?, writer: PostgresLedgerWriter, columns: [HeaderColumn], recordedAt: Instant = InventoryPostgresRepository.now) async throws -> Int64 {
         let day = settings.calendar.dayNumber(milliseconds: effectiveAt.milliseconds)
         // The columns are a document kind's own (a few fixed lists), so each kind prepares one statement of each.
         if let old {
@@ -190,7 +190,7 @@ extension InventoryPostgresRepository: LedgerRepository {
         statement.bind(day)
         for column in columns { column.value.bind(to: &statement) }
         statement.bind(kind.rawValue)
-        statement.bind(Self.now)
+        statement.bind(recordedAt)
         return try await connection.prepared(statement, logger: self.logger).collect(Int64.self)[0]
     }
 

@@ -68,6 +68,7 @@ extension InventoryPostgresRepository {
         let writer = PostgresLedgerWriter(connection, calendar: settings.calendar, logger: self.logger)
         let booked = try await self.insertSale(connection, settings, draft, writer: writer, replacing: old)
         try await writer.flush()
+        if let record = booked.record { return record }
         return try await self.fetchSale(connection, SaleID(booked.id), justBooked: booked)
     }
 
@@ -80,7 +81,7 @@ extension InventoryPostgresRepository {
             var ids: [Int64] = []
             for (index, draft) in drafts.enumerated() {
                 do {
-                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil, known: known).id)
+                    ids.append(try await self.insertSale(connection, settings, draft, writer: writer, replacing: nil, known: known, answering: false).id)
                 } catch let error as InventoryError {
                     throw error.nested(under: "sales[\(index)]")
                 }
@@ -197,9 +198,13 @@ extension InventoryPostgresRepository {
     /// across instances and a refused sale takes none.
     /// `known` holds facts already read (a batch reads all its products' at once).
     func insertSale(_ connection: PostgresConnection, _ settings: ShopSettings, _ draft: SaleDraft, writer: PostgresLedgerWriter,
-                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:]) async throws -> BookedSale {
+                    replacing old: DocumentHeader?, known: [ProductID: ProductFacts] = [:], answering: Bool = true) async throws -> BookedSale {
+        var customerName: String?
         if let customer = draft.customerID {
-            try await self.requireRow(connection, table: "customer", id: customer.rawValue, field: "customerId", label: "customer")
+            // Locked against deletion for this write, as ``requireRow(_:table:id:field:label:)`` locks.
+            customerName = try await connection.prepared("SELECT name FROM customer WHERE id = \(customer.rawValue) FOR KEY SHARE", logger: self.logger)
+                .collect(String.self).first
+            guard customerName != nil else { throw InventoryError(.notFound, field: "customerId", "customer \(customer) does not exist") }
         }
         var products: [ProductID: ProductFacts] = [:]
         for (index, line) in draft.lines.enumerated() where products[line.productID] == nil {
@@ -220,17 +225,21 @@ extension InventoryPostgresRepository {
         let header = sale.draft
         // The header keeps the first payment that counts as the sale's method (lists and the CSV show it) and the cash
         // handed over in all; the payments themselves are in salePayment.
-        let tendered = sale.payments.compactMap(\.tendered)
         var columns: [HeaderColumn] = [
             ("customerId", .number(header.customerID?.rawValue)), ("note", .text(header.note)), ("tip", .number(header.tip.minorUnits)),
-            ("paymentMethod", .text((sale.payments.first(where: \.counts) ?? sale.payments.first)?.method.rawValue ?? header.paymentMethod.rawValue)),
-            ("cashTendered", .number(tendered.isEmpty ? nil : tendered.reduce(Money.zero, +).minorUnits)),
+            ("paymentMethod", .text(sale.headerPaymentMethod.rawValue)), ("cashTendered", .number(sale.headerCashTendered?.minorUnits)),
             ("pricesIncludeTax", .flag(includeTax)), ("approvedBy", .text(header.approvedBy)), ("stockApprovedBy", .text(header.stockApprovedBy)),
         ]
         // An edit keeps who rang the sale up and its receipt number.
         if old == nil { columns.append(("soldBy", .text(header.soldBy))) }
+        let recordedAt = Self.now
         let documentID = try await self.saveHeader(connection, settings, kind: .sale, effectiveAt: header.effectiveAt, replacing: old, writer: writer,
-                                                   columns: columns)
+                                                   columns: columns, recordedAt: recordedAt)
+        // A new sale is answered from what is written here (``PricedSale/record(id:recordedAt:receiptNumber:productNames:booked:payments:customerName:customerVisit:)``):
+        // the ledger keeps its lines' movement ids and costs as it writes them. Its number is given after the commit.
+        let answeredAsWritten = answering && old == nil && header.stockApprovedBy.isEmpty
+        if answeredAsWritten { writer.watchedDocument = documentID }
+        defer { writer.watchedDocument = nil }
         let day = settings.calendar.dayNumber(milliseconds: header.effectiveAt.milliseconds)
         let now = Self.now
         let pending = sale.lines.enumerated().map { index, line in
@@ -264,7 +273,23 @@ extension InventoryPostgresRepository {
         }
         let payments = try await self.writePayments(connection, sale.payments, documentID: documentID, replacing: old != nil)
         // A new sale is numbered just after it commits (``numberReceipts(on:waitingFor:)``).
-        return BookedSale(id: documentID, withOptions: withOptions, payments: payments)
+        var booked = BookedSale(id: documentID, withOptions: withOptions, payments: payments)
+        if answeredAsWritten {
+            let id = SaleID(documentID)
+            var visit: Int?
+            if let customer = header.customerID { visit = try await self.visitNumber(connection, sale: id, customer: customer) }
+            booked.record = sale.record(id: id, recordedAt: recordedAt, receiptNumber: 0, productNames: products.mapValues(\.name),
+                                        booked: BookedSale.lines(of: sale, written: writer.watchedLines), payments: payments,
+                                        customerName: customerName, customerVisit: visit)
+        }
+        return booked
+    }
+
+    /// Which of `customer`'s visits sale `id` is.
+    func visitNumber(_ connection: PostgresConnection, sale id: SaleID, customer: CustomerID) async throws -> Int {
+        Int(try await connection.prepared("""
+            SELECT COUNT(*) FROM document WHERE customerId = \(customer.rawValue) AND kind = 'sale' AND id <= \(id.rawValue)
+            """, logger: self.logger).collect(Int64.self).first ?? 0)
     }
 
     /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable);
@@ -381,11 +406,7 @@ extension InventoryPostgresRepository {
             record.payments = try await self.fetchPayments(connection, id)
             record.returns = try await self.fetchReturns(connection, of: id)
         }
-        if let customer = record.customerID {
-            record.customerVisit = Int(try await connection.prepared("""
-                SELECT COUNT(*) FROM document WHERE customerId = \(customer.rawValue) AND kind = 'sale' AND id <= \(id.rawValue)
-                """, logger: self.logger).collect(Int64.self).first ?? 0)
-        }
+        if let customer = record.customerID { record.customerVisit = try await self.visitNumber(connection, sale: id, customer: customer) }
         return record
     }
 

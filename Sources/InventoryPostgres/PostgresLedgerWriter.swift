@@ -57,6 +57,13 @@ final class PostgresLedgerWriter: @unchecked Sendable {
     private let logger: Logger
     private var states: [ProductID: ProductLedgerState] = [:]
     private var requestFields: [Int64: [Int: String]] = [:]
+    /// The document whose lines' movement ids and value changes are kept in ``watchedLines`` as they are written and
+    /// re-costed (a sale just booked is answered from them instead of read back).
+    var watchedDocument: Int64? {
+        didSet { self.watchedLines = [:] }
+    }
+    /// Line number → movement id and value change, of ``watchedDocument``.
+    private(set) var watchedLines: [Int: (id: Int64, valueChange: Money)] = [:]
     private var salesByMonth: [SalesMonth: (quantitySold: Int64, revenue: Int64)] = [:]
 
     private struct SalesMonth: Hashable {
@@ -205,6 +212,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
             let outcome = try self.apply(effect, to: &ledger, state: state, at: linePosition, kind: MovementKind(rawValue: row.13) ?? .adjustment,
                                          beyondStock: row.14, blame: field)
             if case .issue(let issued) = effect { booked[id] = (-outcome.valueChange, issued) }
+            if let watched = self.watchedDocument, watched == row.11 { self.watchedLines[row.12] = (id, outcome.valueChange) }
             let stored = (row.5, row.6, row.7, row.8, row.9)
             let fresh = (
                 outcome.valueChange.minorUnits, outcome.costAdjustment.minorUnits, outcome.balance.quantity.thousandths,
@@ -293,7 +301,7 @@ final class PostgresLedgerWriter: @unchecked Sendable {
             self.countSales(productID: line.productID.rawValue, day: line.day,
                             quantitySold: -line.effect.quantityChange.thousandths, revenue: line.revenue.minorUnits)
         }
-        try await self.connection.run("""
+        let id = try await self.connection.prepared("""
             INSERT INTO movement (documentId, kind, lineNo, productId, effectiveAt, day, recordedAt, effect, quantity, unitAmount,
                 discount, taxRate, revenue, tax, lotCode, expiryDate, sourceMovementId, valueChange, costAdjustment,
                 quantityAfter, valueAfter, averageCostAfter, beyondStock)
@@ -302,7 +310,9 @@ final class PostgresLedgerWriter: @unchecked Sendable {
                 \(line.discount.minorUnits), \(line.taxRate.hundredths), \(line.revenue.minorUnits), \(line.tax.minorUnits), \(line.lotCode),
                 \(line.expiryDate), \(line.sourceMovementID?.rawValue), \(outcome.valueChange.minorUnits), \(outcome.costAdjustment.minorUnits),
                 \(outcome.balance.quantity.thousandths), \(outcome.balance.value.minorUnits), \(outcome.balance.averageCost.scaled), \(line.beyondStock))
-            """, logger: self.logger)
+            RETURNING id
+            """, logger: self.logger).collect(Int64.self).first
+        if line.documentID == self.watchedDocument, let id { self.watchedLines[line.lineNo] = (id, outcome.valueChange) }
     }
 }
 

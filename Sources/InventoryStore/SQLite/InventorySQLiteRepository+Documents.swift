@@ -472,18 +472,11 @@ extension InventorySQLiteRepository {
     static func bookedRecord(_ db: Database, _ sale: PricedSale, id documentID: Int64, recordedAt: Int64, receiptNumber: Int64,
                              products: [ProductID: ProductFacts], written: [Int: (id: Int64, valueChange: Money)], payments: [PaymentRecord],
                              customerName: String?) throws -> SaleRecord {
-        var booked = sale.lines.indices.map { index in
-            PricedSale.BookedLine(movementID: MovementID(written[index]?.id ?? 0), valueChange: written[index]?.valueChange ?? .zero)
-        }
-        for (lineNo, line) in written where lineNo >= RecipeLines.lineNo(line: 0, component: 0) {
-            let saleLine = RecipeLines.saleLine(of: lineNo)
-            if booked.indices.contains(saleLine) { booked[saleLine].valueChange += line.valueChange }
-        }
         let id = SaleID(documentID)
         let visit = try sale.draft.customerID.map { try Self.visitNumber(db, sale: id, customer: $0) }
         return sale.record(id: id, recordedAt: Instant(milliseconds: recordedAt), receiptNumber: receiptNumber,
-                           productNames: products.mapValues(\.name), booked: booked, payments: payments, customerName: customerName,
-                           customerVisit: visit)
+                           productNames: products.mapValues(\.name), booked: BookedSale.lines(of: sale, written: written), payments: payments,
+                           customerName: customerName, customerVisit: visit)
     }
 
     /// Writes a sale's payments, replacing those it had (an edit; a sale with returns, so refunds, is not editable);
@@ -795,6 +788,19 @@ package struct BookedSale: Sendable {
     package var payments: [PaymentRecord]
     /// The whole sale as written, when the store could answer it without reading it back.
     package var record: SaleRecord?
+
+    /// Each line of `sale` as the ledger wrote it (`written`: line number → movement id and value change), its cost
+    /// with its ingredients' (a recipe's issues are lines `RecipeLines.lineNo(line:component:)`).
+    package static func lines(of sale: PricedSale, written: [Int: (id: Int64, valueChange: Money)]) -> [PricedSale.BookedLine] {
+        var booked = sale.lines.indices.map { index in
+            PricedSale.BookedLine(movementID: MovementID(written[index]?.id ?? 0), valueChange: written[index]?.valueChange ?? .zero)
+        }
+        for (lineNo, line) in written where lineNo >= RecipeLines.lineNo(line: 0, component: 0) {
+            let saleLine = RecipeLines.saleLine(of: lineNo)
+            if booked.indices.contains(saleLine) { booked[saleLine].valueChange += line.valueChange }
+        }
+        return booked
+    }
 
     package init(id: Int64, withOptions: Bool, payments: [PaymentRecord]) {
         self.id = id
