@@ -18,6 +18,10 @@
 # `stockroom serve` (for example --metrics, to measure what the measurements cost). LOG_LEVEL is the server's log
 # level (default error here; a shop runs at info, where every request writes a line).
 # wrk and the server share the machine's cores: on 2 cores wrk's own CPU use lowers the figures.
+# ROWS chooses the requests (default: barcode_session barcode health search search_picker sale; the ceiling always
+# runs) and CONNECTIONS the connection counts (default: 1 16 64); a target is judged only when its rows ran.
+# PERF_ROW=<request> with PERF_OUT=<file> also records the server with `perf record -g` for three seconds of that
+# request's row at 16 connections (or its first), starting a second in: where the server's time goes under load.
 set -euo pipefail
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
@@ -205,13 +209,22 @@ PY
 
 declare -a rows=()
 # The browser session goes first: a session left idle for the shop's lock time (5 minutes by default) locks.
-for kind in baseline barcode_session barcode health search search_picker sale; do
-    for connections in 1 16 64; do
+rows_run=" ${ROWS:-barcode_session barcode health search search_picker sale} "
+connections_run=" ${CONNECTIONS:-1 16 64} "
+perf_connections=16
+[[ $connections_run == *" 16 "* ]] || perf_connections=$(awk '{ print $1 }' <<<"$connections_run")
+ran() { [[ $rows_run == *" $1 "* ]]; }
+for kind in baseline $rows_run; do
+    for connections in $connections_run; do
         threads=$(( connections < 2 ? 1 : 2 ))
         log="$work/wrk-$kind-$connections.log"
         target_url=$base
         [[ $kind == baseline ]] && target_url="http://127.0.0.1:$baseline_port"
         echo "wrk: $kind, $connections connections, ${duration}s…" >&2
+        if [[ -n ${PERF_OUT:-} && $kind == "${PERF_ROW:-}" && $connections == "$perf_connections" ]]; then
+            command -v perf >/dev/null || { echo "error: PERF_OUT needs perf (apt-get install linux-perf)" >&2; exit 2; }
+            (sleep 1; perf record -F 2000 -g -p "$server_pid" -o "$PERF_OUT" -- sleep 3 >/dev/null 2>&1) &
+        fi
         wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/${kind//_/-}.lua" "$target_url" >"$log" 2>&1 \
             || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
         result=$(grep '^RESULT ' "$log" | tail -n 1) || { cat "$log" >&2; echo "error: no RESULT line from wrk" >&2; exit 1; }
@@ -253,8 +266,8 @@ echo
 
 # Each route's rate as a share of the ceiling in this run, at each connection count.
 printf '%-46s %11s %9s\n' "share of the ceiling (bare Hummingbird app)" "connections" "%"
-for kind in health barcode barcode_session search search_picker sale; do
-    for connections in 1 16 64; do
+for kind in $rows_run; do
+    for connections in $connections_run; do
         rate_var="rate_${kind}_${connections}" ceiling_var="rate_baseline_${connections}"
         share=$(awk -v r="${!rate_var}" -v c="${!ceiling_var}" 'BEGIN { printf "%.0f", (c > 0) ? 100 * r / c : 0 }')
         printf '%-46s %11s %9s\n' "$kind" "$connections" "$share"
@@ -271,16 +284,23 @@ share() {
     if awk -v r="${!rate_var}" -v p="${!p99_var}" -v e="${!errors_var}" -v h="$half_ceiling" 'BEGIN { exit !(r >= h && p <= 5 && e == 0) }'; then met=yes; fi
     printf '%s | %s | %s\n' "$name" "$met" "16 conn: ${!rate_var} req/s of a ceiling of $rate_baseline_16 ($(( 100 * ${!rate_var} / (rate_baseline_16 > 0 ? rate_baseline_16 : 1) )) %), p99 ${!p99_var} ms"
 }
-share barcode "barcode lookup with an API token ≥ 50 % of the ceiling, p99 ≤ 5 ms"
-share barcode_session "barcode lookup with a browser session ≥ 50 % of the ceiling, p99 ≤ 5 ms"
+if [[ $connections_run != *" 16 "* ]]; then
+    echo "(no row at 16 connections: the targets are not judged)"
+    exit 0
+fi
+ran barcode && share barcode "barcode lookup with an API token ≥ 50 % of the ceiling, p99 ≤ 5 ms"
+ran barcode_session && share barcode_session "barcode lookup with a browser session ≥ 50 % of the ceiling, p99 ≤ 5 ms"
 # Search (point 2): ≥ 50 % of the token lookup's rate at 16 connections, p50 ≤ 3 ms.
 search_target() {
     local kind=$1 name=$2 rate_var="rate_${1}_16" p50_var="p50_${1}_16" errors_var="errors_${1}_16" met=no
     if awk -v r="${!rate_var}" -v p="${!p50_var}" -v e="${!errors_var}" -v l="$rate_barcode_16" 'BEGIN { exit !(2 * r >= l && p <= 3 && e == 0) }'; then met=yes; fi
     printf '%s | %s | %s\n' "$name" "$met" "16 conn: ${!rate_var} req/s, $(( 100 * ${!rate_var} / (rate_barcode_16 > 0 ? rate_barcode_16 : 1) )) % of the token lookup's $rate_barcode_16, p50 ${!p50_var} ms"
 }
-search_target search "search, 50 products a page, ≥ 50 % of the token lookup's rate, p50 ≤ 3 ms"
-search_target search_picker "search, 8 products a page, ≥ 50 % of the token lookup's rate, p50 ≤ 3 ms"
+if ran barcode; then
+    ran search && search_target search "search, 50 products a page, ≥ 50 % of the token lookup's rate, p50 ≤ 3 ms"
+    ran search_picker && search_target search_picker "search, 8 products a page, ≥ 50 % of the token lookup's rate, p50 ≤ 3 ms"
+fi
+if ! ran sale || [[ $connections_run != *" 64 "* ]]; then exit 0; fi
 sales_met=yes
 for connections in 16 64; do
     rate_var="rate_sale_${connections}" p99_var="p99_sale_${connections}" errors_var="errors_sale_${connections}"
