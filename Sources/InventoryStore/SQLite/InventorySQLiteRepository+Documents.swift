@@ -293,7 +293,6 @@ extension InventorySQLiteRepository {
         return try Self.fetchSale(db, SaleID(booked.id), justBooked: booked)
     }
 
-
     public func postSales(_ drafts: [SaleDraft]) async throws {
         try await self.write { db, settings, log in
             let writer = LedgerWriter(db, calendar: settings.calendar)
