@@ -3,14 +3,19 @@ import InventoryDomain
 import Testing
 
 extension LedgerConformance {
-    /// A sale booked (new or edited) is answered partly from what its booking wrote rather than read back (its payments,
-    /// no options or returns to look for when it has none: ``BookedSale``). The answer must be what a later read of the
+    /// A sale booked is answered from what its booking wrote rather than read back: a new one wholly
+    /// (``PricedSale/record(id:recordedAt:receiptNumber:productNames:booked:payments:customerName:customerVisit:)``), an
+    /// edit with its payments as written and no options or returns to look for when it has none. The answer must be what a later read of the
     /// same sale finds, on random sales with and without options, customers, split payments of every status, cash handed
-    /// over, the rest worked out, recipes, and lines sold beyond stock with a manager's approval.
+    /// over, the rest worked out, recipes, and lines sold beyond stock with a manager's approval; prices before tax and
+    /// prices including tax.
     @Suite struct BookedAnswer {
-        @Test(arguments: Backend.ported)
-        func aBookedSaleIsAnsweredAsALaterReadFindsIt(backend: Backend) async throws {
+        @Test(arguments: Backend.ported, [false, true])
+        func aBookedSaleIsAnsweredAsALaterReadFindsIt(backend: Backend, pricesIncludeTax: Bool) async throws {
             let store = try await backend.make()
+            var settings = try await store.settings()
+            settings.pricesIncludeTax = pricesIncludeTax   // (before any sale: free to change)
+            try await store.saveSettings(settings)
             let beans = try await store.createProduct(ProductDetails(name: "Beans", salePrice: eur("9.00")))
             let milk = try await store.createProduct(ProductDetails(name: "Milk", unit: "l", salePrice: eur("2.00"), taxRate: Percent(hundredths: 700)))
             let latte = try await store.createProduct(ProductDetails(name: "Latte", salePrice: eur("3.10"), tracksStock: false))
