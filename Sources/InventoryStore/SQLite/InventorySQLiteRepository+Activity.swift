@@ -52,19 +52,23 @@ final class ActivityLog {
             """)
         let note = try self.db.cachedStatement(sql: "UPDATE product SET lowNoted = ? WHERE id = ?")
         for id in touched {
-            guard let row = try Row.fetchOne(fetch, arguments: [id.rawValue]) else { continue }
-            let quantity = Quantity(thousandths: row[1])
-            let own = (row[3] as Int64?).map(Quantity.init(thousandths:)), category = (row[4] as Int64?).map(Quantity.init(thousandths:))
-            let status = StockStatus.of(quantity: quantity, tracksStock: row[2], productThreshold: own, categoryThreshold: category,
+            // Read from the statement itself (no GRDB row): this runs on every sale, inside the serial write.
+            guard let row = try fetch.firstRow(arguments: [id.rawValue], { row in
+                (name: row[0] as String, quantity: Quantity(thousandths: row[1]), tracksStock: row[2] as Bool,
+                 own: (row[3] as Int64?).map(Quantity.init(thousandths:)), category: (row[4] as Int64?).map(Quantity.init(thousandths:)),
+                 isArchived: row[5] as Bool, noted: row[6] as Bool)
+            }) else { continue }
+            let (quantity, own, category) = (row.quantity, row.own, row.category)
+            let status = StockStatus.of(quantity: quantity, tracksStock: row.tracksStock, productThreshold: own, categoryThreshold: category,
                                         shopDefault: settings.lowStockDefault)
-            switch LowStockCrossing.decide(status: status, isArchived: row[5], noted: row[6]) {
+            switch LowStockCrossing.decide(status: status, isArchived: row.isArchived, noted: row.noted) {
             case .unchanged:
                 continue
             case .wentLow:
                 try note.execute(arguments: [true, id.rawValue])
                 let threshold = StockStatus.effectiveThreshold(productThreshold: own, categoryThreshold: category,
                                                                shopDefault: settings.lowStockDefault)
-                try self.record(ShopActivity.wentLow(id, name: row[0], stock: quantity, threshold: threshold, by: self.agent,
+                try self.record(ShopActivity.wentLow(id, name: row.name, stock: quantity, threshold: threshold, by: self.agent,
                                                      at: Instant(milliseconds: InventorySQLiteRepository.now)))
             case .recovered:
                 try note.execute(arguments: [false, id.rawValue])
