@@ -124,7 +124,7 @@ public enum SortedJSONEncoder {
     }
 
     /// Whether `a` sorts before `b` by their UTF-8 bytes.
-    private static func precedes(_ a: String, _ b: String) -> Bool {
+    static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
@@ -401,7 +401,7 @@ public struct SortedJSONObject {
         guard let values else { return }
         self.key(key)
         self.output.append(UInt8(ascii: "{"))
-        for (index, name) in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+        for (index, name) in values.keys.sorted(by: SortedJSONEncoder.precedes).enumerated() {
             if index > 0 { self.output.append(UInt8(ascii: ",")) }
             self.output.appendQuoted(name)
             self.output.append(UInt8(ascii: ":"))
