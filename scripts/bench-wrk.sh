@@ -22,6 +22,8 @@
 # runs) and CONNECTIONS the connection counts (default: 1 16 64); a target is judged only when its rows ran.
 # PERF_ROW=<request> with PERF_OUT=<file> also records the server with `perf record -g` for three seconds of that
 # request's row at 16 connections (or its first), starting a second in: where the server's time goes under load.
+# METRICS_OUT=<prefix> (with SERVE_ARGS=--metrics) saves the server's /metrics after each row as <prefix>.<row>-<connections>
+# (the counters and histograms add up over the rows run so far).
 set -euo pipefail
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
@@ -227,6 +229,9 @@ for kind in baseline $rows_run; do
         fi
         wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/${kind//_/-}.lua" "$target_url" >"$log" 2>&1 \
             || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
+        if [[ -n ${METRICS_OUT:-} && $kind != baseline ]]; then
+            curl -s --max-time 10 "$base/metrics" >"$METRICS_OUT.$kind-$connections" || echo "note: no /metrics (serve --metrics?)" >&2
+        fi
         result=$(grep '^RESULT ' "$log" | tail -n 1) || { cat "$log" >&2; echo "error: no RESULT line from wrk" >&2; exit 1; }
         read -r _ requests duration_us p50 p99 connect_errors read_errors write_errors timeouts non2xx <<<"$result"
         # wrk's "Non-2xx or 3xx responses" (status > 399) are errors, and so is every socket error and timeout.
