@@ -58,6 +58,9 @@ extension InventorySQLiteRepository {
                 defer { self.dropRecentReads() }
                 try checked.backup(to: self.dbWriter)
                 try SQLiteMigrations.migrator.migrate(self.dbWriter)
+                // The writer commits without flushing (``WALFlusher``): the restored books are on the disk before the
+                // restore is answered.
+                try self.coalescer.flusher?.flushNow()
             } catch {
                 throw InventoryError(.storage, field: "file", "the restore failed", cause: error)
             }

@@ -4,7 +4,9 @@ import InventoryDomain
 import Metrics
 import Synchronization
 
-/// The shop's books in one SQLite file (GRDB): WAL, foreign keys on, `synchronous=FULL`.
+/// The shop's books in one SQLite file (GRDB): WAL, foreign keys on; every write acknowledged only once it is on the
+/// disk (the writer commits with `synchronous=NORMAL` and a ``WALFlusher`` flushes the log before the callers are
+/// answered; the readers keep `synchronous=FULL`, which they never use).
 public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     let dbWriter: any DatabaseWriter
     /// Every write goes through one group-commit queue (see ``WriteCoalescer``).
@@ -60,8 +62,22 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     public init(_ dbWriter: any DatabaseWriter) throws {
         self.dbWriter = dbWriter
         self.pointReaders = (dbWriter as? DatabasePool).map { PointReaders(path: $0.path) }
-        self.coalescer = WriteCoalescer(dbWriter, metrics: self.metrics)
+        // On a file, the writer's commits leave the flush to the flusher, which makes each batch durable on a thread of
+        // its own before its callers are answered (``WALFlusher``): the writer runs the next batch meanwhile.
+        // Checkpoints run on a connection of their own too (``WALCheckpointer``), never inside the writer's commits.
+        var flusher: WALFlusher?
+        var checkpointer: WALCheckpointer?
+        if let pool = dbWriter as? DatabasePool {
+            flusher = WALFlusher(databasePath: pool.path, metrics: self.metrics)
+            checkpointer = WALCheckpointer(databasePath: pool.path, metrics: self.metrics)
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            }
+        }
+        self.coalescer = WriteCoalescer(dbWriter, flusher: flusher, checkpointer: checkpointer, metrics: self.metrics)
         try SQLiteMigrations.migrator.migrate(dbWriter)
+        try flusher?.flushNow()
         self.cacheInvalidator = CacheInvalidator([
             "setting": [self.settingsCache],
             "session": [self.sessionCache],
@@ -338,10 +354,13 @@ extension InventorySQLiteRepository {
 }
 
 extension InventorySQLiteRepository {
-    /// The value of a PRAGMA on a connection (e.g. `journal_mode`, `synchronous`).
-    public func pragma(_ name: String) async throws -> String {
+    /// The value of a PRAGMA on a reading connection (e.g. `journal_mode`, `synchronous`), or on the writer's.
+    public func pragma(_ name: String, onTheWriter: Bool = false) async throws -> String {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else {
             throw InventoryError(.invalidValue, field: "pragma", "not a pragma name")
+        }
+        if onTheWriter {
+            return try await self.dbWriter.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
         }
         return try await self.read { db in try String.fetchOne(db, sql: "PRAGMA \(name)") ?? "" }
     }

@@ -6,8 +6,10 @@ import Metrics
 ///
 /// - `stockroom_group_commit_writes`: how many writes shared each group-commit transaction (a histogram);
 /// - `stockroom_group_commit_wait_seconds`: how long each write waited for its transaction to begin;
-/// - `stockroom_database_seconds{operation="read"}`: each read, `{operation="write"}`: each group transaction,
-///   its commit (and so its disk flush) included;
+/// - `stockroom_database_seconds{operation="read"}`: each read, `{operation="write"}`: each group transaction up to
+///   its commit, `{operation="flush"}`: each flush of the write-ahead log that made committed transactions durable
+///   (``WALFlusher``; on a database in memory, where there is nothing to flush, none), `{operation="checkpoint"}`:
+///   each copy of the log into the database file (``WALCheckpointer``);
 /// - `stockroom_cache_lookups_total{cache, result}`: kept reads (``RecentReads``) found (`hit`) or read (`miss`).
 ///
 /// The measurements are bound to the backend bootstrapped when the repository is opened.
@@ -16,6 +18,8 @@ struct StoreMetrics: Sendable {
     let wait = Timer(label: "stockroom_group_commit_wait_seconds", preferredDisplayUnit: .seconds)
     let readTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "read")], preferredDisplayUnit: .seconds)
     let writeTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "write")], preferredDisplayUnit: .seconds)
+    let flushTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "flush")], preferredDisplayUnit: .seconds)
+    let checkpointTime = Timer(label: "stockroom_database_seconds", dimensions: [("operation", "checkpoint")], preferredDisplayUnit: .seconds)
 
     /// Nanoseconds on a clock that never steps, for measuring.
     static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -4,10 +4,12 @@ import Synchronization
 
 /// Group commit for the shop's writes.
 ///
-/// With `synchronous=FULL` every commit waits for the disk. Writes that arrive while a transaction is running are
-/// gathered into the next one, each in its own savepoint, and every caller is answered only after the transaction
-/// holding its write has committed: N concurrent sales then pay for one disk flush instead of N, and an
-/// acknowledged write is still a durable one.
+/// Every acknowledged write must be on the disk. Writes that arrive while a transaction is running are gathered into
+/// the next one, each in its own savepoint, and every caller is answered only after the transaction holding its write
+/// has committed and been flushed to the disk: N concurrent sales then pay for one disk flush instead of N, and an
+/// acknowledged write is still a durable one. On a database file the flush is a ``WALFlusher``'s, on a thread of its
+/// own, so the next batch runs while the last one's flush is under way; without one (a database in memory, or a
+/// connection that commits with `synchronous=FULL`) a caller is answered as soon as its commit returns.
 ///
 /// Each write keeps its own outcome: one that throws rolls back its savepoint only, and its caller gets the error
 /// while the others in the batch commit. If the commit itself fails, every caller in the batch gets that error and
@@ -40,16 +42,26 @@ final class WriteCoalescer: Sendable {
     private let writer: any DatabaseWriter
     private let state = Mutex(State())
     private let metrics: StoreMetrics
+    /// Where batches are run and committed, one after another (``drain()``).
+    private let drainQueue = DispatchQueue(label: "stockroom.group-commit", qos: .userInitiated)
+    /// Makes each committed batch durable before its callers are answered (nil: the commit itself did).
+    let flusher: WALFlusher?
+    /// Told of every commit, copies the log into the database file off the writer's thread (nil: SQLite's automatic
+    /// checkpoint does, in the commits).
+    let checkpointer: WALCheckpointer?
 
-    init(_ writer: any DatabaseWriter, metrics: StoreMetrics = StoreMetrics()) {
+    init(_ writer: any DatabaseWriter, flusher: WALFlusher? = nil, checkpointer: WALCheckpointer? = nil, metrics: StoreMetrics = StoreMetrics()) {
         self.writer = writer
+        self.flusher = flusher
+        self.checkpointer = checkpointer
         self.metrics = metrics
     }
 
     /// How many writes wait for the next transaction (for tests that need a known queue).
     var waiting: Int { self.state.withLock { $0.pending.count } }
 
-    /// Runs `body` in a savepoint of the next group transaction and returns its result after that transaction commits.
+    /// Runs `body` in a savepoint of the next group transaction and returns its result after that transaction has
+    /// committed and is on the disk.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job = Job(
@@ -67,13 +79,15 @@ final class WriteCoalescer: Sendable {
                 return true
             }
             if startDraining {
-                Task.detached { await self.drain() }
+                self.drainQueue.async { self.drain() }
             }
         }
     }
 
-    /// Commits batches until no write is waiting.
-    private func drain() async {
+    /// Commits batches until no write is waiting, on a thread of its own (``drainQueue``) and with GRDB's synchronous
+    /// `write`, which runs on that thread: one batch follows another without a hop to GRDB's queue and back to the
+    /// Swift concurrency pool, where the next batch would wait behind the requests being served.
+    private func drain() {
         while true {
             let batch = self.state.withLock { state in
                 let batch = Array(state.pending.prefix(Self.maximumBatch))
@@ -87,9 +101,14 @@ final class WriteCoalescer: Sendable {
             self.metrics.batchSize.record(batch.count)
             do {
                 let shared = batch.count > 1
-                let answers = try await self.writer.write { db in try batch.map { try $0.run(db, shared) } }
+                let answers = try self.writer.write { db in try batch.map { try $0.run(db, shared) } }
                 self.metrics.writeTime.recordNanoseconds(StoreMetrics.elapsed(since: start))
-                for answer in answers { answer(nil) }
+                self.checkpointer?.noteCommit()
+                if let flusher = self.flusher {
+                    flusher.answerWhenDurable(answers)
+                } else {
+                    for answer in answers { answer(nil) }
+                }
             } catch {
                 for job in batch { job.fail(error) }
             }
