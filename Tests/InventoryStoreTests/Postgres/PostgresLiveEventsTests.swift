@@ -102,19 +102,29 @@ struct PostgresLiveEventsTests {
         let location = try Backend.postgresLocation()
         let a = try await Self.instance(location)
         let b = try await Self.instance(location)
-        // B keeps the settings it read (for up to a second): a change made behind its back, by SQL, is not seen yet.
-        let before = try await b.store.settings()
-        let keptAt = ContinuousClock.now
-        _ = try await Self.sql(a.store, "INSERT INTO setting (key, value) VALUES ('lockMinutes', '7') ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1::bigint")
-        #expect(try await b.store.settings() == before)
-        // A change through A: A sees it at once, B as soon as A's notification arrives, well within the second.
-        var changed = before
-        changed.lockMinutes = 42
-        try await a.store.saveSettings(changed)
-        #expect(try await a.store.settings().lockMinutes == 42)
-        try await Self.eventually("B hears A's settings change") { b.heard.all.contains { $0.kind == .settingsChanged } }
-        #expect(try await b.store.settings().lockMinutes == 42)
-        #expect(ContinuousClock.now - keptAt < .seconds(1), "B's kept settings had run out anyway: the check above proved nothing")
+        // The proof needs B's kept settings to outlive the steps below (a second): on a machine so busy that they ran
+        // longer, B read the settings again anyway and the attempt proves nothing, so it is made again (five at most).
+        var proved = false
+        for attempt in 0..<5 where !proved {
+            // B keeps the settings it read (for up to a second): a change made behind its back, by SQL, is not seen yet.
+            let before = try await b.store.settings()
+            let keptAt = ContinuousClock.now
+            _ = try await Self.sql(a.store, "INSERT INTO setting (key, value) VALUES ('lockMinutes', \(String(100 + attempt))) ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1::bigint")
+            let stillKept = try await b.store.settings() == before
+            // A change through A: A sees it at once, B as soon as A's notification arrives, well within the second.
+            var changed = before
+            changed.lockMinutes = 42 + attempt
+            let heardBefore = b.heard.all.count { $0.kind == .settingsChanged }
+            try await a.store.saveSettings(changed)
+            #expect(try await a.store.settings().lockMinutes == 42 + attempt)
+            try await Self.eventually("B hears A's settings change") { b.heard.all.count { $0.kind == .settingsChanged } > heardBefore }
+            let seen = try await b.store.settings().lockMinutes == 42 + attempt
+            guard ContinuousClock.now - keptAt < .seconds(1) else { continue }
+            #expect(stillKept, "B read a change made behind its back before its kept settings ran out")
+            #expect(seen, "B did not see A's change with its notification")
+            proved = true
+        }
+        #expect(proved, "B's kept settings ran out before the end of each of five attempts: the checks proved nothing")
         // And whatever the notifications, a kept read lasts a second at most.
         _ = try await Self.sql(a.store, "INSERT INTO setting (key, value) VALUES ('lockMinutes', '9') ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING 1::bigint")
         try await Self.eventually("B reads the settings again within a second", within: 2) { try await b.store.settings().lockMinutes == 9 }
