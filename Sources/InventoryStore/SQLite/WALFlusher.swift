@@ -85,7 +85,7 @@ final class WALFlusher: Sendable {
 }
 
 /// The write-ahead log file of a database, flushed through a descriptor of its own.
-final class WriteAheadLogFile: @unchecked Sendable {
+final class WriteAheadLogFile: Sendable {
     let path: String
     private let descriptor = Mutex<Int32>(-1)
 
