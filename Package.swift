@@ -97,6 +97,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "stockroom", dependencies: ["StockroomCLI"], swiftSettings: swiftSettings),
+        // posix_spawn for the tests that start programs (Foundation's Process can read past a buffer on Linux).
+        .target(name: "ChildProcess", path: "Tests/ChildProcess", swiftSettings: swiftSettings),
         .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "InventoryStoreTests",
@@ -109,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "InventoryServerTests",
             dependencies: [
-                "InventoryServer", "InventoryDomain", "InventoryStore",
+                "InventoryServer", "InventoryDomain", "InventoryStore", "ChildProcess",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -120,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StockroomCLITests",
-            dependencies: ["StockroomCLI", "InventoryDomain", "InventoryStore"],
+            dependencies: ["StockroomCLI", "InventoryDomain", "InventoryStore", "ChildProcess"],
             swiftSettings: swiftSettings
         ),
 
@@ -140,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "StockroomClientTests",
             dependencies: [
-                "StockroomClient",
+                "StockroomClient", "ChildProcess",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -154,7 +156,7 @@ let package = Package(
         .target(name: "CImageShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg")]),
         .target(name: "BarcodeImage", dependencies: ["BarcodeReader", "CImageShim"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "BarcodeReaderTests", dependencies: ["BarcodeReader", "BarcodeImage"],
+            name: "BarcodeReaderTests", dependencies: ["BarcodeReader", "BarcodeImage", "ChildProcess"],
             // Pictures read by the tests through #filePath (a misread case kept as a regression fixture).
             exclude: ["Fixtures"], swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import BarcodeImage
 @testable import BarcodeReader
+import ChildProcess
 import Foundation
 import Testing
 
@@ -123,14 +124,8 @@ enum ZintRender {
     static func render(barcode: Int, data: String, extra: [String] = []) throws -> GrayscaleImage {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("zint-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path))
-        process.arguments = ["-b", String(barcode), "-d", data, "--quietzones", "-o", out.path] + extra
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "zint -b \(barcode) -d \(data) \(extra)")
+        let status = try ChildProcess(try #require(path), ["-b", String(barcode), "-d", data, "--quietzones", "-o", out.path] + extra).wait()
+        #expect(status == 0, "zint -b \(barcode) -d \(data) \(extra)")
         return try ImageLoader.load(path: out.path)
     }
 

@@ -1,5 +1,6 @@
 import BarcodeImage
 import BarcodeReader
+import ChildProcess
 import Foundation
 import Testing
 
@@ -197,18 +198,11 @@ enum GeneratedCorpus {
         let python = repository.appendingPathComponent(".venv-barcode/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("barcode-gen-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
+        let arguments = [
             repository.appendingPathComponent("scripts/barcode-gen.py").path, "--seed", String(seed), "--count",
             String(count), "--out", out.path,
         ] + options
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch { return nil }
-        return process.terminationStatus == 0 ? out : nil
+        guard let child = try? ChildProcess(python, arguments) else { return nil }
+        return child.wait() == 0 ? out : nil
     }
 }

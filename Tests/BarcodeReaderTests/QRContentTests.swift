@@ -1,5 +1,6 @@
 import BarcodeImage
 @testable import BarcodeReader
+import ChildProcess
 import Foundation
 import Testing
 
@@ -77,14 +78,7 @@ enum SegnoRender {
     }
 
     private static func run(_ script: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ChildProcess(python, ["-c", script]).wait()
     }
 
     static func render(_ body: String, text: String) throws -> [GrayscaleImage] {

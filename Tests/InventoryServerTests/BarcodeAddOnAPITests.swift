@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,12 +18,8 @@ import Testing
         let magazine = try await store.createProduct(ProductDetails(name: "Magazine", barcode: "4006381333931", salePrice: Money(minorUnits: 590)))
         let png = FileManager.default.temporaryDirectory.appendingPathComponent("addon-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.zint))
-        process.arguments = ["-b", "13", "-d", "400638133393+51234", "--quietzones", "--scale", "3", "-o", png.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let zint = try ChildProcess.run(try #require(Self.zint), ["-b", "13", "-d", "400638133393+51234", "--quietzones", "--scale", "3", "-o", png.path])
+        #expect(zint.status == 0, "\(zint.errors)")
         let bytes = try [UInt8](Data(contentsOf: png))
         try await app.test(.router) { raw in
             let reply = try await Caller(client: raw, token: staff).call(.post, "/api/v1/barcodes/decode", nil, raw: bytes)

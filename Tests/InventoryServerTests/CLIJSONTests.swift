@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,18 +21,10 @@ struct BuiltCLI {
 
     /// Runs `stockroom ARGS… --data FOLDER`; a non-zero exit is a test failure naming the command and its error.
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = try #require(Self.executable, "build the stockroom executable first (swift build --build-tests)")
-        process.arguments = arguments + ["--data", self.data]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "stockroom \(arguments.joined(separator: " ")): \(problem)")
-        return text
+        let executable = try #require(Self.executable, "build the stockroom executable first (swift build --build-tests)")
+        let ran = try ChildProcess.run(executable.path, arguments + ["--data", self.data])
+        #expect(ran.status == 0, "stockroom \(arguments.joined(separator: " ")): \(ran.errors)")
+        return ran.output
     }
 }
 

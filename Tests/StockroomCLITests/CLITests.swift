@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcess
 import Foundation
 import InventoryDomain
 import InventoryStore
@@ -19,18 +20,8 @@ func stockroom(_ arguments: [String]) async throws {
 /// Runs a program to its end and answers its exit status and everything it printed (standard output and error).
 func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
                 environment: [String: String]? = nil) throws -> (status: Int32, printed: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, printed)
+    let ran = try ChildProcess.run(executable.path, arguments, environment: environment, directory: directory?.path, mergingErrors: true)
+    return (ran.status, ran.output)
 }
 
 /// Runs each command line against the data folder and expects it refused naming its field, the database unchanged.

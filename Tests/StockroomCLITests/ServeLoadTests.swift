@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import InventoryDomain
 import InventoryStore
@@ -11,7 +12,8 @@ import FoundationNetworking
 final class LiveServer: @unchecked Sendable {
     let data: String
     private(set) var port: Int
-    private(set) var process = Process()
+    /// The running server (nil before ``start()``).
+    private(set) var process: ChildProcess?
     let session: URLSession
     var token = ""
     var base: String { "http://127.0.0.1:\(self.port)" }
@@ -35,18 +37,14 @@ final class LiveServer: @unchecked Sendable {
         // A port picked at random may be taken (another test's server runs at the same time): a server that ends
         // before it answers is started again on another port.
         for _ in 0..<5 {
-            self.process = Process()
-            self.process.executableURL = binary
-            self.process.arguments = ["serve", "--data", self.data, "--port", String(self.port)] + self.arguments
-            self.process.standardOutput = FileHandle.nullDevice
-            self.process.standardError = FileHandle.nullDevice
-            try self.process.run()
+            let process = try ChildProcess(binary.path, ["serve", "--data", self.data, "--port", String(self.port)] + self.arguments)
+            self.process = process
             // A liveness bound, not a speed check: a coverage build on a loaded 2-core machine can take long to start.
-            for _ in 0..<1_200 where self.process.isRunning {
+            for _ in 0..<1_200 where process.isRunning {
                 if (try? await self.call("GET", "/health").status) == 200 { return }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            if self.process.isRunning { break }
+            if process.isRunning { break }
             self.port = Int.random(in: 20_000...40_000)
         }
         Issue.record("the server did not come up within 120 s (or ended at start five times)")
@@ -88,14 +86,14 @@ final class LiveServer: @unchecked Sendable {
     }
 
     func kill() {
-        Foundation.kill(self.process.processIdentifier, SIGKILL)
-        self.process.waitUntilExit()
+        self.process?.signal(SIGKILL)
+        self.process?.wait()
     }
 
     func stop() {
-        if self.process.isRunning {
-            self.process.terminate()
-            self.process.waitUntilExit()
+        if let process = self.process, process.isRunning {
+            process.terminate()
+            process.wait()
         }
     }
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import InventoryDomain
 import InventoryStore
@@ -29,11 +30,12 @@ import FoundationNetworking
         // A live-events stream stays open while the server is asked to stop.
         let stream = Task { try? await server.raw("GET", "/api/v1/events", headers: ["Cookie": cookie]) }
         try await Task.sleep(for: .milliseconds(300))
-        server.process.terminate()  // SIGTERM
+        let process = try #require(server.process)
+        process.terminate()  // SIGTERM
         let deadline = Date().addingTimeInterval(60)  // a liveness bound: it must stop, however loaded the machine is
-        while server.process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.process.isRunning, "the server did not stop within 60 s of SIGTERM")
-        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "the server did not stop within 60 s of SIGTERM")
+        #expect(process.exited == true && process.wait() == 0)
         stream.cancel()
 
         let store = try InventorySQLiteRepository.open(dataFolder: server.data)

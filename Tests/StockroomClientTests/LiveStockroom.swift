@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ import Darwin
 /// loopback port, as StockroomCLITests' LiveServer runs it; the client tests reach it only over HTTP.
 final class LiveStockroom: @unchecked Sendable {
     let data = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-client-\(UUID().uuidString)")
-    private(set) var process = Process()
+    private(set) var process: ChildProcess?
     private(set) var port = 0
     var url: URL { URL(string: "http://127.0.0.1:\(self.port)")! }
     /// What the server logged, for a failing test's message.
@@ -38,14 +39,11 @@ final class LiveStockroom: @unchecked Sendable {
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         for _ in 0..<3 {
             self.port = try Self.freePort()
-            self.process = Process()
-            self.process.executableURL = binary
-            self.process.arguments = ["serve", "--data", self.data.appendingPathComponent("shop").path, "--port", String(self.port)]
-            self.process.standardOutput = try FileHandle(forWritingTo: logFile)
-            self.process.standardError = self.process.standardOutput
-            try self.process.run()
+            let process = try ChildProcess(binary.path, ["serve", "--data", self.data.appendingPathComponent("shop").path, "--port", String(self.port)],
+                                           output: .file(logFile.path), errors: .standardOutput)
+            self.process = process
             let health = self.url.appendingPathComponent("health")
-            for _ in 0..<1_200 where self.process.isRunning {  // up to 120 s: a liveness bound
+            for _ in 0..<1_200 where process.isRunning {  // up to 120 s: a liveness bound
                 if let (_, response) = try? await URLSession.shared.data(from: health), (response as? HTTPURLResponse)?.statusCode == 200 { return }
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -62,9 +60,9 @@ final class LiveStockroom: @unchecked Sendable {
     }
 
     private func stopProcess() {
-        if self.process.isRunning {
-            self.process.terminate()
-            self.process.waitUntilExit()
+        if let process = self.process, process.isRunning {
+            process.terminate()
+            process.wait()
         }
     }
 
