@@ -53,8 +53,12 @@ extension InventoryPostgresRepository: DatabaseHealth {
                         defer { operation.timer.recordNanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds &- started)) }
                         return try await body(connection)
                     }))
-                } catch {
+                } catch let error as InventoryError {
                     answer.resume(with: .failure(error))
+                } catch {
+                    // Thrown before the body began, it is the pool's own give-up (its circuit breaker, after failing to
+                    // connect for a while, or a pool shut down): no connection was had and nothing was done.
+                    answer.resume(with: .failure(state.began ? error : Self.unavailable(error)))
                 }
             }
             // The watchdog. Before the body begins: every `timeout`, is the database there at all? After: has the
@@ -183,6 +187,9 @@ private final class LeaseState: Sendable {
             return true
         }
     }
+
+    /// Whether the body has begun.
+    var began: Bool { self.decided.withLock { $0.began } }
 
     /// The connection the body runs on, once it has begun.
     var connection: PostgresConnection? { self.decided.withLock { $0.connection } }

@@ -64,6 +64,21 @@ struct PostgresPictureAndHealthTests {
         }
     }
 
+    @Test func aPoolThatHasGivenUpConnectingIsRefusedAsUnavailableToo() async throws {
+        // A minute after its first failed attempt to connect, the pool refuses every request at once (its circuit
+        // breaker, `ConnectionPoolError`) before any watchdog of ours decides: that is the database out of reach as
+        // well (a 503 with Retry-After), never a failure of the database (a 500), as a CI run saw on a loaded machine.
+        var location = try Backend.postgresLocation()
+        location.port = try Self.closedPort()
+        location.schema = nil
+        let repository = InventoryPostgresRepository.unopened(location, maximumConnections: 1)
+        await #expect(throws: InventoryError(.unavailable, field: "database", "")) { _ = try await repository.settings() }
+        try await Task.sleep(for: .seconds(62))
+        for _ in 0..<2 {
+            await #expect(throws: InventoryError(.unavailable, field: "database", "")) { _ = try await repository.settings() }
+        }
+    }
+
     @Test func openingADatabaseNobodyServesSaysWhereItLooked() async throws {
         var location = try Backend.postgresLocation()
         location.port = try Self.closedPort()
