@@ -36,7 +36,6 @@ final class LiveStockroom: @unchecked Sendable {
         let binary = try #require(Self.executable, "build the stockroom executable first (swift build)")
         try FileManager.default.createDirectory(at: self.data, withIntermediateDirectories: true)
         let logFile = self.data.appendingPathComponent("serve.log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
         for _ in 0..<3 {
             self.port = try Self.freePort()
             let process = try ChildProcess(binary.path, ["serve", "--data", self.data.appendingPathComponent("shop").path, "--port", String(self.port)],
