@@ -495,8 +495,10 @@ final class CacheInvalidator: TransactionObserver, Sendable {
 extension InventorySQLiteRepository: DatabaseHealth {
     public var databaseKind: String { "sqlite" }
 
-    /// Whether the file answers a trivial read (it does unless the disk or the file has gone).
+    /// Whether the file answers a trivial read (it does unless the disk or the file has gone) and takes writes (it
+    /// does not once a flush of its log has failed: ``WALFlusher``).
     public func databaseReachable() async -> Bool {
-        (try? await self.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+        guard self.coalescer.flusher?.failure == nil else { return false }
+        return (try? await self.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
     }
 }

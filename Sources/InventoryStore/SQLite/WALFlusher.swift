@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InventoryDomain
 import Synchronization
 
 /// Makes committed writes durable on a thread of its own, so the writer never waits for the disk.
@@ -16,6 +17,13 @@ import Synchronization
 /// millisecond) before its caller is answered; a power cut in that window loses a write nobody was told was booked.
 /// SQLite's own safety does not change: in WAL mode `NORMAL` never corrupts the file, and a checkpoint flushes the log
 /// before copying it into the database.
+///
+/// A flush that fails is final. After a failed `fdatasync` Linux may have dropped the log's unwritten pages and
+/// marked them clean, so a later flush can succeed while the log on the disk has a hole that would end its recovery
+/// there and lose every write after it, acknowledged or not (PostgreSQL stops for the same reason). So the first
+/// failure is kept: every caller it was to make durable gets it, and from then on ``failure`` refuses every write
+/// before it runs (``WriteCoalescer``) and the health check says the database is not usable, until Stockroom is
+/// restarted (SQLite then recovers the log from what the disk holds).
 final class WALFlusher: Sendable {
     typealias Answer = WriteCoalescer.Answer
     /// Flushes the log to the disk (tests may give another).
@@ -24,6 +32,8 @@ final class WALFlusher: Sendable {
     private struct State {
         var waiting: [Answer] = []
         var flushing = false
+        /// The first flush's failure, kept for good (see the type's notes).
+        var failure: InventoryError?
     }
 
     private let state = Mutex(State())
@@ -40,6 +50,18 @@ final class WALFlusher: Sendable {
     convenience init(databasePath: String, metrics: StoreMetrics = StoreMetrics()) {
         let log = WriteAheadLogFile(path: databasePath + "-wal")
         self.init(metrics: metrics) { try log.flush() }
+    }
+
+    /// The refusal of every write once a flush has failed, or nil while the log's flushes succeed.
+    var failure: InventoryError? {
+        self.state.withLock { $0.failure }
+    }
+
+    /// The refusal kept after the flush that failed with `cause`.
+    static func failure(_ cause: any Error) -> InventoryError {
+        InventoryError(.storage, field: "database",
+                       "the disk failed to store the shop's last writes, so nothing more is written: check the disk (and its free space), then restart Stockroom",
+                       cause: cause)
     }
 
     /// Answers `answers` (with `nil`, or the flush's error) once every transaction committed before this call is on
@@ -63,22 +85,26 @@ final class WALFlusher: Sendable {
 
     private func flushWhileWaiting() {
         while true {
-            let answers = self.state.withLock { state in
+            let (answers, failedBefore) = self.state.withLock { state in
                 let answers = state.waiting
                 state.waiting = []
                 if answers.isEmpty { state.flushing = false }
-                return answers
+                return (answers, state.failure)
             }
             guard !answers.isEmpty else { return }
-            let start = StoreMetrics.now
-            let failure: (any Error)?
-            do {
-                try self.flush()
-                failure = nil
-            } catch {
-                failure = error
+            // After a failure no flush vouches for the log any more: the writes committed since are refused too.
+            var failure = failedBefore
+            if failure == nil {
+                let start = StoreMetrics.now
+                do {
+                    try self.flush()
+                } catch {
+                    let kept = Self.failure(error)
+                    failure = kept
+                    self.state.withLock { $0.failure = kept }
+                }
+                self.metrics.flushTime.recordNanoseconds(StoreMetrics.elapsed(since: start))
             }
-            self.metrics.flushTime.recordNanoseconds(StoreMetrics.elapsed(since: start))
             for answer in answers { answer(failure) }
         }
     }

@@ -96,6 +96,11 @@ final class WriteCoalescer: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
+            // Once a flush of the log has failed nothing more is written (``WALFlusher``).
+            if let failure = self.flusher?.failure {
+                for job in batch { job.fail(failure) }
+                continue
+            }
             let start = StoreMetrics.now
             for job in batch { self.metrics.wait.recordNanoseconds(Int64(clamping: start &- job.queuedAt)) }
             self.metrics.batchSize.record(batch.count)

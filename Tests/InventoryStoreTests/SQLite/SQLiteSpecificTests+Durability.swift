@@ -77,17 +77,85 @@ extension SQLiteSpecificTests {
             #expect(held.rowsAtStart.withLock { $0 } == [1, 2])
         }
 
-        /// A flush that fails is every waiting caller's error: none is told its write is kept.
-        @Test func aFailedFlushIsTheErrorOfEveryWriteItWasToMakeDurable() async throws {
+        /// A flush that fails is every waiting caller's error: none is told its write is kept. And it is final: no
+        /// later flush may vouch for a log the disk failed to store, so every later write is refused before it runs
+        /// (nothing written, no flush tried), with the same error. (Without the kept failure the second write
+        /// commits, a flush is tried again and succeeds, and the write is acknowledged.)
+        @Test func aFailedFlushIsTheErrorOfEveryWriteItWasToMakeDurableAndOfEveryLaterWrite() async throws {
             struct DiskFailed: Error {}
             let queue = try Self.itemQueue()
             let held = HeldFlush(queue)
             held.failure.withLock { $0 = DiskFailed() }
-            let coalescer = WriteCoalescer(queue, flusher: WALFlusher { try held.flush() })
+            let flusher = WALFlusher { try held.flush() }
+            let coalescer = WriteCoalescer(queue, flusher: flusher)
+            #expect(flusher.failure == nil)
             let write = Task { try await coalescer.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('lost?')") } }
             _ = await held.began.waitOffThePool(seconds: 600)
             held.mayEnd.signal()
-            await #expect(throws: DiskFailed.self) { try await write.value }
+            let error = try await #require(throws: InventoryError.self) { try await write.value }
+            #expect(error.code == .storage && error.field == "database")
+            #expect(error.userMessage.contains("restart Stockroom"))
+            #expect(error.cause is DiskFailed)
+            #expect(flusher.failure == error)
+
+            held.failure.withLock { $0 = nil }  // the disk "works" again: it must not matter
+            await #expect(throws: InventoryError(.storage, field: "database", "")) {
+                try await coalescer.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('refused')") }
+            }
+            #expect(try await queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["lost?"])
+            #expect(held.rowsAtStart.withLock { $0 } == [1], "no flush after the failed one")
+        }
+
+        /// On the shop's own file: a log the flusher cannot flush (here its path taken by a socket, which cannot be
+        /// opened) fails the write waiting for it, refuses every later one with nothing written, and the health
+        /// check says the database is not usable; reopened, the shop has its acknowledged writes.
+        @Test func aShopWhoseLogCannotBeFlushedRefusesWritesAndSaysSo() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-flushfail-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let kept: Product
+            do {
+                let store = try InventorySQLiteRepository.open(dataFolder: folder)
+                kept = try await store.createProduct(ProductDetails(name: "Kept"))
+                #expect(await store.databaseReachable())
+                let log = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix("-wal") })
+                // SQLite keeps writing to the log it has open; the flusher finds another file at its path.
+                try FileManager.default.moveItem(atPath: "\(folder)/\(log)", toPath: "\(folder)/\(log).aside")
+                let socket = try Self.bindSocket(at: "\(folder)/\(log)")
+                defer { close(socket) }
+                await #expect(throws: InventoryError(.storage, field: "database", "")) {
+                    try await store.createProduct(ProductDetails(name: "Not acknowledged"))
+                }
+                let before = try await store.products(ProductQuery()).total
+                await #expect(throws: InventoryError(.storage, field: "database", "")) {
+                    try await store.createProduct(ProductDetails(name: "Refused"))
+                }
+                #expect(try await store.products(ProductQuery()).total == before, "nothing written after the failure")
+                #expect(await store.databaseReachable() == false)
+                unlink("\(folder)/\(log)")
+                try FileManager.default.moveItem(atPath: "\(folder)/\(log).aside", toPath: "\(folder)/\(log)")
+                #expect(await store.databaseReachable() == false, "only a restart clears the failure")
+            }
+            let reopened = try InventorySQLiteRepository.open(dataFolder: folder)
+            #expect(try await reopened.product(kept.id).name == "Kept")
+            #expect(await reopened.databaseReachable())
+        }
+
+        /// A bound Unix socket at `path` (a file that exists and cannot be opened).
+        static func bindSocket(at path: String) throws -> Int32 {
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(descriptor >= 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (index, byte) in bytes.enumerated() { raw[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
+            return descriptor
         }
 
         /// The shop's file: the writer commits with `synchronous=NORMAL` and no automatic checkpoint (the flusher and
