@@ -2,8 +2,8 @@
 """Fresh barcode test images for Stockroom's reader: symbols rendered by zint (and segno for QR Code), then
 degraded as a phone camera degrades them, with random parameters from a fresh seed on every run.
 
-  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard] [--size WxH]   generate (prints the seed)
-  barcode-gen.py score DIR [--ext-batch 'CMD'] [--anchors]                 score decoders on a generated folder
+  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard] [--wild] [--size WxH]   generate (prints the seed)
+  barcode-gen.py score DIR [--ext-batch 'CMD'] [--anchors] [--show] [--missed]               score decoders on a generated folder
 
 Needs: the `zint` command (Debian: apt-get install zint), and in a venv pillow, numpy, segno
 (`../shared/barcode/setup-anchors.sh .venv-barcode && .venv-barcode/bin/pip install segno`; zxing-cpp and
@@ -25,6 +25,11 @@ qrcode-gen datamatrix-gen nested-ean13 nested-addon nested-itf14, and negative-t
 negative-fence negative-woven negative-product negative-noise negative-cut. Issue 11 point 4 adds qrcode-dense
 (versions 7-25, always a steep true perspective), datamatrix-large (32x32 to 144x144, 4 to 36 data regions) and
 datamatrix-rect (rectangular and DMRE sizes); they are not in the default run (name them with --sets).
+
+--wild adds what camera() leaves out, each with its own chance: a label round a bottle (cylinder), any angle, a
+larger or smaller photo, motion blur, a defocused lens, vignetting, a photo of a screen (moire) and light bars on
+a dark ground; with it, an image is the one without it plus these. `score --missed` lists the images an anchor
+read and the reader under test did not.
 """
 import argparse
 import fnmatch
@@ -303,6 +308,100 @@ def camera(rng, arr):
     return out, tags
 
 
+# --wild: what the other effects leave out, drawn from a generator of its own so that an image with --wild is the same
+# image without it plus these (the default run and the seeds quoted in tests and BENCHMARKS.md stay as they were).
+WILD = False
+
+
+def _sample(arr, sx, sy, fill):
+    """Bilinear sample of arr at float coordinates (sx, sy); fill outside."""
+    h, w = arr.shape
+    x0, y0 = np.floor(sx).astype(int), np.floor(sy).astype(int)
+    fx, fy = sx - x0, sy - y0
+    out = np.zeros(sx.shape, np.float32)
+    for dy, wy in ((0, 1 - fy), (1, fy)):
+        for dx, wx in ((0, 1 - fx), (1, fx)):
+            xi, yi = x0 + dx, y0 + dy
+            inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+            v = np.where(inside, arr[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)], fill)
+            out += (wx * wy) * v
+    return out
+
+
+def _shifted_mean(arr, offsets):
+    """The mean of arr shifted by each (dx, dy) in offsets (edge pixels repeated): a blur with that kernel."""
+    h, w = arr.shape
+    pad = int(max(max(abs(dx), abs(dy)) for dx, dy in offsets)) + 1
+    p = np.pad(arr, pad, mode="edge")
+    acc = np.zeros_like(arr)
+    for dx, dy in offsets:
+        acc += p[pad + dy:pad + dy + h, pad + dx:pad + dx + w]
+    return acc / len(offsets)
+
+
+def wild(rng, arr, stage):
+    """Effects a phone or a hand-held scanner adds that camera() does not: before camera() (stage "geometry") a
+    label on a bottle (cylinder), any rotation, a larger or smaller photo; after it (stage "optics") motion blur, a
+    defocused lens (a disc, not a Gaussian), vignetting, a photo of a screen (moire), light bars on a dark ground.
+    Both stages run before camera(), so that its noise and JPEG come last."""
+    tags = []
+    if stage == "geometry":
+        h, w = arr.shape
+        if rng.random() < 0.3:  # a label wrapped round a cylinder whose axis is vertical or horizontal
+            horizontal = rng.random() < 0.7
+            n = w if horizontal else h
+            theta = rng.uniform(0.5, 1.2)  # half the arc seen, in radians
+            u = (np.arange(n, dtype=np.float32) - n / 2) / (n / 2)
+            src = (np.sin(u * theta) / np.sin(theta) + 1) * n / 2
+            shade = (0.55 + 0.45 * np.cos(u * theta)).astype(np.float32)
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            if horizontal:
+                arr = _sample(arr, src[None, :].repeat(h, 0), yy, float(arr.mean())) * shade[None, :]
+            else:
+                arr = _sample(arr, xx, src[:, None].repeat(w, 1), float(arr.mean())) * shade[:, None]
+            tags.append("cylinder")
+        if rng.random() < 0.35:
+            img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+            arr = np.asarray(img.rotate(rng.uniform(0, 360), Image.BILINEAR, expand=True, fillcolor=int(arr.mean())), np.float32)
+            tags.append("anyangle")
+        if rng.random() < 0.3:
+            h, w = arr.shape
+            f = rng.uniform(0.6, min(2.5, 1600 / max(w, h)))
+            img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+            arr = np.asarray(img.resize((max(16, int(w * f)), max(16, int(h * f))), Image.BICUBIC if f > 1 else Image.BOX), np.float32)
+            tags.append("scaled")
+        return arr, tags
+    arr = arr.astype(np.float32)
+    if rng.random() < 0.25:
+        length, a = rng.uniform(2, 9), rng.uniform(0, np.pi)
+        steps = max(2, int(round(length)))
+        offs = {(int(round(t * np.cos(a))), int(round(t * np.sin(a)))) for t in np.linspace(-length / 2, length / 2, steps)}
+        arr = _shifted_mean(arr, sorted(offs))
+        tags.append("motion")
+    if rng.random() < 0.2:
+        r = rng.uniform(1.0, 2.8)
+        ri = int(np.ceil(r))
+        offs = [(dx, dy) for dy in range(-ri, ri + 1) for dx in range(-ri, ri + 1) if dx * dx + dy * dy <= r * r]
+        arr = _shifted_mean(arr, offs)
+        tags.append("defocus")
+    if rng.random() < 0.3:
+        h, w = arr.shape
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+        arr = arr * (1 - rng.uniform(0.2, 0.6) * r2 / 2)
+        tags.append("vignette")
+    if rng.random() < 0.12:
+        h, w = arr.shape
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period, a = rng.uniform(2.2, 6), rng.uniform(0, np.pi)
+        arr = arr * (1 - rng.uniform(0.08, 0.25) * (0.5 + 0.5 * np.sin(2 * np.pi * (np.cos(a) * xx + np.sin(a) * yy) / period)))
+        tags.append("moire")
+    if rng.random() < 0.1:
+        arr = 255 - arr
+        tags.append("inverted")
+    return np.clip(arr, 0, 255), tags
+
+
 # ------------------------------------------------------------------ negatives
 
 
@@ -502,6 +601,14 @@ def family_of(set_name):
     return nested.get(set_name, set_name.rsplit("-", 1)[0])
 
 
+def apply_wild(seed, set_name, k, arr, stage):
+    """wild() with a generator of its own per image and stage, or nothing without --wild."""
+    if not WILD:
+        return arr, []
+    arr, tags = wild(random.Random(f"{seed}/{set_name}/{k}/wild/{stage}"), np.asarray(arr, np.float32), stage)
+    return arr, tags
+
+
 def generate(out, seed, count, patterns, negative_size=None):
     rng = random.Random(seed)
     written = 0
@@ -526,6 +633,9 @@ def generate(out, seed, count, patterns, negative_size=None):
                 if set_name != "negative-cut" and r.random() < 0.5:
                     arr = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).rotate(r.uniform(-20, 20), Image.BILINEAR, fillcolor=int(np.mean(arr)))
                     arr = np.asarray(arr, np.float32)
+                for stage in ("geometry", "optics"):  # before camera(): its noise and JPEG come last, as in a phone
+                    arr, more = apply_wild(seed, set_name, k, arr, stage)
+                    tags += more
                 img, more = camera(r, arr)
                 tags += more
             else:
@@ -545,6 +655,9 @@ def generate(out, seed, count, patterns, negative_size=None):
                     margin = int(strength * max(arr.shape) / (1 - 2 * strength)) + 4
                     arr = projective(r, np.pad(arr, margin, mode="edge"), strength)
                     tags.append("steep")
+                for stage in ("geometry", "optics"):  # before camera(): its noise and JPEG come last, as in a phone
+                    arr, more = apply_wild(seed, set_name, k, arr, stage)
+                    tags += more
                 img, more = camera(r, arr)
                 tags += more
             name = f"{k:03d}-" + ("-".join(tags) if tags else "clean")
@@ -569,7 +682,7 @@ def gtin13(text, upce_hint):
     return "0" + text if len(text) == 12 else text
 
 
-def score(folder, ext_batch, anchors, show):
+def score(folder, ext_batch, anchors, show, missed=False):
     sets = sorted(d for d in os.listdir(folder) if os.path.isdir(os.path.join(folder, d)))
     decoders = {}
     if ext_batch:
@@ -612,6 +725,7 @@ def score(folder, ext_batch, anchors, show):
             path = os.path.join(folder, s, f)
             expected = open(path[:-4] + ".txt", encoding="utf-8").read()
             gray = np.asarray(Image.open(path).convert("L"))
+            right = set()  # decoders that read the printed code on this image
             for n, dec in decoders.items():
                 res = dec(path, gray)
                 if s.startswith("negative-") or expected == "":
@@ -627,6 +741,7 @@ def score(folder, ext_batch, anchors, show):
                     want, got = expected, [t for _, t in res]
                 if want in got:
                     row[n][0] += 1
+                    right.add(n)
                     # A second code beside the right one is a wrong read too: a till may take either.
                     if any(g != want for g in got):
                         row[n][3] += 1
@@ -636,6 +751,8 @@ def score(folder, ext_batch, anchors, show):
                     row[n][1] += 1
                     if show:
                         print(f"  WRONG {n} {s}/{f}: expected {expected}, got {res}")
+            if missed and "stockroom" in decoders and right and "stockroom" not in right:
+                print(f"  MISSED stockroom {s}/{f}: read by {', '.join(sorted(right))}")
         cells = []
         for n in decoders:
             ok, wrong, fp, extra = row[n]
@@ -654,8 +771,9 @@ def main():
         p.add_argument("--ext-batch", help="a decoder speaking eval.py's batch protocol, e.g. '.build/release/stockroom scan --stdin'")
         p.add_argument("--anchors", action="store_true", help="also zxing-cpp and zbar (from setup-anchors.sh)")
         p.add_argument("--show", action="store_true", help="list every wrong read and false positive")
+        p.add_argument("--missed", action="store_true", help="list every image an anchor read right and --ext-batch did not")
         a = p.parse_args(sys.argv[2:])
-        totals = score(a.folder, a.ext_batch, a.anchors, a.show)
+        totals = score(a.folder, a.ext_batch, a.anchors, a.show, a.missed)
         return 0 if all(t[1] == 0 and t[2] == 0 for t in totals.values()) else 1
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", help="output folder (default: a new temp folder)")
@@ -663,10 +781,12 @@ def main():
     p.add_argument("--count", type=int, default=20, help="images per set (default 20)")
     p.add_argument("--sets", default="", help="comma-separated set-name globs, e.g. 'ean*,negative-*'")
     p.add_argument("--hard", action="store_true", help="smaller modules, more blur and perspective, worse JPEG")
+    p.add_argument("--wild", action="store_true", help="also cylinders, any angle, scaling, motion blur, defocus, vignetting, moire, inversion")
     p.add_argument("--size", help="WxH of the negative-* frames (not negative-cut), e.g. 640x480 (default: random)")
     a = p.parse_args()
-    global HARD
+    global HARD, WILD
     HARD = a.hard
+    WILD = a.wild
     if shutil.which("zint") is None:
         print("zint is missing: apt-get install zint", file=sys.stderr)
         return 2
