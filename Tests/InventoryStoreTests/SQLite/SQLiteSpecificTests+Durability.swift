@@ -110,7 +110,7 @@ extension SQLiteSpecificTests {
         /// opened) fails the write waiting for it, refuses every later one with nothing written, and the health
         /// check says the database is not usable; reopened, the shop has its acknowledged writes.
         @Test func aShopWhoseLogCannotBeFlushedRefusesWritesAndSaysSo() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-flushfail-\(UUID().uuidString)").path
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flushfail-\(UUID().uuidString.prefix(8))").path  // short: a socket path has 107 bytes at most
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let kept: Product
             do {
