@@ -47,6 +47,16 @@ struct CorpusTests {
             "\(c.testDescription): \(misreads.count) misreads, ZXing's budget is \(c.maxMisreads): \(misreads)")
     }
 
+    /// A photographed EAN-13 whose left half, on the lines that leave it just after its right half's first bar, reads
+    /// as a UPC-E (17804419): only the EAN-13 is reported, since lines further in read the same digits going on into
+    /// the right half (``UPCEAN``'s `upceGoingOn`).
+    @Test func anEAN13sLeftHalfIsNotAlsoReportedAsAUPCE() throws {
+        let root = try #require(Corpus.root)
+        let image = try ImageLoader.load(path: root.appendingPathComponent("ean13-4/06.png").path)
+        let results = BarcodeReader().decode(image)
+        #expect(results.map(\.text) == ["9780441014989"], "read \(results.map { "\($0.format) \($0.text)" })")
+    }
+
 }
 
 enum Corpus {

@@ -92,7 +92,8 @@ struct GeneratedCorpusTests {
     /// read as its first 10 digits on two lines that left it through its bars' top ends, and another as its first
     /// 12; a sharp UPC-E under a slight perspective that the histogram threshold read as another UPC-E on 21 lines
     /// (one of them clear), where the local threshold read the printed one clearly on 58 lines and the other on 6,
-    /// none clearly.
+    /// none clearly; a tilted EAN-13 read right, and its left half also as a UPC-E on the lines that left it just
+    /// after the first bar of its right half (the lines further in now count against that reading).
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -107,6 +108,7 @@ struct GeneratedCorpusTests {
         (7_931_535, "itf-bearer", 39, "038-anyangle-moire-perspective-shadow-noise-jpeg", ["--hard", "--wild"]),
         (7_947_794, "nested-itf14", 36, "035-anyangle-vignette-perspective-shadow-noise-jpeg", ["--wild"]),
         (11_202, "upce-gen", 34, "033-perspective", []),
+        (5_101, "ean13-addon2", 40, "039-scaled-vignette-perspective-jpeg", ["--wild"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))

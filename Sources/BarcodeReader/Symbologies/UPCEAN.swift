@@ -215,6 +215,50 @@ enum UPCEAN {
         return hit
     }
 
+    /// A UPC-E's digits whose end guard goes on into bars: six digits with parity after a start guard, an EAN-13's
+    /// middle guard where a UPC-E's end guard begins, then bars for two digits' width at least (``barsFollow``),
+    /// the first of them as wide as the right half's first bar may be (one to four modules, where a UPC-E's end
+    /// guard has a one-module bar). A line further into an EAN-13 tilted past its height reads its left half so;
+    /// the line at its corner that left it just after that bar read a UPC-E. Reported unended only
+    /// (``LinearHit/unended``): it weighs against that reading and is never one.
+    private static func upceGoingOn(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
+        let end = b + 27
+        guard end + 13 < runs.count, RowPattern.isPattern(runs, end, midPattern) > 0 else { return nil }
+        let guardModule = Double(RowPattern.sum(runs, b, 3) + RowPattern.sum(runs, end, 5)) / 8
+        let dataModule = Double(RowPattern.sum(runs, b + 3, 24)) / 42
+        guard abs(dataModule / guardModule - 1) < 0.2 else { return nil }
+        let starts = (0..<6).map { b + 3 + 4 * $0 }
+        guard
+            let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 5, 5)]),
+            hasQuietZones(runs, before: b - 1, after: end + 5, module: module, left: quietZone, right: 0),
+            barsFollow(runs, end + 5, module: module)
+        else { return nil }
+        var text: [UInt8] = [48]
+        var parity = 0
+        var clear = true
+        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
+            let i = upceParity.firstIndex(of: parity)
+        else { return nil }
+        text[0] = UInt8(48 + i / 10)
+        text.append(UInt8(48 + i % 10))
+        var hit = LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 5, clear: clear)
+        hit.unended = true
+        return hit
+    }
+
+    /// Whether the runs from `start` (a bar) are bars and spaces for two digits' width (14 modules) at least:
+    /// eight runs, each half a module to four and a half wide, together twelve modules or more.
+    static func barsFollow(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, module: Double) -> Bool {
+        guard start + 8 <= runs.count else { return false }
+        var width = 0.0
+        for k in start..<(start + 8) {
+            let v = Double(runs[k])
+            guard v >= 0.5 * module, v <= 4.5 * module else { return false }
+            width += v
+        }
+        return width >= 12 * module
+    }
+
     /// Whether the runs from `start` (a bar) read as two digits of an EAN-13/UPC-A right half in this module.
     static func continuesAsRightHalf(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, module: Double) -> Bool {
         guard start + 8 <= runs.count else { return false }
@@ -305,7 +349,7 @@ enum UPCEAN {
                     RowPattern.isPattern(runs, i, guardPattern, spaceInFront: space, minQuietZone: quietZone) > 0
                 })
         else { return (nil, nil) }
-        guard let hit = ean13(runs, b) ?? ean8(runs, b) ?? upce(runs, b) else { return (nil, b) }
+        guard let hit = ean13(runs, b) ?? ean8(runs, b) ?? upce(runs, b) ?? upceGoingOn(runs, b) else { return (nil, b) }
         do {
             try validateCheckDigit(hit.format == .upcE ? upceToUPCA(hit.text) : hit.text)
         } catch {
