@@ -59,13 +59,13 @@ async function load() {
   // Payment lines: one per payment the server booked (a split shows each; a failed attempt is kept and marked), with
   // the cash tendered and change, and what returns refunded.
   const STATUS = { pending: "pending", failed: "failed", refunded: "refunded", partlyRefunded: "partly refunded" };
-  const counted = sale.payments.filter((p) => p.status !== "failed");
   const payment = sale.payments.length > 1
     ? sale.payments.map((p) => el("div", { class: "receipt-payment", "data-payment": p.id, "data-status": p.status },
         row(`${METHODS[p.method] ?? p.method}${STATUS[p.status] ? ` (${STATUS[p.status]})` : ""}${p.reference ? ` · ${p.reference}` : ""}`,
           money(p.amount), { class: "receipt-row" }),
         p.tendered ? el("div", { class: "receipt-sub" }, `tendered ${money(p.tendered)}, change ${money(p.change)}`) : null))
-    : [row("Paid by", `${METHODS[counted[0]?.method ?? sale.paymentMethod] ?? sale.paymentMethod}${STATUS[sale.payments[0]?.status] ? ` (${STATUS[sale.payments[0].status]})` : ""}`,
+    // One payment or none: the method the server keeps on the sale (PricedSale.headerPaymentMethod), not chosen here.
+    : [row("Paid by", `${METHODS[sale.paymentMethod] ?? sale.paymentMethod}${STATUS[sale.payments[0]?.status] ? ` (${STATUS[sale.payments[0].status]})` : ""}`,
         { id: "receipt-method" })];
   if (sale.cashTendered && sale.change) {
     payment.push(row("Cash tendered", money(sale.cashTendered), { id: "receipt-tendered" }));
