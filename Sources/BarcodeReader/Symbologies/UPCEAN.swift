@@ -187,9 +187,6 @@ enum UPCEAN {
         let guardModule = Double(RowPattern.sum(runs, b, 3) + RowPattern.sum(runs, end, 6)) / 9
         let dataModule = Double(RowPattern.sum(runs, b + 3, 24)) / 42
         guard abs(dataModule / guardModule - 1) < 0.2 else { return nil }
-        var text: [UInt8] = [48]
-        var parity = 0
-        var clear = true
         let starts = (0..<6).map { b + 3 + 4 * $0 }
         guard
             let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 6, 6)]),
@@ -205,14 +202,25 @@ enum UPCEAN {
         // no reading at all.
         let unended = Double(RowPattern.visibleSpaceAfter(runs, end, 6)) < rightQuietZone * module - 1
         guard !unended || continuesAsRightHalf(runs, end + 5, module: module),
-            digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
+            let (text, clear) = upceDigits(runs, b)
+        else { return nil }
+        var hit = LinearHit(format: .upcE, text: text, start: b, end: end + 6, clear: clear)
+        hit.unended = unended
+        return hit
+    }
+
+    /// A UPC-E's text from the six digits with parity after the start guard at run `b`: the number system and the
+    /// check digit come from the parity pattern; `clear` when every digit matched one pattern clearly.
+    private static func upceDigits(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> (text: String, clear: Bool)? {
+        var text: [UInt8] = [48]
+        var parity = 0
+        var clear = true
+        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
             let i = upceParity.firstIndex(of: parity)
         else { return nil }
         text[0] = UInt8(48 + i / 10)
         text.append(UInt8(48 + i % 10))
-        var hit = LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 6, clear: clear)
-        hit.unended = unended
-        return hit
+        return (String(decoding: text, as: UTF8.self), clear)
     }
 
     /// A UPC-E's digits whose end guard goes on into bars: six digits with parity after a start guard, an EAN-13's
@@ -231,17 +239,10 @@ enum UPCEAN {
         guard
             let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (end, 5, 5)]),
             hasQuietZones(runs, before: b - 1, after: end + 5, module: module, left: quietZone, right: 0),
-            barsFollow(runs, end + 5, module: module)
+            barsFollow(runs, end + 5, module: module),
+            let (text, clear) = upceDigits(runs, b)
         else { return nil }
-        var text: [UInt8] = [48]
-        var parity = 0
-        var clear = true
-        guard digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
-            let i = upceParity.firstIndex(of: parity)
-        else { return nil }
-        text[0] = UInt8(48 + i / 10)
-        text.append(UInt8(48 + i % 10))
-        var hit = LinearHit(format: .upcE, text: String(decoding: text, as: UTF8.self), start: b, end: end + 5, clear: clear)
+        var hit = LinearHit(format: .upcE, text: text, start: b, end: end + 5, clear: clear)
         hit.unended = true
         return hit
     }
