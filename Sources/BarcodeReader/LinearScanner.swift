@@ -1,3 +1,4 @@
+import Foundation
 /// Scans rows (or columns) of an image for 1-D symbols, zxing-cpp style: rows from the middle outwards,
 /// each read in both directions, a symbol confirmed by at least `minLineCount` rows.
 struct LinearScanner {
@@ -64,7 +65,9 @@ struct LinearScanner {
 
         func countUnended(_ hit: LinearHit) { self.unended[Key(format: hit.format, text: hit.text), default: 0] += 1 }
 
-        /// ITFs whose ends a pass found to be no ends across the bars (``LinearScanner/endsAreEnds(_:rotated:)``).
+        /// ITFs whose ends a pass found to be no ends across the bars (``LinearScanner/endsAreEnds(_:rotated:)``),
+        /// and short GTINs that the symbol's axis read as a part of a longer one
+        /// (``LinearScanner/axisReadsLonger(_:rotated:)``).
         var openEnded: Set<Key> = []
 
         /// Lines that read digits backwards from an ITF's end with no start before them (``LinearHit/unstarted``).
@@ -392,6 +395,150 @@ struct LinearScanner {
         return true
     }
 
+    /// Whether a short GTIN (UPC-E, EAN-8) read on lines that cross its bars obliquely is a part of a longer symbol,
+    /// read along that symbol's own axis. A line across an EAN-13 turned further than its bars' height allows
+    /// leaves it through the bars' ends (its long edge); one that does so just after the middle guard reads the
+    /// left half as a UPC-E (the middle guard and the next bar make UPC-E's end guard, paper after it), whose check
+    /// digit holds one time in ten, and no line crosses the whole symbol to say otherwise. The image's gradients
+    /// over the reading give the direction across the bars (``gradientDirection(line:span:rotated:)``); lines
+    /// sampled from the image in that direction (bilinear, two samples a pixel), through the reading's middle and
+    /// a sixth of its width to either side along the bars, reach the rest of the symbol. One that reads an EAN-13
+    /// or UPC-A over that middle, or the same digits going on into bars (``UPCEAN``'s unended UPC-E), at any of
+    /// three thresholds, refuses the reading; the refusal is kept for the later passes over the image. Only for
+    /// lines more than 15° off the axis: nearer it, the lines that read it would have met the rest.
+    func axisReadsLonger(_ c: Candidate, rotated: Bool) -> Bool {
+        let key = FragmentLog.Key(format: c.format, text: c.text)
+        if self.fragments.openEnded.contains(key) { return true }
+        let line = Double(c.firstRow + c.lastRow) / 2
+        let span = ((c.firstSpan.0 + c.lastSpan.0) / 2, (c.firstSpan.1 + c.lastSpan.1) / 2)
+        guard let axis = self.gradientDirection(line: Int(line), span: span, rotated: rotated) else { return false }
+        // The cosine of the angle between the lines and the axis.
+        let cosine = abs(rotated ? axis.1 : axis.0)
+        guard cosine < 0.966 else { return false }
+        let bars = (-axis.1, axis.0)
+        let width = (span.1 - span.0) * cosine
+        let module = width / (c.format == .ean8 ? 67 : 51)
+        guard module >= 1 else { return false }
+        let middle = (span.0 + span.1) / 2
+        let centre = rotated ? (line, middle) : (middle, line)
+        // Far enough for an EAN-13 with an add-on whichever end the reading lies at, in half pixels.
+        let reach = Int(2 * 140 * module)
+        var samples = [UInt8](repeating: 0, count: 2 * reach + 1)
+        for offset in [0.0, -width / 6, width / 6] {
+            let through = (centre.0 + bars.0 * offset, centre.1 + bars.1 * offset)
+            var first = samples.count
+            var last = -1
+            for k in 0...(2 * reach) {
+                let t = Double(k - reach) / 2
+                guard let v = self.bilinear(x: through.0 + axis.0 * t, y: through.1 + axis.1 * t) else { continue }
+                samples[k] = v
+                first = min(first, k)
+                last = max(last, k)
+            }
+            // The sampled part of the line, which holds the reading's middle.
+            guard first < reach, last > reach else { continue }
+            let found = samples[first...last].withUnsafeBufferPointer {
+                Self.readsLonger(than: c, on: $0, over: reach - first)
+            }
+            if found {
+                self.fragments.openEnded.insert(key)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `line` (luminance samples) reads an EAN-13 or UPC-A over the sample `middle`, or the digits of `c`
+    /// (a UPC-E) going on into bars there, in either direction, at the histogram threshold, the local one or the
+    /// gradient edges.
+    static func readsLonger(than c: Candidate, on line: UnsafeBufferPointer<UInt8>, over middle: Int) -> Bool {
+        var runs: [Int32] = []
+        for binarization in [Binarization.histogram, .local, .edges] {
+            let ok =
+                switch binarization {
+                case .histogram: RowBinarizer.patternRow(line, into: &runs)
+                case .local: RowBinarizer.localPatternRow(line, into: &runs)
+                default: RowBinarizer.edgePatternRow(line, into: &runs)
+                }
+            guard ok else { continue }
+            if runs.count % 2 == 0 { runs.append(0) }
+            for upsideDown in [false, true] {
+                let current: [Int32] = upsideDown ? runs.reversed() : runs
+                let found = current.withUnsafeBufferPointer { buf -> Bool in
+                    var from = 1
+                    while from < buf.count {
+                        let (hit, g) = UPCEAN.decode(buf, from: from)
+                        if let hit,
+                            hit.format == .ean13 || hit.format == .upcA
+                                || (hit.unended && hit.format == c.format && hit.text == c.text)
+                        {
+                            var x0 = 0
+                            for k in 0..<hit.start { x0 += Int(buf[k]) }
+                            var x1 = x0
+                            for k in hit.start..<hit.end { x1 += Int(buf[k]) }
+                            let (a, b) = upsideDown ? (line.count - x1, line.count - x0) : (x0, x1)
+                            if a <= middle && middle <= b { return true }
+                        }
+                        guard let g else { break }
+                        from = g + 2
+                    }
+                    return false
+                }
+                if found { return true }
+            }
+        }
+        return false
+    }
+
+    /// The luminance at a point between pixels, interpolated from the four around it; nil outside the image.
+    func bilinear(x: Double, y: Double) -> UInt8? {
+        let w = self.image.width
+        let h = self.image.height
+        guard w >= 2, h >= 2, x >= 0, y >= 0, x <= Double(w - 1), y <= Double(h - 1) else { return nil }
+        let x0 = min(Int(x), w - 2)
+        let y0 = min(Int(y), h - 2)
+        let fx = x - Double(x0)
+        let fy = y - Double(y0)
+        let p = self.image.pixels
+        let i = y0 * w + x0
+        let top = Double(p[i]) * (1 - fx) + Double(p[i + 1]) * fx
+        let bottom = Double(p[i + w]) * (1 - fx) + Double(p[i + w + 1]) * fx
+        return UInt8((top * (1 - fy) + bottom * fy).rounded())
+    }
+
+    /// The direction across a symbol's bars (a unit vector in image coordinates) from the image's gradients over
+    /// a reading (`span` along `line`, and the lines two either side): the principal direction of their structure
+    /// tensor (the sum of each gradient's outer product with itself), which a bar's two edges share whichever way
+    /// light turns to dark. Nil where the pixels are flat.
+    func gradientDirection(line: Int, span: (Double, Double), rotated: Bool) -> (Double, Double)? {
+        let w = self.image.width
+        let h = self.image.height
+        let lines = rotated ? w : h
+        let length = rotated ? h : w
+        var xx = 0.0, yy = 0.0, xy = 0.0
+        let p = self.image.pixels
+        for l in max(1, line - 2)...max(1, min(lines - 2, line + 2)) {
+            for a in max(1, Int(span.0))..<max(1, min(length - 1, Int(span.1))) {
+                let (x, y) = rotated ? (l, a) : (a, l)
+                guard x >= 1, y >= 1, x < w - 1, y < h - 1 else { continue }
+                let i = y * w + x
+                // Sobel.
+                let gx =
+                    Double(Int(p[i - w + 1]) + 2 * Int(p[i + 1]) + Int(p[i + w + 1]))
+                    - Double(Int(p[i - w - 1]) + 2 * Int(p[i - 1]) + Int(p[i + w - 1]))
+                let gy =
+                    Double(Int(p[i + w - 1]) + 2 * Int(p[i + w]) + Int(p[i + w + 1]))
+                    - Double(Int(p[i - w - 1]) + 2 * Int(p[i - w]) + Int(p[i - w + 1]))
+                xx += gx * gx
+                yy += gy * gy
+                xy += gx * gy
+            }
+        }
+        guard xx + yy > 0 else { return nil }
+        let angle = 0.5 * atan2(2 * xy, xx - yy)
+        return (cos(angle), sin(angle))
+    }
+
     private func record(_ hit: LinearHit, row: Int, span: (Double, Double), into candidates: inout [Candidate]) {
         func vote(_ c: inout Candidate) {
             guard let add = hit.addOn else { return }
@@ -594,6 +741,8 @@ struct LinearScanner {
             {
                 return false
             }
+            // A short GTIN read obliquely that the symbol's own axis reads as a part of a longer one.
+            if Self.shortFormats.contains(c.format), self.axisReadsLonger(c, rotated: rotated) { return false }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }

@@ -93,7 +93,10 @@ struct GeneratedCorpusTests {
     /// 12; a sharp UPC-E under a slight perspective that the histogram threshold read as another UPC-E on 21 lines
     /// (one of them clear), where the local threshold read the printed one clearly on 58 lines and the other on 6,
     /// none clearly; a tilted EAN-13 read right, and its left half also as a UPC-E on the lines that left it just
-    /// after the first bar of its right half (the lines further in now count against that reading).
+    /// after the first bar of its right half (the lines further in now count against that reading); two EAN-13s
+    /// turned past their height (40–50° off the columns) whose left halves were read as UPC-Es on the columns that
+    /// left them through the long edge just after the middle guard, with no line further in (read along the
+    /// symbol's own axis now).
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -109,6 +112,8 @@ struct GeneratedCorpusTests {
         (7_947_794, "nested-itf14", 36, "035-anyangle-vignette-perspective-shadow-noise-jpeg", ["--wild"]),
         (11_202, "upce-gen", 34, "033-perspective", []),
         (5_101, "ean13-addon2", 40, "039-scaled-vignette-perspective-jpeg", ["--wild"]),
+        (5_101, "nested-addon", 21, "020-anyangle-noise", ["--wild"]),
+        (7_939_699, "ean13-gen", 68, "067-anyangle-scaled-vignette-perspective-jpeg", ["--wild", "--hard"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))

@@ -384,4 +384,39 @@ import Testing
         let twoLabels = BarcodeReader().decode(Self.stack([upper, lower], gap: 20))
         #expect(Set(twoLabels.map(\.text)) == [x, y])
     }
+
+    /// An EAN-13 turned further than its bars' height allows (40° to 60° off a row or a column, bars half to
+    /// two thirds of its width): no row or column crosses it whole, and the lines that leave it through its long
+    /// edge just after the middle guard and the bar after it read its left half as the UPC-E 1 559248 4, with
+    /// paper after (`barcode-gen.py --wild`, seeds 5101 nested-addon/020 and 7939699 ean13-gen/067; zxing-cpp
+    /// reads them so too). Read along the symbol's own axis, across its bars, those digits go on into the right
+    /// half: nothing but the EAN-13 may be reported. The same left half printed alone, turned the same way, is a
+    /// UPC-E and is still read where its lines cross it.
+    @Test func noUPCEFromAnEAN13TurnedPastItsHeight() {
+        let ean = "4559248512340"
+        let widths = TestSymbols.ean13(ean)
+        var upceRead = 0
+        for degrees in [40.0, 50.0, 130.0, 140.0] {
+            for height in [140, 160] {
+                let whole = Self.turned(TestSymbols.render(widths, moduleWidth: 3, height: height), degrees: degrees)
+                let found = BarcodeReader().decode(whole)
+                #expect(found.allSatisfy { $0.text == ean }, "\(degrees)° \(height): \(found.map { "\($0.format) \($0.text)" })")
+                let alone = TestSymbols.render(Array(widths.prefix(3 + 24 + 5 + 1)), moduleWidth: 3, height: height)
+                let read = BarcodeReader().decode(Self.turned(alone, degrees: degrees)).map(\.text)
+                #expect(read.allSatisfy { $0 == "15592484" })
+                if read == ["15592484"] { upceRead += 1 }
+            }
+        }
+        #expect(upceRead >= 4)
+    }
+
+    /// `image` turned by `degrees` (counterclockwise) about the middle of a 640×480 frame of light grey.
+    static func turned(_ image: GrayscaleImage, degrees: Double) -> GrayscaleImage {
+        let angle = degrees * Double.pi / 180
+        let (w, h) = (Double(image.width) / 2, Double(image.height) / 2)
+        let quad = [(-w, -h), (w, -h), (w, h), (-w, h)].map { (x, y) in
+            (320 + x * cos(angle) + y * sin(angle), 240 - x * sin(angle) + y * cos(angle))
+        }
+        return PerspectiveRender.warp(image, onto: quad, width: 640, height: 480)
+    }
 }
