@@ -81,6 +81,9 @@ public struct BarcodeReader: Sendable {
         // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
         // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
         linear.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }
+        // Nothing read, but halves of EAN-13s or UPC-As seen: symbols turned further than their bars' height
+        // allows, which no row or column crosses whole, read along their own axes.
+        if linear.isEmpty { linear = scanner.readAlongAxes() }
         var results = linear.map(\.barcode)
         let wantsDM = self.options.formats.contains(.dataMatrix)
         var binary: BitMatrix?

@@ -83,6 +83,11 @@ struct LinearScanner {
                 : self.unstarted[text] ?? 0
         }
 
+        /// Halves of EAN-13s and UPC-As that lines saw with no more of the symbol (``LinearHit/half``): the lines
+        /// (columns when `rotated`) and their spans, at most ``maxHalves``.
+        var halves: [(rotated: Bool, line: Int, span: (Double, Double))] = []
+        static let maxHalves = 32
+
         /// The readings at places where a pass read one GTIN two ways and reported neither, with the direction of
         /// their lines: a later pass (another threshold, fewer lines) that reads one way there needs a clear
         /// majority over the lines that read it otherwise, in that pass and here.
@@ -247,13 +252,13 @@ struct LinearScanner {
                                     self.fragments.countUnended(hit)
                                 } else if let hit, hit.unstarted {
                                     self.fragments.unstarted[hit.text, default: 0] += 1
+                                } else if let hit, hit.half {
+                                    if self.fragments.halves.count < FragmentLog.maxHalves {
+                                        let span = Self.span(of: hit, in: buf, length: length, unit: unit, upsideDown: upsideDown)
+                                        self.fragments.halves.append((rotated, row, span))
+                                    }
                                 } else if let hit {
-                                    var x0 = 0
-                                    for k in 0..<hit.start { x0 += Int(buf[k]) }
-                                    var x1 = x0
-                                    for k in hit.start..<hit.end { x1 += Int(buf[k]) }
-                                    var span = (Double(x0) / unit, Double(x1) / unit)
-                                    if upsideDown { span = (Double(length) - span.1, Double(length) - span.0) }
+                                    let span = Self.span(of: hit, in: buf, length: length, unit: unit, upsideDown: upsideDown)
                                     if hit.format == .upcE, hit.text.utf8.first == UInt8(ascii: "1"),
                                         !self.isBlankAfterUPCE(line: row, rotated: rotated, span: span, leftwards: upsideDown)
                                     {
@@ -276,6 +281,19 @@ struct LinearScanner {
             }
         }
         return candidates
+    }
+
+    /// Where `hit` lies along its line of `length` pixels, in pixels (runs of `unit` to a pixel); `upsideDown` when
+    /// `runs` are the line's runs reversed.
+    static func span(
+        of hit: LinearHit, in runs: UnsafeBufferPointer<Int32>, length: Int, unit: Double, upsideDown: Bool
+    ) -> (Double, Double) {
+        var x0 = 0
+        for k in 0..<hit.start { x0 += Int(runs[k]) }
+        var x1 = x0
+        for k in hit.start..<hit.end { x1 += Int(runs[k]) }
+        let span = (Double(x0) / unit, Double(x1) / unit)
+        return upsideDown ? (Double(length) - span.1, Double(length) - span.0) : span
     }
 
     /// The pixel at `x` along `line` (a row, or a column when `rotated`).
@@ -421,26 +439,15 @@ struct LinearScanner {
         guard module >= 1 else { return false }
         let middle = (span.0 + span.1) / 2
         let centre = rotated ? (line, middle) : (middle, line)
-        // Far enough for an EAN-13 with an add-on whichever end the reading lies at, in half pixels.
-        let reach = Int(2 * 140 * module)
-        var samples = [UInt8](repeating: 0, count: 2 * reach + 1)
+        // Far enough for an EAN-13 with an add-on whichever end the reading lies at.
+        let reach = 140 * module
         for offset in [0.0, -width / 6, width / 6] {
             let through = (centre.0 + bars.0 * offset, centre.1 + bars.1 * offset)
-            var first = samples.count
-            var last = -1
-            for k in 0...(2 * reach) {
-                let t = Double(k - reach) / 2
-                guard let v = self.bilinear(x: through.0 + axis.0 * t, y: through.1 + axis.1 * t) else { continue }
-                samples[k] = v
-                first = min(first, k)
-                last = max(last, k)
-            }
-            // The sampled part of the line, which holds the reading's middle.
-            guard first < reach, last > reach else { continue }
-            let found = samples[first...last].withUnsafeBufferPointer {
-                Self.readsLonger(than: c, on: $0, over: reach - first)
-            }
-            if found {
+            let hits = self.axisHits(through: through, axis: axis, reach: reach)
+            if hits.contains(where: {
+                (($0.hit.format == .ean13 || $0.hit.format == .upcA) && !$0.hit.half && !$0.hit.unended)
+                    || ($0.hit.unended && $0.hit.format == c.format && $0.hit.text == c.text)
+            }) {
                 self.fragments.openEnded.insert(key)
                 return true
             }
@@ -448,46 +455,118 @@ struct LinearScanner {
         return false
     }
 
-    /// Whether `line` (luminance samples) reads an EAN-13 or UPC-A over the sample `middle`, or the digits of `c`
-    /// (a UPC-E) going on into bars there, in either direction, at the histogram threshold, the local one or the
-    /// gradient edges.
-    static func readsLonger(than c: Candidate, on line: UnsafeBufferPointer<UInt8>, over middle: Int) -> Bool {
-        var runs: [Int32] = []
-        for binarization in [Binarization.histogram, .local, .edges] {
-            let ok =
-                switch binarization {
-                case .histogram: RowBinarizer.patternRow(line, into: &runs)
-                case .local: RowBinarizer.localPatternRow(line, into: &runs)
-                default: RowBinarizer.edgePatternRow(line, into: &runs)
-                }
-            guard ok else { continue }
-            if runs.count % 2 == 0 { runs.append(0) }
-            for upsideDown in [false, true] {
-                let current: [Int32] = upsideDown ? runs.reversed() : runs
-                let found = current.withUnsafeBufferPointer { buf -> Bool in
-                    var from = 1
-                    while from < buf.count {
-                        let (hit, g) = UPCEAN.decode(buf, from: from)
-                        if let hit,
-                            hit.format == .ean13 || hit.format == .upcA
-                                || (hit.unended && hit.format == c.format && hit.text == c.text)
-                        {
-                            var x0 = 0
-                            for k in 0..<hit.start { x0 += Int(buf[k]) }
-                            var x1 = x0
-                            for k in hit.start..<hit.end { x1 += Int(buf[k]) }
-                            let (a, b) = upsideDown ? (line.count - x1, line.count - x0) : (x0, x1)
-                            if a <= middle && middle <= b { return true }
-                        }
-                        guard let g else { break }
-                        from = g + 2
+    /// EAN/UPC symbols read along the axes of symbols turned further than their bars' height allows, where the
+    /// passes saw halves of them (``FragmentLog/halves``): no row or column crosses such a symbol whole, and
+    /// lines that cross one of its halves from guard to guard leave it through the bars' ends. At each place (one
+    /// try for halves within half a half's width of each other), lines sampled in the direction across the bars
+    /// (``gradientDirection(line:span:rotated:)``; only where the lines were more than 15° off it) through the
+    /// half's middle and a sixth of the half's width to either side along the bars are read at three thresholds
+    /// (``axisHits(through:axis:reach:)``). An EAN-13 or UPC-A read over the middle on two of the three lines,
+    /// clearly on one, and no other read there, is reported, with an add-on read so on two lines.
+    func readAlongAxes() -> [(barcode: DecodedBarcode, lines: Int)] {
+        var found: [(barcode: DecodedBarcode, lines: Int)] = []
+        var tried: [(Double, Double, Double)] = []
+        for half in self.fragments.halves {
+            let size = half.span.1 - half.span.0
+            let middle = (half.span.0 + half.span.1) / 2
+            let centre = half.rotated ? (Double(half.line), middle) : (middle, Double(half.line))
+            if tried.contains(where: { abs($0.0 - centre.0) + abs($0.1 - centre.1) < min($0.2, size) / 2 }) { continue }
+            tried.append((centre.0, centre.1, size))
+            guard let axis = self.gradientDirection(line: half.line, span: half.span, rotated: half.rotated) else {
+                continue
+            }
+            let cosine = abs(half.rotated ? axis.1 : axis.0)
+            let width = size * cosine
+            // Start guard, six digits and the middle guard: 50 modules.
+            guard cosine < 0.966, width / 50 >= 1 else { continue }
+            let bars = (-axis.1, axis.0)
+            var texts: [String: (lines: Int, clear: Bool, addOns: [String: Int], span: (Double, Double))] = [:]
+            for offset in [0.0, -width / 6, width / 6] {
+                let through = (centre.0 + bars.0 * offset, centre.1 + bars.1 * offset)
+                var seen = Set<String>()
+                for (hit, span) in self.axisHits(through: through, axis: axis, reach: 110 * width / 50)
+                where !hit.half && !hit.unended && (hit.format == .ean13 || hit.format == .upcA) {
+                    var entry = texts[hit.text] ?? (0, false, [:], span)
+                    if seen.insert(hit.text).inserted {
+                        entry.lines += 1
+                        if let add = hit.addOn { entry.addOns[add, default: 0] += 1 }
                     }
-                    return false
+                    entry.clear = entry.clear || hit.clear
+                    if offset == 0 { entry.span = span }
+                    texts[hit.text] = entry
                 }
-                if found { return true }
+            }
+            guard texts.count == 1, let (text, entry) = texts.first, entry.lines >= 2, entry.clear,
+                !found.contains(where: { $0.barcode.text == text })
+            else { continue }
+            let side = width / 6
+            func point(_ across: Double, _ t: Double) -> Point {
+                Point(x: centre.0 + bars.0 * across + axis.0 * t, y: centre.1 + bars.1 * across + axis.1 * t)
+            }
+            let corners = [
+                point(-side, entry.span.0), point(-side, entry.span.1), point(side, entry.span.1), point(side, entry.span.0),
+            ]
+            let addOn = entry.addOns.first { $0.value >= 2 }?.key
+            let barcode = DecodedBarcode(
+                format: text.utf8.count == 12 ? .upcA : .ean13, text: text, rawBytes: nil, corners: corners, addOn: addOn)
+            found.append((barcode, entry.lines))
+        }
+        return found
+    }
+
+    /// The EAN/UPC readings (halves and unended ones included) over the middle of a line sampled from the image
+    /// through `through` along the unit vector `axis`, `reach` pixels to either side (bilinear, two samples a
+    /// pixel), in either direction, at the histogram threshold, the local one and the gradient edges; each with
+    /// its place along the line, in pixels from `through`.
+    func axisHits(
+        through: (Double, Double), axis: (Double, Double), reach: Double
+    ) -> [(hit: LinearHit, span: (Double, Double))] {
+        let samplesEachSide = Int(2 * reach)
+        var samples = [UInt8](repeating: 0, count: 2 * samplesEachSide + 1)
+        var first = samples.count
+        var last = -1
+        for k in 0..<samples.count {
+            let t = Double(k - samplesEachSide) / 2
+            guard let v = self.bilinear(x: through.0 + axis.0 * t, y: through.1 + axis.1 * t) else { continue }
+            samples[k] = v
+            first = min(first, k)
+            last = max(last, k)
+        }
+        // The sampled part of the line must hold its middle.
+        guard first < samplesEachSide, last > samplesEachSide else { return [] }
+        let middle = Double(samplesEachSide - first)
+        var result: [(hit: LinearHit, span: (Double, Double))] = []
+        samples[first...last].withUnsafeBufferPointer { line in
+            var runs: [Int32] = []
+            for binarization in [Binarization.histogram, .local, .edges] {
+                let ok =
+                    switch binarization {
+                    case .histogram: RowBinarizer.patternRow(line, into: &runs)
+                    case .local: RowBinarizer.localPatternRow(line, into: &runs)
+                    default: RowBinarizer.edgePatternRow(line, into: &runs)
+                    }
+                guard ok else { continue }
+                if runs.count % 2 == 0 { runs.append(0) }
+                for upsideDown in [false, true] {
+                    let current: [Int32] = upsideDown ? runs.reversed() : runs
+                    current.withUnsafeBufferPointer { buf in
+                        var from = 1
+                        while from < buf.count {
+                            let (hit, g) = UPCEAN.decode(buf, from: from)
+                            if let hit {
+                                let span = Self.span(of: hit, in: buf, length: line.count, unit: 1, upsideDown: upsideDown)
+                                if span.0 <= middle && middle <= span.1 {
+                                    result.append((hit, ((span.0 - middle) / 2, (span.1 - middle) / 2)))
+                                }
+                            }
+                            guard let g else { break }
+                            from = g + 2
+                        }
+                    }
+                }
             }
         }
-        return false
+        return result
     }
 
     /// The luminance at a point between pixels, interpolated from the four around it; nil outside the image.

@@ -390,24 +390,61 @@ import Testing
     /// edge just after the middle guard and the bar after it read its left half as the UPC-E 1 559248 4, with
     /// paper after (`barcode-gen.py --wild`, seeds 5101 nested-addon/020 and 7939699 ean13-gen/067; zxing-cpp
     /// reads them so too). Read along the symbol's own axis, across its bars, those digits go on into the right
-    /// half: nothing but the EAN-13 may be reported. The same left half printed alone, turned the same way, is a
-    /// UPC-E and is still read where its lines cross it.
-    @Test func noUPCEFromAnEAN13TurnedPastItsHeight() {
+    /// half: that UPC-E is refused, and the EAN-13 is read along the axis from the halves the lines saw. The same
+    /// left half printed alone, turned the same way, is a UPC-E and is still read where its lines cross it.
+    @Test func anEAN13TurnedPastItsHeightIsReadAlongItsAxisNotAsAUPCE() {
         let ean = "4559248512340"
         let widths = TestSymbols.ean13(ean)
+        var eanRead = 0
         var upceRead = 0
         for degrees in [40.0, 50.0, 130.0, 140.0] {
             for height in [140, 160] {
                 let whole = Self.turned(TestSymbols.render(widths, moduleWidth: 3, height: height), degrees: degrees)
                 let found = BarcodeReader().decode(whole)
                 #expect(found.allSatisfy { $0.text == ean }, "\(degrees)° \(height): \(found.map { "\($0.format) \($0.text)" })")
+                if found.map(\.text) == [ean] { eanRead += 1 }
                 let alone = TestSymbols.render(Array(widths.prefix(3 + 24 + 5 + 1)), moduleWidth: 3, height: height)
                 let read = BarcodeReader().decode(Self.turned(alone, degrees: degrees)).map(\.text)
                 #expect(read.allSatisfy { $0 == "15592484" })
                 if read == ["15592484"] { upceRead += 1 }
             }
         }
+        #expect(eanRead >= 6)
         #expect(upceRead >= 4)
+    }
+
+    /// Half of an EAN-13 and two digits past its middle guard, then paper (a line leaving a turned symbol through
+    /// its bars' ends): a half, in either direction (the right half read backwards has all-even parity), never a
+    /// reading; with the parity broken (two digits' patterns reversed), not even a half.
+    @Test func halvesOfAnEAN13AreOnlyPlacesToLookAgain() {
+        let widths = TestSymbols.ean13("4559248512340")
+        func hits(_ w: [Int], reversed: Bool = false) -> [LinearHit] {
+            let image = TestSymbols.render(reversed ? w.reversed() : w, moduleWidth: 3, height: 1)
+            var runs: [Int32] = []
+            let ok = image.pixels.withUnsafeBufferPointer { RowBinarizer.patternRow($0, into: &runs) }
+            guard ok else { return [] }
+            if runs.count % 2 == 0 { runs.append(0) }
+            return runs.withUnsafeBufferPointer { buf in
+                var found: [LinearHit] = []
+                var from = 1
+                while from < buf.count {
+                    let (hit, g) = UPCEAN.decode(buf, from: from)
+                    if let hit { found.append(hit) }
+                    guard let g else { break }
+                    from = g + 2
+                }
+                return found
+            }
+        }
+        let left = hits(Array(widths.prefix(3 + 24 + 5 + 8)))
+        #expect(left.map(\.text) == ["559248"] && left.allSatisfy(\.half))
+        let right = hits(Array(widths.suffix(8 + 5 + 24 + 3)), reversed: true)
+        #expect(right.count == 1 && right.allSatisfy(\.half))
+        #expect(BarcodeReader().decode(TestSymbols.render(Array(widths.prefix(3 + 24 + 5 + 8)), moduleWidth: 3, height: 40)).isEmpty)
+        // The first digit's pattern reversed (even for odd): every first digit's parity starts odd.
+        var broken = Array(widths.prefix(3 + 24 + 5 + 8))
+        broken.replaceSubrange(3..<7, with: broken[3..<7].reversed())
+        #expect(hits(broken).isEmpty)
     }
 
     /// `image` turned by `degrees` (counterclockwise) about the middle of a 640×480 frame of light grey.

@@ -253,6 +253,9 @@ struct LinearHit {
     /// Not a symbol: digits this line read backwards from a symbol's end where no start came before them (ITF), kept
     /// to weigh against lines that saw a start there.
     var unstarted = false
+    /// Not a symbol: half of an EAN-13 or UPC-A where the line saw no more of it (``UPCEAN``), kept as a place to
+    /// read the symbol along its own axis.
+    var half = false
     /// The EAN-2/EAN-5 add-on read after the symbol on this line (EAN-13, UPC-A, UPC-E), and whether its digits
     /// were clear.
     var addOn: String? = nil

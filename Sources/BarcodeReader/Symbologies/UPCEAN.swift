@@ -247,6 +247,29 @@ enum UPCEAN {
         return hit
     }
 
+    /// Half of an EAN-13 or UPC-A: a start guard after a quiet zone, six digits whose parity pattern is an EAN-13's
+    /// (or all even: its right half read backwards, whose patterns reversed are the even ones) and the middle guard,
+    /// in one module, where no whole symbol was read. A line that crosses a symbol turned further than its bars'
+    /// height allows sees no more of it. Reported as ``LinearHit/half`` only: where to read the symbol along its
+    /// own axis (``LinearScanner/readAlongAxes()``), never a reading.
+    private static func half(_ runs: UnsafeBufferPointer<Int32>, _ b: Int) -> LinearHit? {
+        let mid = b + 27
+        guard mid + 5 < runs.count, RowPattern.isPattern(runs, mid, midPattern) > 0 else { return nil }
+        let starts = (0..<6).map { b + 3 + 4 * $0 }
+        var text: [UInt8] = []
+        var parity = 0
+        var clear = true
+        guard
+            let module = consistentModule(runs, digitStarts: starts, guards: [(b, 3, 3), (mid, 5, 5)]),
+            hasQuietZones(runs, before: b - 1, after: mid + 5, module: module, left: quietZone, right: 0),
+            digits(runs, b + 3, count: 6, withParity: true, text: &text, parity: &parity, clear: &clear),
+            parity == 0x3F || firstDigitEncodings.contains(parity)
+        else { return nil }
+        var hit = LinearHit(format: .ean13, text: String(decoding: text, as: UTF8.self), start: b, end: mid + 5, clear: clear)
+        hit.half = true
+        return hit
+    }
+
     /// Whether the runs from `start` (a bar) are bars and spaces for two digits' width (14 modules) at least:
     /// eight runs, each half a module to four and a half wide, together twelve modules or more.
     static func barsFollow(_ runs: UnsafeBufferPointer<Int32>, _ start: Int, module: Double) -> Bool {
@@ -350,7 +373,9 @@ enum UPCEAN {
                     RowPattern.isPattern(runs, i, guardPattern, spaceInFront: space, minQuietZone: quietZone) > 0
                 })
         else { return (nil, nil) }
-        guard let hit = ean13(runs, b) ?? ean8(runs, b) ?? upce(runs, b) ?? upceGoingOn(runs, b) else { return (nil, b) }
+        guard let hit = ean13(runs, b) ?? ean8(runs, b) ?? upce(runs, b) ?? upceGoingOn(runs, b) else {
+            return (half(runs, b), b)
+        }
         do {
             try validateCheckDigit(hit.format == .upcE ? upceToUPCA(hit.text) : hit.text)
         } catch {
