@@ -38,7 +38,20 @@ struct GeneratedCorpusTests {
 
     @Test(arguments: GeneratedCorpusTests.positiveSets)
     func noWrongRead(_ set: String) throws {
-        let folder = try #require(GeneratedCorpus.folder).appendingPathComponent(set)
+        try Self.expectNoWrongRead(in: try #require(GeneratedCorpus.folder), set)
+    }
+
+    /// The product-code sets as `--wild` renders them (a label round a bottle, any angle, motion blur, a defocused
+    /// lens, vignetting, moiré, inversion; `scripts/barcode-gen.py --wild --seed 20261202 --count 8 --sets
+    /// 'ean*,upc*,nested-*'`): the same discipline. Symbols turned past their bars' height are where a UPC-E was
+    /// read from an EAN-13's half.
+    @Test(arguments: GeneratedCorpusTests.positiveSets.filter { $0.hasPrefix("ean") || $0.hasPrefix("upc") || $0.hasPrefix("nested") })
+    func noWrongReadOnWildPictures(_ set: String) throws {
+        try Self.expectNoWrongRead(in: try #require(GeneratedCorpus.wildFolder), set)
+    }
+
+    static func expectNoWrongRead(in root: URL, _ set: String) throws {
+        let folder = root.appendingPathComponent(set)
         let images = Corpus.images(in: folder)
         #expect(images.count == GeneratedCorpus.count, "\(set): generator wrote \(images.count) images")
         let reader = BarcodeReader()
@@ -203,6 +216,9 @@ enum GeneratedCorpus {
 
     /// The generated folder, made once per test process; nil when the generator cannot run here.
     static let folder: URL? = render(seed: seed, count: count)
+    /// The product-code sets rendered `--wild` (another seed), made once per test process.
+    static let wildFolder: URL? = render(
+        seed: 20_261_202, count: count, options: ["--wild", "--sets", "ean*,upc*,nested-*"])
 
     /// Runs the generator into a fresh temporary folder (`options` such as `--sets` and `--hard` added); nil when it
     /// cannot run here. An image depends only on the seed, its set, its index and `--hard`, so a wrong read found in
