@@ -40,6 +40,8 @@ extension InventorySQLiteRepository {
     /// - Throws: ``InventoryError`` naming `file` (or the setting at fault) when the file is refused; the live data is
     ///   unchanged then.
     public func restore(from path: String) throws {
+        // After a failed flush of the log nothing more is written (``WALFlusher``), a restore included.
+        if let failure = self.coalescer.flusher?.failure { throw failure }
         let restored: ShopActivity = try Self.withCheckedCopy(of: path, scratchFolder: self.scratchFolder) { checked, _ in
             // The restore is audited in the restored books themselves, so the entry arrives with them or not at all.
             let restored: ShopActivity

@@ -79,8 +79,19 @@ final class WALFlusher: Sendable {
     }
 
     /// Flushes on the calling thread: for writes that do not go through the group commit (migrations, a restore).
+    /// Final like the others: after any failed flush it throws that failure without flushing, and its own failure
+    /// is kept for every later write.
     func flushNow() throws {
-        try self.flush()
+        if let failure = self.failure { throw failure }
+        do {
+            try self.flush()
+        } catch {
+            let kept = Self.failure(error)
+            throw self.state.withLock { state in
+                if state.failure == nil { state.failure = kept }
+                return state.failure ?? kept
+            }
+        }
     }
 
     private func flushWhileWaiting() {
