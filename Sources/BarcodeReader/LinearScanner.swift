@@ -128,7 +128,19 @@ struct LinearScanner {
 
     /// How a line becomes runs: the histogram threshold (``RowBinarizer/patternRow(_:into:)``), the local mean,
     /// gradient edges, or the histogram threshold with edges to a third of a pixel (runs in thirds of a pixel).
-    enum Binarization { case histogram, local, edges, fine }
+    enum Binarization {
+        case histogram, local, edges, fine
+
+        /// Fills `runs` with `line`'s pattern row this way; false when the line has too little contrast.
+        func patternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+            switch self {
+            case .histogram: RowBinarizer.patternRow(line, into: &runs)
+            case .local: RowBinarizer.localPatternRow(line, into: &runs)
+            case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
+            case .fine: RowBinarizer.finePatternRow(line, into: &runs)
+            }
+        }
+    }
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
     func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
@@ -221,14 +233,7 @@ struct LinearScanner {
                             dst.update(from: src + row * length, count: length)
                         }
                     }
-                    let ok = lineBuffer.withUnsafeBufferPointer { line in
-                        switch binarization {
-                        case .histogram: RowBinarizer.patternRow(line, into: &runs)
-                        case .local: RowBinarizer.localPatternRow(line, into: &runs)
-                        case .edges: RowBinarizer.edgePatternRow(line, into: &runs)
-                        case .fine: RowBinarizer.finePatternRow(line, into: &runs)
-                        }
-                    }
+                    let ok = lineBuffer.withUnsafeBufferPointer { binarization.patternRow($0, into: &runs) }
                     if binarization == .histogram, !inverted, !isCheckRow, let cache = self.runCache,
                         cache.wants(row, of: lines)
                     {
@@ -539,13 +544,7 @@ struct LinearScanner {
         samples[first...last].withUnsafeBufferPointer { line in
             var runs: [Int32] = []
             for binarization in [Binarization.histogram, .local, .edges] {
-                let ok =
-                    switch binarization {
-                    case .histogram: RowBinarizer.patternRow(line, into: &runs)
-                    case .local: RowBinarizer.localPatternRow(line, into: &runs)
-                    default: RowBinarizer.edgePatternRow(line, into: &runs)
-                    }
-                guard ok else { continue }
+                guard binarization.patternRow(line, into: &runs) else { continue }
                 if runs.count % 2 == 0 { runs.append(0) }
                 for upsideDown in [false, true] {
                     let current: [Int32] = upsideDown ? runs.reversed() : runs
@@ -596,8 +595,9 @@ struct LinearScanner {
         let length = rotated ? h : w
         var xx = 0.0, yy = 0.0, xy = 0.0
         let p = self.image.pixels
-        for l in max(1, line - 2)...max(1, min(lines - 2, line + 2)) {
-            for a in max(1, Int(span.0))..<max(1, min(length - 1, Int(span.1))) {
+        let along = max(1, Int(span.0))..<max(1, Int(span.0), min(length - 1, Int(span.1)))
+        for l in max(1, line - 2)...max(1, line - 2, min(lines - 2, line + 2)) {
+            for a in along {
                 let (x, y) = rotated ? (l, a) : (a, l)
                 guard x >= 1, y >= 1, x < w - 1, y < h - 1 else { continue }
                 let i = y * w + x
