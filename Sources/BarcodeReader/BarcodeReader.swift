@@ -38,8 +38,8 @@ public struct BarcodeReader: Sendable {
     public func decode(_ image: GrayscaleImage) -> [DecodedBarcode] {
         let linearFormats = self.options.formats.filter(\.isLinear)
         let wantsQR = self.options.formats.contains(.qrCode)
-        // The inverted pass reads the lines of `sparse` with the histogram threshold again: the first pass keeps
-        // their runs.
+        // The pass over the image's negative reads the lines of `sparse` with the histogram threshold again: the
+        // first pass keeps their runs.
         let runCache = LinearScanner.RunCache(sparseRowDivisor: 96)
         // ITF digits that one pass saw as a part of a longer symbol are refused by every pass.
         let fragments = LinearScanner.FragmentLog()
@@ -51,13 +51,13 @@ public struct BarcodeReader: Sendable {
         let rotations = self.options.tryRotate ? [false, true] : [false]
 
         // Cheapest and most common first: rows and columns with a histogram threshold, and QR Code.
-        var (linear, rotated) = self.firstHitAndRotation(rotations.map { (scanner, $0, false, .histogram) })
+        var (linear, rotated) = self.firstHitAndRotation(rotations.map { (scanner, $0, .histogram) })
         let sparse = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
             runCache: runCache, fragments: fragments, gate: gate)
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
-            let local = self.firstHit(rotations.map { (sparse, $0, false, .local) })
+            let local = self.firstHit(rotations.map { (sparse, $0, .local) })
             if let best = local.first, best.lines > (linear.first?.lines ?? 0) { linear = local }
         } else if linear.contains(where: { LinearScanner.gtinFormats.contains($0.barcode.format) }) {
             // A product code read at one threshold is asked of the same lines at a second one (the local mean): a
@@ -75,7 +75,7 @@ public struct BarcodeReader: Sendable {
             let lineCount = rotated ? image.width : image.height
             let margin = gtins.nearLines(rotated: rotated)
             let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
-            let second = gtins.scanCandidates(rotated: rotated, inverted: false, binarization: .local, only: only)
+            let second = gtins.scanCandidates(rotated: rotated, binarization: .local, only: only)
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
         }
         // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
@@ -107,7 +107,7 @@ public struct BarcodeReader: Sendable {
         if !results.isEmpty { return results }
 
         // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
-        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, false, .local) }), sparse)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, .local) }), sparse)
         if !results.isEmpty { return results }
 
         // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
@@ -115,7 +115,7 @@ public struct BarcodeReader: Sendable {
         let sparseStrict = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount + 1, rowDivisor: 40,
             fragments: fragments, gate: gate)
-        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparseStrict, $0, false, .edges) }), sparseStrict)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparseStrict, $0, .edges) }), sparseStrict)
         if !results.isEmpty { return results }
 
         // Small product codes (about 1.5 pixels a module): thresholded to whole pixels, a digit's bars and spaces
@@ -124,16 +124,23 @@ public struct BarcodeReader: Sendable {
         let fine = LinearScanner(
             image: image, formats: linearFormats.intersection(LinearScanner.gtinFormats),
             minLineCount: self.options.minLineCount, rowDivisor: 96, fragments: fragments, gate: gate)
-        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (fine, $0, false, .fine) }), fine)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (fine, $0, .fine) }), fine)
         if !results.isEmpty || !self.options.tryInvert { return results }
 
-        // Light symbols on a dark ground.
-        results = self.firstHit(rotations.map { (sparse, $0, true, .histogram) }).map(\.barcode)
+        // Light symbols on a dark ground, read on the image's negative, where they are dark on light: every check
+        // that looks at the pixels (an ITF's ends across its bars, a short GTIN's own axis, the quiet zone after a
+        // UPC-E, the fine check) then sees them as the other passes see printed symbols. (Reading the light
+        // symbols' runs with the colours swapped on the image itself left those checks looking at light bars as
+        // paper: an ITF-14 turned past its height, light on dark, was reported as its first 8 digits.)
+        let negativeImage = image.inverted()
+        let negative = LinearScanner(
+            image: negativeImage, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
+            runCache: runCache, negative: true, fragments: fragments, gate: gate)
+        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (negative, $0, .histogram) }), negative)
         if let binary {
             let inverted = binary.inverted()
-            let invertedGray = image.inverted()
-            if wantsQR { results += QRCodeReader.read(inverted, gray: invertedGray) }
-            if wantsDM { results += DataMatrixReader.read(inverted, gray: invertedGray) }
+            if wantsQR { results += QRCodeReader.read(inverted, gray: negativeImage) }
+            if wantsDM { results += DataMatrixReader.read(inverted, gray: negativeImage) }
         }
         return results
     }
@@ -146,17 +153,17 @@ public struct BarcodeReader: Sendable {
     }
 
     private func firstHit(
-        _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
+        _ passes: [(LinearScanner, Bool, LinearScanner.Binarization)]
     ) -> [(barcode: DecodedBarcode, lines: Int)] {
         self.firstHitAndRotation(passes).hits
     }
 
     /// The symbols of the first pass that finds any, and whether that pass read columns.
     private func firstHitAndRotation(
-        _ passes: [(LinearScanner, Bool, Bool, LinearScanner.Binarization)]
+        _ passes: [(LinearScanner, Bool, LinearScanner.Binarization)]
     ) -> (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool) {
-        for (scanner, rotated, inverted, binarization) in passes {
-            let found = scanner.scan(rotated: rotated, inverted: inverted, binarization: binarization)
+        for (scanner, rotated, binarization) in passes {
+            let found = scanner.scan(rotated: rotated, binarization: binarization)
             if !found.isEmpty { return (found, rotated) }
         }
         return ([], false)

@@ -41,7 +41,7 @@ extension LinearScanner {
         let scanner = LinearScanner(image: self.image, formats: Self.gtinFormats, minLineCount: 1, rowDivisor: Int.max)
         var same = 0
         var others = 0
-        for c in scanner.scanCandidates(rotated: rotated, inverted: false, binarization: .fine, only: only) where c.lineCount > 0 {
+        for c in scanner.scanCandidates(rotated: rotated, binarization: .fine, only: only) where c.lineCount > 0 {
             if Self.gtin13(c.text) == Self.gtin13(barcode.text) {
                 same += c.lineCount
             } else if Self.sameGTINLength(c.format, barcode.format) {

@@ -25,9 +25,9 @@ struct LinearScanner {
 
     typealias Decoder = (UnsafeBufferPointer<Int32>, Int) -> (hit: LinearHit?, guardIndex: Int?)
 
-    /// Histogram pattern rows of one image kept by a dense pass for a later pass over a subset of its lines (the
-    /// inverted pass reads the same runs, one element shifted): the lines `middle ± k × step` of a sparser
-    /// scanner, where `step` is that scanner's line step.
+    /// Histogram pattern rows of one image kept by a dense pass for a later pass over a subset of its lines (a
+    /// scanner of the image's negative reads the same runs with the colours swapped, ``LinearScanner/negative``):
+    /// the lines `middle ± k × step` of a sparser scanner, where `step` is that scanner's line step.
     final class RunCache {
         let sparseRowDivisor: Int
         var rows: [Int: [Int32]] = [:]
@@ -72,7 +72,7 @@ struct LinearScanner {
 
         /// Lines that read digits backwards from an ITF's end with no start before them (``LinearHit/unstarted``).
         var unstarted: [String: Int] = [:]
-        /// The directions and thresholds whose lines were read for ``unstarted`` (`rotated inverted binarization`).
+        /// The directions and thresholds whose lines were read for ``unstarted`` (`rotated negative binarization`).
         var unstartedRead: Set<String> = []
 
         /// Lines that read these digits backwards from an ITF's end with no start before them: `longer` those that
@@ -105,12 +105,16 @@ struct LinearScanner {
     let fragments: FragmentLog
     /// The lines that may cross a symbol (``LineGate``); the others are skipped.
     let gate: LineGate?
+    /// `image` is the negative of the image whose runs `runCache` holds (light symbols on a dark ground, read dark
+    /// on light): runs taken from the cache have their colours swapped, and none are left there.
+    let negative: Bool
 
     init(
         image: GrayscaleImage, formats: Set<BarcodeFormat>, minLineCount: Int, rowDivisor: Int,
-        runCache: RunCache? = nil, fragments: FragmentLog = FragmentLog(), gate: LineGate? = nil
+        runCache: RunCache? = nil, negative: Bool = false, fragments: FragmentLog = FragmentLog(), gate: LineGate? = nil
     ) {
         self.image = image
+        self.negative = negative
         self.gate = gate
         self.fragments = fragments
         self.minLineCount = minLineCount
@@ -143,17 +147,17 @@ struct LinearScanner {
     }
 
     /// Scans horizontally (`rotated == false`) or along columns, returning confirmed symbols in image coordinates.
-    func scan(rotated: Bool, inverted: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
-        let candidates = self.scanCandidates(rotated: rotated, inverted: inverted, binarization: binarization)
+    func scan(rotated: Bool, binarization: Binarization) -> [(barcode: DecodedBarcode, lines: Int)] {
+        let candidates = self.scanCandidates(rotated: rotated, binarization: binarization)
         if candidates.contains(where: {
             $0.format == .itf && $0.lineCount >= self.minLineCount && !Self.isCheckedITF14($0.text)
         }) {
-            self.readUnstarted(rotated: rotated, inverted: inverted, binarizations: [.histogram, binarization])
+            self.readUnstarted(rotated: rotated, binarizations: [.histogram, binarization])
         }
         return self.finish(candidates, rotated: rotated)
     }
 
-    /// How many lines ``readUnstarted(rotated:inverted:binarizations:)`` reads across the image: the dense first
+    /// How many lines ``readUnstarted(rotated:binarizations:)`` reads across the image: the dense first
     /// pass's.
     static let unstartedRowDivisor = 256
 
@@ -163,15 +167,15 @@ struct LinearScanner {
     /// start before the digits they read, like the lines that read on past an end, which every pass counts. Once
     /// an image for each direction and threshold, and only when a pass reads such an ITF: frames without one pay
     /// nothing for it.
-    func readUnstarted(rotated: Bool, inverted: Bool, binarizations: Set<Binarization>) {
+    func readUnstarted(rotated: Bool, binarizations: Set<Binarization>) {
         let dense = LinearScanner(
             image: self.image, formats: [.itf], minLineCount: self.minLineCount,
             rowDivisor: max(self.rowDivisor, Self.unstartedRowDivisor), runCache: self.runCache,
-            fragments: self.fragments, gate: self.gate)
+            negative: self.negative, fragments: self.fragments, gate: self.gate)
         for binarization in binarizations
-        where self.fragments.unstartedRead.insert("\(rotated) \(inverted) \(binarization)").inserted {
+        where self.fragments.unstartedRead.insert("\(rotated) \(self.negative) \(binarization)").inserted {
             _ = dense.scanCandidates(
-                rotated: rotated, inverted: inverted, binarization: binarization,
+                rotated: rotated, binarization: binarization,
                 decoders: [{ ITF.decodeUnstarted($0, from: $1) }])
         }
     }
@@ -179,7 +183,7 @@ struct LinearScanner {
     /// Every symbol seen on any line (only the lines in `only`, when given), with the number of lines that agreed;
     /// `decoders` in place of the scanner's own, when given.
     func scanCandidates(
-        rotated: Bool, inverted: Bool, binarization: Binarization, only: ClosedRange<Int>? = nil,
+        rotated: Bool, binarization: Binarization, only: ClosedRange<Int>? = nil,
         decoders: [Decoder]? = nil
     ) -> [Candidate] {
         let decoders = decoders ?? self.decoders
@@ -221,6 +225,11 @@ struct LinearScanner {
                     guard !cached.isEmpty else { continue }
                     runs.removeAll(keepingCapacity: true)
                     runs.append(contentsOf: cached)
+                    if self.negative {
+                        // The same edges with the colours swapped: the first (light) run is the cached line's
+                        // first dark one.
+                        if runs.first == 0 { runs.removeFirst() } else { runs.insert(0, at: 0) }
+                    }
                 } else {
                     // Extract the line.
                     // Through raw pointers: element-wise array stores paid a uniqueness and a bounds check each.
@@ -234,14 +243,13 @@ struct LinearScanner {
                         }
                     }
                     let ok = lineBuffer.withUnsafeBufferPointer { binarization.patternRow($0, into: &runs) }
-                    if binarization == .histogram, !inverted, !isCheckRow, let cache = self.runCache,
+                    if binarization == .histogram, !self.negative, !isCheckRow, let cache = self.runCache,
                         cache.wants(row, of: lines)
                     {
                         if rotated { cache.columns[row] = ok ? runs : [] } else { cache.rows[row] = ok ? runs : [] }
                     }
                     guard ok else { continue }
                 }
-                if inverted { runs.insert(0, at: 0) }
                 if runs.count % 2 == 0 { runs.append(0) }
                 reversed.removeAll(keepingCapacity: true)
                 reversed.append(contentsOf: runs.reversed())
@@ -418,17 +426,21 @@ struct LinearScanner {
         return true
     }
 
-    /// Whether a short GTIN (UPC-E, EAN-8) read on lines that cross its bars obliquely is a part of a longer symbol,
-    /// read along that symbol's own axis. A line across an EAN-13 turned further than its bars' height allows
-    /// leaves it through the bars' ends (its long edge); one that does so just after the middle guard reads the
-    /// left half as a UPC-E (the middle guard and the next bar make UPC-E's end guard, paper after it), whose check
-    /// digit holds one time in ten, and no line crosses the whole symbol to say otherwise. The image's gradients
-    /// over the reading give the direction across the bars (``gradientDirection(line:span:rotated:)``); lines
-    /// sampled from the image in that direction (bilinear, two samples a pixel), through the reading's middle and
-    /// a sixth of its width to either side along the bars, reach the rest of the symbol. One that reads an EAN-13
-    /// or UPC-A over that middle, or the same digits going on into bars (``UPCEAN``'s unended UPC-E), at any of
-    /// three thresholds, refuses the reading; the refusal is kept for the later passes over the image. Only for
-    /// lines more than 15° off the axis: nearer it, the lines that read it would have met the rest.
+    /// Whether a short GTIN (UPC-E, EAN-8) or an ITF without a check digit read on lines that cross its bars obliquely
+    /// is a part of a longer symbol, read along that symbol's own axis. A line across an EAN-13 turned further than its
+    /// bars' height allows leaves it through the bars' ends (its long edge); one that does so just after the middle
+    /// guard reads the left half as a UPC-E (the middle guard and the next bar make UPC-E's end guard, paper after it),
+    /// whose check digit holds one time in ten, and no line crosses the whole symbol to say otherwise. The image's
+    /// gradients over the reading give the direction across the bars (``gradientDirection(line:span:rotated:)``); lines
+    /// sampled from the image in that direction (bilinear, two samples a pixel), through the reading's middle and a
+    /// sixth of its width to either side along the bars, reach the rest of the symbol. One that reads an EAN-13 or
+    /// UPC-A over that middle, or the same digits going on into bars (``UPCEAN``'s unended UPC-E), at any of three
+    /// thresholds, refuses the reading; the refusal is kept for the later passes over the image. Only for lines more
+    /// than 15° off the axis: nearer it, the lines that read it would have met the rest. An ITF the same way: lines
+    /// leaving one turned further than its bars' height allows through the bars' ends find a stop pattern in the cut
+    /// bars and read its first pairs (an ITF-14 as 8 digits); the axis reads the longer ITF that holds them, or them
+    /// going on with no end. (``endsAreEnds(_:rotated:)`` looks for the bars going on beside such an end, which covers
+    /// turns up to about 27°.)
     func axisReadsLonger(_ c: Candidate, rotated: Bool) -> Bool {
         let key = FragmentLog.Key(format: c.format, text: c.text)
         if self.fragments.openEnded.contains(key) { return true }
@@ -440,18 +452,25 @@ struct LinearScanner {
         guard cosine < 0.966 else { return false }
         let bars = (-axis.1, axis.0)
         let width = (span.1 - span.0) * cosine
-        let module = width / (c.format == .ean8 ? 67 : 51)
+        let isITF = c.format == .itf
+        // Narrow elements of an ITF (start 4, each digit 8 with wide ones 2.5 narrow, stop 4.5), modules of a GTIN.
+        let module = width / (isITF ? 8 * Double(c.text.utf8.count) + 8.5 : c.format == .ean8 ? 67 : 51)
         guard module >= 1 else { return false }
         let middle = (span.0 + span.1) / 2
         let centre = rotated ? (line, middle) : (middle, line)
-        // Far enough for an EAN-13 with an add-on whichever end the reading lies at.
-        let reach = 140 * module
+        // Far enough for an EAN-13 with an add-on whichever end the reading lies at, and for an ITF of up to three
+        // times the digits read (an ITF-14's first 4) and its quiet zones.
+        let reach = isITF ? 2.5 * width + 20 * module : 140 * module
+        let decoder: Decoder = isITF ? { ITF.decode($0, from: $1) } : { UPCEAN.decode($0, from: $1) }
         for offset in [0.0, -width / 6, width / 6] {
             let through = (centre.0 + bars.0 * offset, centre.1 + bars.1 * offset)
-            let hits = self.axisHits(through: through, axis: axis, reach: reach)
+            let hits = self.axisHits(through: through, axis: axis, reach: reach, decoder: decoder)
             if hits.contains(where: {
-                (($0.hit.format == .ean13 || $0.hit.format == .upcA) && !$0.hit.half && !$0.hit.unended)
-                    || ($0.hit.unended && $0.hit.format == c.format && $0.hit.text == c.text)
+                isITF
+                    ? $0.hit.format == .itf && $0.hit.text.contains(c.text)
+                        && ($0.hit.text.utf8.count > c.text.utf8.count || $0.hit.unended)
+                    : (($0.hit.format == .ean13 || $0.hit.format == .upcA) && !$0.hit.half && !$0.hit.unended)
+                        || ($0.hit.unended && $0.hit.format == c.format && $0.hit.text == c.text)
             }) {
                 self.fragments.openEnded.insert(key)
                 return true
@@ -519,12 +538,13 @@ struct LinearScanner {
         return found
     }
 
-    /// The EAN/UPC readings (halves and unended ones included) over the middle of a line sampled from the image
-    /// through `through` along the unit vector `axis`, `reach` pixels to either side (bilinear, two samples a
-    /// pixel), in either direction, at the histogram threshold, the local one and the gradient edges; each with
-    /// its place along the line, in pixels from `through`.
+    /// The readings of `decoder` (EAN/UPC by default; halves and unended ones included) over the middle of a line
+    /// sampled from the image through `through` along the unit vector `axis`, `reach` pixels to either side
+    /// (bilinear, two samples a pixel), in either direction, at the histogram threshold, the local one and the
+    /// gradient edges; each with its place along the line, in pixels from `through`.
     func axisHits(
-        through: (Double, Double), axis: (Double, Double), reach: Double
+        through: (Double, Double), axis: (Double, Double), reach: Double,
+        decoder: Decoder = { UPCEAN.decode($0, from: $1) }
     ) -> [(hit: LinearHit, span: (Double, Double))] {
         let samplesEachSide = Int(2 * reach)
         var samples = [UInt8](repeating: 0, count: 2 * samplesEachSide + 1)
@@ -551,7 +571,7 @@ struct LinearScanner {
                     current.withUnsafeBufferPointer { buf in
                         var from = 1
                         while from < buf.count {
-                            let (hit, g) = UPCEAN.decode(buf, from: from)
+                            let (hit, g) = decoder(buf, from)
                             if let hit {
                                 let span = Self.span(of: hit, in: buf, length: line.count, unit: 1, upsideDown: upsideDown)
                                 if span.0 <= middle && middle <= span.1 {
@@ -820,8 +840,13 @@ struct LinearScanner {
             {
                 return false
             }
-            // A short GTIN read obliquely that the symbol's own axis reads as a part of a longer one.
-            if Self.shortFormats.contains(c.format), self.axisReadsLonger(c, rotated: rotated) { return false }
+            // A short GTIN, or an ITF without a check digit, read obliquely that the symbol's own axis reads as a part
+            // of a longer one.
+            if Self.shortFormats.contains(c.format) || (c.format == .itf && !Self.isCheckedITF14(c.text)),
+                self.axisReadsLonger(c, rotated: rotated)
+            {
+                return false
+            }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }

@@ -317,8 +317,9 @@ import Testing
         #expect(localRead > 300 && edgeRead > 300, "local \(localRead), edges \(edgeRead)")
     }
 
-    /// The inverted 1-D pass reads the histogram runs the first pass kept for its lines: it must find what it found
-    /// binarising them again, on the same rows with the same spans.
+    /// The 1-D pass over the image's negative reads the histogram runs the first pass kept for its lines, with the
+    /// colours swapped: it must find what it finds binarising the negative's lines itself, on the same rows with the
+    /// same spans.
     @Test func invertedPassWithTheFirstPassRunsFindsTheSame() {
         func describe(_ c: [LinearScanner.Candidate]) -> [String] {
             c.map { "\($0.format) \($0.text) \($0.lineCount) \($0.clearLines) \($0.firstRow) \($0.lastRow) \($0.firstSpan) \($0.lastSpan)" }
@@ -335,16 +336,21 @@ import Testing
             let formats = Set(BarcodeFormat.allCases.filter(\.isLinear))
             let cache = LinearScanner.RunCache(sparseRowDivisor: 96)
             let dense = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 256, runCache: cache)
-            for rotated in [false, true] { _ = dense.scanCandidates(rotated: rotated, inverted: false, binarization: .histogram) }
+            for rotated in [false, true] { _ = dense.scanCandidates(rotated: rotated, binarization: .histogram) }
             #expect(!cache.rows.isEmpty && !cache.columns.isEmpty, "image \(n): nothing kept")
-            let cached = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 96, runCache: cache)
-            let plain = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 96)
+            let kept = (cache.rows, cache.columns)
+            let negative = image.inverted()
+            let cached = LinearScanner(
+                image: negative, formats: formats, minLineCount: 2, rowDivisor: 96, runCache: cache, negative: true)
+            let plain = LinearScanner(image: negative, formats: formats, minLineCount: 2, rowDivisor: 96)
             for rotated in [false, true] {
-                let a = cached.scanCandidates(rotated: rotated, inverted: true, binarization: .histogram)
-                let b = plain.scanCandidates(rotated: rotated, inverted: true, binarization: .histogram)
+                let a = cached.scanCandidates(rotated: rotated, binarization: .histogram)
+                let b = plain.scanCandidates(rotated: rotated, binarization: .histogram)
                 #expect(describe(a) == describe(b), "image \(n) rotated \(rotated)")
                 found += a.count
             }
+            // The negative's runs are not left for the image's own passes.
+            #expect(cache.rows == kept.0 && cache.columns == kept.1, "image \(n): the negative wrote into the cache")
         }
         #expect(found >= 2, "the inverted symbols must be seen, or the comparison proves little")
     }

@@ -218,7 +218,7 @@ import Testing
         let cutLonger = try #require(GrayscaleImage(width: longer.width - cut, height: 6, pixels: cutPixels))
         let scanner = LinearScanner(image: cutLonger, formats: [.itf], minLineCount: 2, rowDivisor: 96)
         _ = scanner.scanCandidates(
-            rotated: false, inverted: false, binarization: .histogram, decoders: [{ ITF.decodeUnstarted($0, from: $1) }])
+            rotated: false, binarization: .histogram, decoders: [{ ITF.decodeUnstarted($0, from: $1) }])
         #expect(scanner.fragments.unstarted("186202558824", longer: true) > 0)
         #expect(scanner.fragments.unstarted("186202558824", longer: false) == 0)
     }
@@ -411,6 +411,41 @@ import Testing
         }
         #expect(eanRead >= 6)
         #expect(upceRead >= 4)
+    }
+
+    /// An ITF turned further than its bars' height allows: lines leaving it through the bars' ends find a stop
+    /// pattern in the cut bars, with paper after it, and read its first pairs as a whole symbol (an ITF-14 as 8
+    /// digits, at 27° with bars 90 pixels high). Past about 27° the check for bars going on beside such an end
+    /// looks too near; the symbol's own axis reads the ITF-14 that holds the digits, and refuses them.
+    @Test func anITFTurnedPastItsHeightIsNotReadAsItsFirstPairs() {
+        let itf = "92354623547970"
+        var fragments: [String] = []
+        for degrees in [22.0, 27.0, 32.0, 37.0, 143.0, 153.0] {
+            for height in [70, 90, 110] {
+                let turned = Self.turned(TestSymbols.render(TestSymbols.itf(itf), moduleWidth: 2, height: height), degrees: degrees)
+                fragments += BarcodeReader().decode(turned).map(\.text).filter { $0 != itf }.map { "\($0) at \(degrees)° \(height)" }
+            }
+        }
+        #expect(fragments.isEmpty, "\(fragments)")
+    }
+
+    /// Light symbols on a dark ground are read on the image's negative, so the checks that look at pixels see them
+    /// as printed. Read with the colours swapped on the image itself, an ITF-14 turned past its height (`barcode-gen.py
+    /// --wild --seed 1147222458`, itf-bearer/017, light on dark) was reported as its first 8 digits (the checks
+    /// looked at light bars as paper), and a UPC-E of number system 1 light on dark was never read (the check of the
+    /// quiet zone after it saw the light bars as a bar there; zint's clean UPC-Es too, inverted).
+    @Test func lightSymbolsOnADarkGroundAreCheckedOnTheirNegative() {
+        let itf = "92354623547970"
+        var fragments: [String] = []
+        for degrees in [27.0, 32.0, 153.0] {
+            let turned = Self.turned(TestSymbols.render(TestSymbols.itf(itf), moduleWidth: 2, height: 90), degrees: degrees)
+            fragments += BarcodeReader().decode(turned.inverted()).map(\.text).filter { $0 != itf }
+        }
+        #expect(fragments.isEmpty, "\(fragments)")
+        // The left half of an EAN-13 and its middle guard print the UPC-E 15592484.
+        let upce = TestSymbols.render(Array(TestSymbols.ean13("4559248512340").prefix(3 + 24 + 5 + 1)), moduleWidth: 3)
+        #expect(BarcodeReader().decode(upce).map(\.text) == ["15592484"])
+        #expect(BarcodeReader().decode(upce.inverted()).map(\.text) == ["15592484"])
     }
 
     /// Half of an EAN-13 and two digits past its middle guard, then paper (a line leaving a turned symbol through
