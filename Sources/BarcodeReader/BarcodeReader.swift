@@ -137,6 +137,10 @@ public struct BarcodeReader: Sendable {
             image: negativeImage, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
             runCache: runCache, negative: true, fragments: fragments, gate: gate)
         results = self.fineChecked(self.firstHitAndRotation(rotations.map { (negative, $0, .histogram) }), negative)
+        if results.isEmpty {
+            // Uneven light on the negative too (shadows, glare, light falling away across the symbol).
+            results = self.fineChecked(self.firstHitAndRotation(rotations.map { (negative, $0, .local) }), negative)
+        }
         if let binary {
             let inverted = binary.inverted()
             if wantsQR { results += QRCodeReader.read(inverted, gray: negativeImage) }

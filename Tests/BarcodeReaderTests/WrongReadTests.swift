@@ -448,6 +448,30 @@ import Testing
         #expect(BarcodeReader().decode(upce.inverted()).map(\.text) == ["15592484"])
     }
 
+    /// A light symbol on a dark ground in light that falls away along it (to a tenth or a fifth of itself), which no
+    /// single threshold along a line gets right: the negative is read with the local threshold too, as printed
+    /// symbols are. Without it none of these was read light on dark (each printed one was).
+    @Test func lightSymbolsInFallingLightAreReadWithTheLocalThreshold() {
+        let ean = "4006381333931"
+        let printed = TestSymbols.render(TestSymbols.ean13(ean), moduleWidth: 3, height: 60)
+        // From `edge` of the width on, the light falls linearly to `light` of itself at the right end.
+        for (edge, light) in [(0.0, 0.1), (0.2, 0.2), (0.3, 0.15), (0.5, 0.05)] {
+            var pixels = printed.pixels
+            let w = printed.width
+            for i in pixels.indices where Double(i % w) > edge * Double(w) {
+                let t = (Double(i % w) - edge * Double(w)) / ((1 - edge) * Double(w))
+                pixels[i] = UInt8((Double(pixels[i]) * (1 - t * (1 - light))).rounded())
+            }
+            guard let shaded = GrayscaleImage(width: w, height: printed.height, pixels: pixels) else {
+                Issue.record("size")
+                return
+            }
+            let light = "light falling from \(edge) to \(light)"
+            #expect(BarcodeReader().decode(shaded).map(\.text) == [ean], "printed, \(light)")
+            #expect(BarcodeReader().decode(shaded.inverted()).map(\.text) == [ean], "light on dark, \(light)")
+        }
+    }
+
     /// Half of an EAN-13 and two digits past its middle guard, then paper (a line leaving a turned symbol through
     /// its bars' ends): a half, in either direction (the right half read backwards has all-even parity), never a
     /// reading; with the parity broken (two digits' patterns reversed), not even a half.
