@@ -32,6 +32,10 @@ struct LinearScanner {
         let sparseRowDivisor: Int
         var rows: [Int: [Int32]] = [:]
         var columns: [Int: [Int32]] = [:]
+        /// The local-threshold runs of the image's negative on the sparser scanner's lines, binarised beside the
+        /// image's own by its local pass (``RowBinarizer/localPatternRows(_:into:negative:)``), for the negative's.
+        var negativeLocalRows: [Int: [Int32]] = [:]
+        var negativeLocalColumns: [Int: [Int32]] = [:]
         init(sparseRowDivisor: Int) { self.sparseRowDivisor = sparseRowDivisor }
 
         /// Whether the sparser scanner visits `line` of `lines` (not counting its check lines).
@@ -230,6 +234,13 @@ struct LinearScanner {
                         // first dark one.
                         if runs.first == 0 { runs.removeFirst() } else { runs.insert(0, at: 0) }
                     }
+                } else if binarization == .local, self.negative, !isCheckRow, let cache = self.runCache,
+                    let cached = rotated ? cache.negativeLocalColumns[row] : cache.negativeLocalRows[row]
+                {
+                    // This line of the negative, binarised by the image's own local pass (empty: not a pattern row).
+                    guard !cached.isEmpty else { continue }
+                    runs.removeAll(keepingCapacity: true)
+                    runs.append(contentsOf: cached)
                 } else {
                     // Extract the line.
                     // Through raw pointers: element-wise array stores paid a uniqueness and a bounds check each.
@@ -242,7 +253,21 @@ struct LinearScanner {
                             dst.update(from: src + row * length, count: length)
                         }
                     }
-                    let ok = lineBuffer.withUnsafeBufferPointer { binarization.patternRow($0, into: &runs) }
+                    let ok: Bool
+                    if binarization == .local, !self.negative, !isCheckRow, let cache = self.runCache,
+                        cache.wants(row, of: lines)
+                    {
+                        // The negative's runs of this line come with the image's (the window sums are shared).
+                        var negativeRuns: [Int32]? = []
+                        let both = lineBuffer.withUnsafeBufferPointer {
+                            RowBinarizer.localPatternRows($0, into: &runs, negative: &negativeRuns)
+                        }
+                        ok = both.ok
+                        let kept = both.negativeOK ? negativeRuns ?? [] : []
+                        if rotated { cache.negativeLocalColumns[row] = kept } else { cache.negativeLocalRows[row] = kept }
+                    } else {
+                        ok = lineBuffer.withUnsafeBufferPointer { binarization.patternRow($0, into: &runs) }
+                    }
                     if binarization == .histogram, !self.negative, !isCheckRow, let cache = self.runCache,
                         cache.wants(row, of: lines)
                     {

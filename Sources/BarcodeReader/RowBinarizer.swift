@@ -114,39 +114,31 @@ enum RowBinarizer {
         }
         // Runs go to a raw buffer first (at most one per pixel plus two), then into `runs` in one append.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 2) { out in
-            let o = out.baseAddress!
-            var n = 0
-            var last = isBlack(1)
-            if last {
-                o[n] = 0
-                n += 1
-            }
-            var lastPos = 0
-            for x in 2..<(width - 1) {
-                let v = isBlack(x)
-                if v != last {
-                    o[n] = Int32(x - lastPos)
-                    n += 1
-                    last = v
-                    lastPos = x
-                }
-            }
-            o[n] = Int32(width - lastPos)
-            n += 1
-            if last {
-                o[n] = 0
-                n += 1
-            }
-            runs.append(contentsOf: UnsafeBufferPointer(start: o, count: n))
+            var writer = RunWriter(out.baseAddress!, first: isBlack(1))
+            for x in 2..<(width - 1) { writer.put(isBlack(x), at: x) }
+            runs.append(contentsOf: writer.finish(width: width))
         }
         return runs.count >= 3
     }
 
     /// Pattern row thresholded against a running local mean (for uneven light); window ~ 1/8 of the line.
     static func localPatternRow(_ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32]) -> Bool {
+        var unused: [Int32]?
+        return localPatternRows(line, into: &runs, negative: &unused).ok
+    }
+
+    /// ``localPatternRow(_:into:)`` of `line`, and, when `negative` is not nil, also of the line's negative
+    /// (`255 - v`, as ``GrayscaleImage/inverted()`` makes it) in the same pass: the window sums are computed once.
+    /// On the negative a pixel is dark where `(255 - v + 1) * n <= 255 * n - S`, that is `S <= (v - 1) * n`, so the
+    /// runs are exactly those that binarising the negative line itself gives (pixels within a grey level of their
+    /// window's mean are light on both). `ok` and `negativeOK` are each line's ``localPatternRow(_:into:)`` result.
+    static func localPatternRows(
+        _ line: UnsafeBufferPointer<UInt8>, into runs: inout [Int32], negative: inout [Int32]?
+    ) -> (ok: Bool, negativeOK: Bool) {
         runs.removeAll(keepingCapacity: true)
+        negative?.removeAll(keepingCapacity: true)
         let width = line.count
-        guard width >= 8 else { return false }
+        guard width >= 8 else { return (false, false) }
         let radius = max(8, width / 16)
         var minV = 255
         var maxV = 0
@@ -154,7 +146,7 @@ enum RowBinarizer {
             minV = min(minV, Int(p))
             maxV = max(maxV, Int(p))
         }
-        guard maxV - minV >= 16 else { return false }
+        guard maxV - minV >= 16 else { return (false, false) }
         // Prefix sums in a temporary buffer, not a fresh array per line.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: width + 1) { prefix in
             prefix[0] = 0
@@ -162,10 +154,27 @@ enum RowBinarizer {
             let pre = UnsafeBufferPointer(prefix)
             // `v < (S / n)` with truncating division is `(v + 1) * n <= S` (S ≥ 0, n > 0): no division per
             // pixel (a division costs some twenty cycles; this runs on every pixel of the local-threshold lines).
-            return threshold(line, into: &runs) { x in
+            // As `d = v * n - S`: dark where `d <= -n`, dark on the negative where `d >= n`.
+            @inline(__always) func excess(_ x: Int) -> (d: Int, n: Int) {
                 let lo = max(0, x - radius)
                 let hi = min(width, x + radius + 1)
-                return (Int(line[x]) + 1) * (hi - lo) <= pre[hi] - pre[lo]
+                return (Int(line[x]) * (hi - lo) - (pre[hi] - pre[lo]), hi - lo)
+            }
+            guard negative != nil else {
+                return (threshold(line, into: &runs) { x in let e = excess(x); return e.d <= -e.n }, false)
+            }
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (width + 2)) { out in
+                let first = excess(1)
+                var dark = RunWriter(out.baseAddress!, first: first.d <= -first.n)
+                var light = RunWriter(out.baseAddress! + width + 2, first: first.d >= first.n)
+                for x in 2..<(width - 1) {
+                    let e = excess(x)
+                    dark.put(e.d <= -e.n, at: x)
+                    light.put(e.d >= e.n, at: x)
+                }
+                runs.append(contentsOf: dark.finish(width: width))
+                negative!.append(contentsOf: light.finish(width: width))
+                return (runs.count >= 3, negative!.count >= 3)
             }
         }
     }
@@ -241,31 +250,48 @@ enum RowBinarizer {
         let width = line.count
         // Runs go to a raw buffer first (at most one per pixel plus two), then into `runs` in one append.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: width + 2) { out in
-            let o = out.baseAddress!
-            var n = 0
-            var last = isBlack(1)
-            if last {
-                o[n] = 0
-                n += 1
-            }
-            var lastPos = 0
-            for x in 2..<(width - 1) {
-                let v = isBlack(x)
-                if v != last {
-                    o[n] = Int32(x - lastPos)
-                    n += 1
-                    last = v
-                    lastPos = x
-                }
-            }
-            o[n] = Int32(width - lastPos)
-            n += 1
-            if last {
-                o[n] = 0
-                n += 1
-            }
-            runs.append(contentsOf: UnsafeBufferPointer(start: o, count: n))
+            var writer = RunWriter(out.baseAddress!, first: isBlack(1))
+            for x in 2..<(width - 1) { writer.put(isBlack(x), at: x) }
+            runs.append(contentsOf: writer.finish(width: width))
         }
         return runs.count >= 3
+    }
+
+    /// Writes the run lengths of a line's dark/light sequence (pixel 1 decides the first, pixels 2 to `width - 2`
+    /// follow, as every thresholded pattern row here) into a raw buffer of at least `width + 2` values.
+    private struct RunWriter {
+        let out: UnsafeMutablePointer<Int32>
+        var count = 0
+        var last: Bool
+        var lastPos = 0
+
+        /// Starts with a light run, empty when the first pixel is dark.
+        @inline(__always) init(_ out: UnsafeMutablePointer<Int32>, first: Bool) {
+            self.out = out
+            self.last = first
+            if first {
+                out[0] = 0
+                self.count = 1
+            }
+        }
+
+        @inline(__always) mutating func put(_ dark: Bool, at x: Int) {
+            guard dark != self.last else { return }
+            self.out[self.count] = Int32(x - self.lastPos)
+            self.count += 1
+            self.last = dark
+            self.lastPos = x
+        }
+
+        /// Ends the last run at `width` (and with an empty light run when it is dark); the runs written.
+        @inline(__always) mutating func finish(width: Int) -> UnsafeBufferPointer<Int32> {
+            self.out[self.count] = Int32(width - self.lastPos)
+            self.count += 1
+            if self.last {
+                self.out[self.count] = 0
+                self.count += 1
+            }
+            return UnsafeBufferPointer(start: self.out, count: self.count)
+        }
     }
 }

@@ -317,6 +317,63 @@ import Testing
         #expect(localRead > 300 && edgeRead > 300, "local \(localRead), edges \(edgeRead)")
     }
 
+    /// The local threshold of a line's negative, computed beside the line's own from the same window sums, must be
+    /// the one binarising the negative line itself gives (its runs and whether it is a pattern row at all).
+    @Test func localRunsOfTheNegativeMatchTheNegativeLineBinarised() {
+        var compared = 0
+        for (n, line) in Self.testLines().enumerated() {
+            var runs: [Int32] = []
+            var negative: [Int32]? = []
+            let both = line.withUnsafeBufferPointer { RowBinarizer.localPatternRows($0, into: &runs, negative: &negative) }
+            var alone: [Int32] = []
+            let aloneOK = line.withUnsafeBufferPointer { RowBinarizer.localPatternRow($0, into: &alone) }
+            #expect(both.ok == aloneOK && (!aloneOK || runs == alone), "line \(n)")
+            let inverted = line.map { 255 - $0 }
+            var invertedRuns: [Int32] = []
+            let invertedOK = inverted.withUnsafeBufferPointer { RowBinarizer.localPatternRow($0, into: &invertedRuns) }
+            #expect(both.negativeOK == invertedOK, "line \(n)")
+            if invertedOK {
+                #expect(negative == invertedRuns, "line \(n)")
+                compared += 1
+            }
+        }
+        #expect(compared > 300, "too few lines compared: \(compared)")
+    }
+
+    /// The local pass over the image's negative reads the runs the image's own local pass binarised for it: it must
+    /// find what it finds binarising the negative's lines itself.
+    @Test func negativeLocalPassWithTheImagePassRunsFindsTheSame() {
+        func describe(_ c: [LinearScanner.Candidate]) -> [String] {
+            c.map { "\($0.format) \($0.text) \($0.lineCount) \($0.clearLines) \($0.firstRow) \($0.lastRow) \($0.firstSpan) \($0.lastSpan)" }
+        }
+        var images = [
+            TestSymbols.render(TestSymbols.ean8("96385074")).inverted(),
+            TestSymbols.render(TestSymbols.ean13("4006381333931"), moduleWidth: 2, height: 200).inverted(),
+            TestSymbols.render(TestSymbols.itf("12345678"), height: 120).inverted(),
+        ]
+        images += NegativeTextures.Kind.allCases.map { NegativeTextures.picture($0, seed: 43) }
+        images.append(Self.picture(width: 640, height: 480, seed: 10))
+        var found = 0
+        for (n, image) in images.enumerated() {
+            let formats = Set(BarcodeFormat.allCases.filter(\.isLinear))
+            let cache = LinearScanner.RunCache(sparseRowDivisor: 96)
+            let sparse = LinearScanner(image: image, formats: formats, minLineCount: 2, rowDivisor: 96, runCache: cache)
+            for rotated in [false, true] { _ = sparse.scanCandidates(rotated: rotated, binarization: .local) }
+            #expect(!cache.negativeLocalRows.isEmpty && !cache.negativeLocalColumns.isEmpty, "image \(n): nothing kept")
+            let negative = image.inverted()
+            let cached = LinearScanner(
+                image: negative, formats: formats, minLineCount: 2, rowDivisor: 96, runCache: cache, negative: true)
+            let plain = LinearScanner(image: negative, formats: formats, minLineCount: 2, rowDivisor: 96)
+            for rotated in [false, true] {
+                let a = cached.scanCandidates(rotated: rotated, binarization: .local)
+                let b = plain.scanCandidates(rotated: rotated, binarization: .local)
+                #expect(describe(a) == describe(b), "image \(n) rotated \(rotated)")
+                found += a.count
+            }
+        }
+        #expect(found >= 2, "the inverted symbols must be seen, or the comparison proves little")
+    }
+
     /// The 1-D pass over the image's negative reads the histogram runs the first pass kept for its lines, with the
     /// colours swapped: it must find what it finds binarising the negative's lines itself, on the same rows with the
     /// same spans.
