@@ -788,6 +788,14 @@ struct LinearScanner {
         return sameRows && other.clearLines >= self.minLineCount
     }
 
+    /// Whether two GTIN readings start and end within a module of each other (a module of `a`'s width): the same
+    /// guards, so the same symbol.
+    static func sameEnds(_ a: Candidate, _ b: Candidate) -> Bool {
+        guard let modules = Self.modules(of: a.format), Self.sameGTINLength(a.format, b.format) else { return false }
+        let module = (a.maxX - a.minX) / Double(modules)
+        return abs(a.minX - b.minX) <= module && abs(a.maxX - b.maxX) <= module
+    }
+
     /// Whether the lines between two bands of rows that read symbols over the same columns cross bars all the way
     /// (the histogram threshold finds at least ten elements over the columns both cover, on each of up to five
     /// lines spread over the gap), so that the two are one symbol.
@@ -821,11 +829,15 @@ struct LinearScanner {
         func digitCount(_ c: Candidate) -> Int { c.text.count }
         // The same symbol: the same columns, on rows within two line steps, or further off with bars all the way
         // between (one print read two ways at two heights, not two labels one above the other). Further off, only
-        // a reading of its own (confirmed, and clear on a line) counts: one stray line is no second reading.
+        // a reading of its own (confirmed, and clear on a line) counts: one stray line is no second reading,
+        // unless it found the other reading's guards, both ends within a module (``sameEnds(_:_:)``): a clear
+        // GTIN between the same guards is the same print read two ways (a small EAN-13 under glare, read by the
+        // local threshold as another EAN-13 on two lines and as itself on one line further up).
         func samePlace(_ a: Candidate, _ b: Candidate) -> Bool {
             overlaps(a, b, rowMargin: near)
                 || (overlaps(a, b, rowMargin: lines)
-                    && [a, b].allSatisfy { $0.lineCount >= self.minLineCount && $0.clearLines >= 1 }
+                    && ([a, b].allSatisfy { $0.lineCount >= self.minLineCount && $0.clearLines >= 1 }
+                        || ([a, b].allSatisfy { $0.clearLines >= 1 } && Self.sameEnds(a, b)))
                     && self.barsContinue(between: a, and: b, rotated: rotated))
         }
         let earlierDisputes = self.fragments.disputed

@@ -109,7 +109,8 @@ struct GeneratedCorpusTests {
     /// after the first bar of its right half (the lines further in now count against that reading); two EAN-13s
     /// turned past their height (40–50° off the columns) whose left halves were read as UPC-Es on the columns that
     /// left them through the long edge just after the middle guard, with no line further in (read along the
-    /// symbol's own axis now).
+    /// symbol's own axis now); a small EAN-13 (1.4 pixels a module) under glare that the local threshold read as
+    /// another EAN-13 on two lines and as itself on one line twelve rows further up, between the same guards.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -127,6 +128,7 @@ struct GeneratedCorpusTests {
         (5_101, "ean13-addon2", 40, "039-scaled-vignette-perspective-jpeg", ["--wild"]),
         (5_101, "nested-addon", 21, "020-anyangle-noise", ["--wild"]),
         (7_939_699, "ean13-gen", 68, "067-anyangle-scaled-vignette-perspective-jpeg", ["--wild", "--hard"]),
+        (33_524_923, "nested-ean13", 13, "012-glare-jpeg", ["--hard"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))
