@@ -35,9 +35,10 @@ struct DMDetector {
     }
 
     /// Bounding box and pixel count of one connected component (or of one label before merging).
+    /// 32-bit fields: one per run of a noisy frame (tens of thousands), so the smaller the better for the caches.
     struct Box {
-        var count = 0
-        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+        var count: Int32 = 0
+        var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
     }
 
     /// Dark connected components (8-connected runs), largest first, with their row-extreme points.
@@ -142,34 +143,34 @@ struct DMDetector {
             }
         }
         firstRun[h] = runCount
-        // Statistics per root label, in flat arrays (dictionaries of structs copy too much on noisy images).
-        var rootOf = [Int](repeating: 0, count: runCount)
+        // Each run's root, written into `parent`: a label only ever points at a smaller one (a union makes the smaller
+        // label the root, path halving points further down), so in label order a run's parent is a root or a run
+        // already pointing at its root. Statistics per root label, in a flat array (dictionaries of structs copy too
+        // much on noisy images).
         var stats = [Box](repeating: Box(), count: runCount)
         stats.withUnsafeMutableBufferPointer { stats in
-            rootOf.withUnsafeMutableBufferPointer { rootOf in
-                for i in 0..<runCount {
-                    let root = Int(Self.find(parent, Int32(i)))
-                    rootOf[i] = root
-                    let x0 = Int(runX0[i])
-                    let x1 = Int(runX1[i])
-                    let y = Int(runY[i])
-                    stats[root].count += x1 - x0 + 1
-                    stats[root].minX = min(stats[root].minX, x0)
-                    stats[root].maxX = max(stats[root].maxX, x1 + 1)
-                    stats[root].minY = min(stats[root].minY, y)
-                    stats[root].maxY = max(stats[root].maxY, y + 1)
-                }
+            for i in 0..<runCount {
+                let root = Int(parent[Int(parent[i])])
+                parent[i] = Int32(root)
+                let x0 = runX0[i]
+                let x1 = runX1[i] + 1
+                let y = runY[i]
+                stats[root].count += x1 - x0
+                stats[root].minX = min(stats[root].minX, x0)
+                stats[root].maxX = max(stats[root].maxX, x1)
+                stats[root].minY = min(stats[root].minY, y)
+                stats[root].maxY = max(stats[root].maxY, y + 1)
             }
         }
         // The labels that are roots (components), in label order: the loops below need no others.
         var roots: [Int] = []
-        for k in 0..<runCount where stats[k].count > 0 { roots.append(k) }
-        let minSide = 8
+        for k in 0..<runCount where parent[k] == Int32(k) { roots.append(k) }
+        let minSide: Int32 = 8
         let chosen = roots.filter { k in
             let c = stats[k]
             // A symbol has a quiet zone: a component touching the image border is background, not a symbol.
             return c.count >= 40 && c.maxX - c.minX >= minSide && c.maxY - c.minY >= minSide && c.minX > 0
-                && c.minY > 0 && c.maxX < w && c.maxY < h
+                && c.minY > 0 && Int(c.maxX) < w && Int(c.maxY) < h
         }.sorted { stats[$0].count > stats[$1].count }.prefix(maxCount)
         guard !chosen.isEmpty else { return [] }
         var result: [Component] = []
@@ -177,18 +178,18 @@ struct DMDetector {
         func build(_ members: [Int]) -> Component {
             var c = Component()
             for m in members {
-                c.count += stats[m].count
-                c.minX = min(c.minX, stats[m].minX)
-                c.maxX = max(c.maxX, stats[m].maxX)
-                c.minY = min(c.minY, stats[m].minY)
-                c.maxY = max(c.maxY, stats[m].maxY)
+                c.count += Int(stats[m].count)
+                c.minX = min(c.minX, Int(stats[m].minX))
+                c.maxX = max(c.maxX, Int(stats[m].maxX))
+                c.minY = min(c.minY, Int(stats[m].minY))
+                c.maxY = max(c.maxY, Int(stats[m].maxY))
                 isMember[m] = true
             }
             // Outer corners of the extreme pixels of each row.
             var lo = [Int](repeating: Int.max, count: c.maxY - c.minY)
             var hi = [Int](repeating: Int.min, count: c.maxY - c.minY)
             // Only the rows the component spans hold its runs.
-            for i in firstRun[c.minY]..<firstRun[c.maxY] where isMember[rootOf[i]] {
+            for i in firstRun[c.minY]..<firstRun[c.maxY] where isMember[Int(parent[i])] {
                 let y = Int(runY[i]) - c.minY
                 lo[y] = min(lo[y], Int(runX0[i]))
                 hi[y] = max(hi[y], Int(runX1[i]) + 1)
