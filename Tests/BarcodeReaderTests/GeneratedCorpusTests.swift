@@ -165,11 +165,7 @@ struct GeneratedCorpusTests {
         ("upce-gen", 2, "001-jpeg"),
     ])
     func smallProductCodesReadFromRunsPlacedToAThirdOfAPixel(_ set: String, _ count: Int, _ name: String) throws {
-        let folder = try #require(GeneratedCorpus.render(seed: 321_869_907, count: count, options: ["--sets", set, "--hard"]))
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let image = folder.appendingPathComponent("\(set)/\(name).png").path
-        let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
-        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        let (results, expected) = try GeneratedCorpus.read(seed: 321_869_907, set: set, count: count, name: name, hard: true)
         #expect(
             !results.isEmpty && results.allSatisfy { Corpus.matches($0, expected: expected, family: GeneratedCorpus.family(of: set)) },
             "\(set)/\(name): expected \(expected), read \(results.map { "\($0.format) \($0.text)" })")
@@ -202,11 +198,7 @@ struct GeneratedCorpusTests {
         (101, 27, "026-steep-perspective-jpeg"),
     ])
     func denseQRCodesAtASteepAngleFindTheirFarAlignmentPatterns(_ seed: Int, _ count: Int, _ name: String) throws {
-        let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", "qrcode-dense"]))
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let image = folder.appendingPathComponent("qrcode-dense/\(name).png").path
-        let expected = try String(contentsOfFile: folder.appendingPathComponent("qrcode-dense/\(name).txt").path, encoding: .utf8)
-        let results = BarcodeReader().decode(try ImageLoader.load(path: image))
+        let (results, expected) = try GeneratedCorpus.read(seed: seed, set: "qrcode-dense", count: count, name: name, hard: false)
         #expect(results.map(\.text) == [expected], "\(name): read \(results.map { "\($0.format) \($0.text)" })")
     }
 }
