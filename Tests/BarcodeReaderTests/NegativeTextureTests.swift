@@ -94,6 +94,22 @@ import Testing
         #expect(Self.reads(TestSymbols.render(Self.scaled(symbol, narrow: 4, wide: 6), moduleWidth: 1, quietZone: 40)).isEmpty)
     }
 
+    /// An ITF whose last bar is a piece of a wide one (a label's or the image's edge across it) has no stop pattern:
+    /// the stop's narrow bar must be nearer the symbol's narrow bars than its wide ones.
+    @Test func anITFWhoseStopEndsInAPieceOfAWideBarIsNotRead() {
+        let symbol = TestSymbols.itf("123456")
+        #expect(Self.reads(TestSymbols.render(symbol, moduleWidth: 3, quietZone: 30)) == ["itf \"123456\""])
+        for piece in [2, 3] {
+            let cut = Array(symbol.dropLast()) + [piece]
+            #expect(Self.reads(TestSymbols.render(cut, moduleWidth: 3, quietZone: 30)).isEmpty, "last bar \(piece) narrow")
+        }
+        var tally = RowPattern.WidthTally()
+        #expect(tally.isNarrowBar(9), "nothing tallied yet")
+        tally.add(3, bar: true, wide: false)
+        tally.add(8, bar: true, wide: true)
+        #expect(tally.isNarrowBar(5) && !tally.isNarrowBar(6))
+    }
+
     @Test func widthTallyRatioIsInkSpreadInvariant() {
         var tally = RowPattern.WidthTally()
         // Bars one pixel wider, spaces one pixel narrower than printed (narrow 4, wide 10).

@@ -140,6 +140,15 @@ enum RowPattern {
             return narrow > 0 ? wide / narrow : 0
         }
 
+        /// Whether a bar of `width` is nearer the mean narrow bar than the mean wide bar tallied so far (true while
+        /// either is missing).
+        func isNarrowBar(_ width: Int32) -> Bool {
+            guard self.narrowBars > 0, self.wideBars > 0 else { return true }
+            let narrow = Double(self.narrowBar) / Double(self.narrowBars)
+            let wide = Double(self.wideBar) / Double(self.wideBars)
+            return Double(width) < (narrow + wide) / 2
+        }
+
         /// The mean narrow element (the symbol's X dimension).
         var narrow: Double {
             let n = self.narrowBars + self.narrowSpaces

@@ -165,7 +165,13 @@ enum ITF {
             i += 10
         }
         guard digits.count >= minLength, i + 3 <= runs.count else { return (nil, b) }
-        guard stopPatterns.contains(where: { RowPattern.isPattern(runs, i, $0) > 0 }) else {
+        // A stop pattern whose narrow bar is narrow in this symbol's own widths: nearer its narrow bars' mean than its
+        // wide bars'. A label or the image's edge across a wide bar leaves a piece of it that the pattern's
+        // tolerance takes for the stop's narrow bar (an ITF-14 behind a label read as its first six digits).
+        let stopsHere =
+            stopPatterns.contains(where: { RowPattern.isPattern(runs, i, $0) > 0 })
+            && tally.isNarrowBar(runs[i + 2])
+        guard stopsHere else {
             var unended = LinearHit(format: .itf, text: String(decoding: digits, as: UTF8.self), start: b, end: i)
             unended.unended = true
             return (unended, b)
