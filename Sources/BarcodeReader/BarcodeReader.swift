@@ -77,7 +77,12 @@ public struct BarcodeReader: Sendable {
             let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
             let second = gtins.scanCandidates(rotated: rotated, binarization: .local, only: only)
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
+            fragments.logGTINs(second, rotated: rotated)
         }
+        // Every line of both thresholds so far, confirmed or not, votes at a GTIN's place: a product code read on few
+        // lines at one threshold and otherwise as often at the other was read two ways (the barely confirmed read
+        // that the local threshold did not outvote, and the read asked of the second threshold, alike).
+        linear.removeAll { sparse.outvoted($0.barcode, rotated: rotated) }
         // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
         // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
         linear.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }

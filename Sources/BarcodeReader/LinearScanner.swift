@@ -96,6 +96,18 @@ struct LinearScanner {
         /// their lines: a later pass (another threshold, fewer lines) that reads one way there needs a clear
         /// majority over the lines that read it otherwise, in that pass and here.
         var disputed: [(place: Candidate, rotated: Bool)] = []
+
+        /// Every GTIN reading of every pass over the image so far, confirmed or not (one line is a vote too), with the
+        /// direction of its lines: a later pass, or the end of the first stage, counts them
+        /// (``LinearScanner/outvoted(_:rotated:)``).
+        var gtinReadings: [(place: Candidate, rotated: Bool)] = []
+
+        /// Logs the GTIN readings among `candidates`, read along rows or (`rotated`) columns.
+        func logGTINs(_ candidates: [Candidate], rotated: Bool) {
+            for c in candidates where c.lineCount > 0 && LinearScanner.gtinFormats.contains(c.format) {
+                self.gtinReadings.append((c, rotated))
+            }
+        }
     }
 
     let image: GrayscaleImage
@@ -451,6 +463,70 @@ struct LinearScanner {
         return true
     }
 
+    /// Whether bars go on past either end of a short GTIN (UPC-E, EAN-8) on a line beside those that read it: a line
+    /// that crosses a longer symbol near its bars' ends (its top or bottom edge, tilted against the lines by the
+    /// symbol's turn or its perspective) leaves it through those ends, and where it does so just after a middle guard,
+    /// or anywhere the threshold made one of the bars there, it reads a UPC-E or an EAN-8 whose check digit holds one
+    /// time in ten. A line two, four or six modules further in, on either side, crosses the rest of that symbol: after
+    /// at most four modules of paper from the reading's end (a symbol's widest space), six bars and spaces or more of
+    /// half a module to four and a half, twelve modules together. A real short symbol has its quiet zones there, where
+    /// at most the one printed digit beside a guard stands (a glyph's two or three strokes, then paper), and an add-on
+    /// starts five modules out or more (seven in the specification); on a line where the symbol's end lies further
+    /// in, that end's bar comes first and the gap after it breaks the run of elements. Pixels are means of three, at the middle between the reading line's darkest pixel over the symbol and
+    /// the lightest of its quiet zone. (``axisReadsLonger(_:rotated:)`` reads such a longer symbol along its own axis,
+    /// when the lines are more than 15° off it; this one needs no reading of it, only its bars.)
+    func barsGoOnPastEnds(_ c: Candidate, rotated: Bool) -> Bool {
+        guard let modules = Self.modules(of: c.format) else { return false }
+        let length = rotated ? self.image.height : self.image.width
+        let lines = rotated ? self.image.width : self.image.height
+        let line = (c.firstRow + c.lastRow) / 2
+        let span = ((c.firstSpan.0 + c.lastSpan.0) / 2, (c.firstSpan.1 + c.lastSpan.1) / 2)
+        let module = (span.1 - span.0) / Double(modules)
+        guard module >= 0.5 else { return false }
+        func mean(_ x: Int, _ l: Int) -> Int { self.meanOfThree(x, of: l, rotated: rotated) }
+        var dark = 255
+        for x in max(0, Int(span.0))..<max(0, min(length, Int(span.1))) { dark = min(dark, mean(x, line)) }
+        for end in [span.1, span.0] {
+            let outwards = end == span.1 ? 1.0 : -1.0
+            var light = 0
+            for k in Int(module)...Int(5 * module) {
+                let x = Int(end + outwards * Double(k))
+                guard x >= 0, x < length else { break }
+                light = max(light, mean(x, line))
+            }
+            guard light - dark >= 16 else { continue }
+            let middle = (light + dark) / 2
+            for offset in [2.0, -2.0, 4.0, -4.0, 6.0, -6.0] {
+                let other = line + Int((offset * module).rounded())
+                guard other >= 0, other < lines, other != line else { continue }
+                // The runs from the end outwards, light first.
+                var runs: [Int] = [0]
+                var isDark = false
+                for k in 0...Int(16 * module) {
+                    let x = Int(end + outwards * Double(k))
+                    guard x >= 0, x < length else { break }
+                    let d = mean(x, other) < middle
+                    if d != isDark {
+                        runs.append(0)
+                        isDark = d
+                    }
+                    runs[runs.count - 1] += 1
+                }
+                guard runs.count > 1, Double(runs[0]) <= 4 * module + 1 else { continue }
+                var elements = 0
+                var width = 0.0
+                for run in runs.dropFirst() {
+                    let w = Double(run)
+                    guard w >= 0.5 * module, w <= 4.5 * module + 1 else { break }
+                    elements += 1
+                    width += w
+                }
+                if elements >= 6 && width >= 12 * module { return true }
+            }
+        }
+        return false
+    }
+
     /// Whether a short GTIN (UPC-E, EAN-8) or an ITF without a check digit read on lines that cross its bars obliquely
     /// is a part of a longer symbol, read along that symbol's own axis. A line across an EAN-13 turned further than its
     /// bars' height allows leaves it through the bars' ends (its long edge); one that does so just after the middle
@@ -749,14 +825,7 @@ struct LinearScanner {
     /// other's clear ones (a clear majority).
     func contradicts(_ barcode: DecodedBarcode, _ others: [Candidate], rotated: Bool) -> Bool {
         guard Self.gtinFormats.contains(barcode.format), !barcode.corners.isEmpty else { return false }
-        let along = barcode.corners.map { rotated ? $0.y : $0.x }
-        let across = barcode.corners.map { rotated ? $0.x : $0.y }
-        let near = Double(self.nearLines(rotated: rotated))
-        let here = others.filter {
-            $0.lineCount > 0 && Self.gtinFormats.contains($0.format) && $0.minX < (along.max() ?? 0)
-                && (along.min() ?? 0) < $0.maxX && Double($0.minRow) <= (across.max() ?? 0) + near
-                && (across.min() ?? 0) <= Double($0.maxRow) + near
-        }
+        let here = self.readings(at: barcode, in: others, rotated: rotated)
         let own = Self.gtin13(barcode.text)
         // This pass's readings of the barcode's own digits there: none, or none clear and far fewer lines than the
         // clear readings of another GTIN (a shadow or a perspective skewing the first threshold on most lines).
@@ -765,6 +834,34 @@ struct LinearScanner {
         return here.contains {
             Self.sameGTINLength($0.format, barcode.format) && Self.gtin13($0.text) != own && $0.clearLines >= 1
                 && (ownLines == 0 || (!ownClear && Self.isClearMajority($0.clearLines, over: ownLines)))
+        }
+    }
+
+    /// Whether the GTIN readings logged for the image (``FragmentLog/gtinReadings``: every pass's lines, at every
+    /// threshold, confirmed or not) at `barcode`'s place (its columns, and rows within two of this scanner's line
+    /// steps), read along the same direction, give its digits no clear majority over the lines that read another
+    /// GTIN of its length there. A symbol the histogram threshold read on few lines, where the local threshold read
+    /// other digits or its own as often as others, was read two ways.
+    func outvoted(_ barcode: DecodedBarcode, rotated: Bool) -> Bool {
+        guard Self.gtinFormats.contains(barcode.format), !barcode.corners.isEmpty else { return false }
+        let here = self.readings(at: barcode, in: self.fragments.gtinReadings.filter { $0.rotated == rotated }.map(\.place),
+                                 rotated: rotated).filter { Self.sameGTINLength($0.format, barcode.format) }
+        let own = Self.gtin13(barcode.text)
+        let against = here.reduce(0) { $0 + (Self.gtin13($1.text) != own ? $1.lineCount : 0) }
+        let votes = here.reduce(0) { $0 + (Self.gtin13($1.text) == own ? $1.lineCount : 0) }
+        return against > 0 && !Self.isClearMajority(votes, over: against)
+    }
+
+    /// The GTIN readings among `candidates` at `barcode`'s place: over its columns, on rows within two of this
+    /// scanner's line steps of its own.
+    func readings(at barcode: DecodedBarcode, in candidates: [Candidate], rotated: Bool) -> [Candidate] {
+        let along = barcode.corners.map { rotated ? $0.y : $0.x }
+        let across = barcode.corners.map { rotated ? $0.x : $0.y }
+        let near = Double(self.nearLines(rotated: rotated))
+        return candidates.filter {
+            $0.lineCount > 0 && Self.gtinFormats.contains($0.format) && $0.minX < (along.max() ?? 0)
+                && (along.min() ?? 0) < $0.maxX && Double($0.minRow) <= (across.max() ?? 0) + near
+                && (across.min() ?? 0) <= Double($0.maxRow) + near
         }
     }
 
@@ -841,6 +938,8 @@ struct LinearScanner {
                     && self.barsContinue(between: a, and: b, rotated: rotated))
         }
         let earlierDisputes = self.fragments.disputed
+        let earlierGTINs = self.fragments.gtinReadings.filter { $0.rotated == rotated }.map(\.place)
+        defer { self.fragments.logGTINs(all, rotated: rotated) }
         var refused: [Candidate] = []
         var kept = all.filter { c in
             guard c.lineCount >= self.minLineCount else { return false }
@@ -884,6 +983,8 @@ struct LinearScanner {
             {
                 return false
             }
+            // A short GTIN whose bars go on past an end on a line beside it: a longer symbol's bars' ends.
+            if Self.shortFormats.contains(c.format), self.barsGoOnPastEnds(c, rotated: rotated) { return false }
             // A GTIN only when at least one line read every digit clearly: guesses between two patterns
             // that happen to pass the check digit are how wrong products get rung up.
             if Self.gtinFormats.contains(c.format) && c.clearLines < 1 { return false }
@@ -947,6 +1048,17 @@ struct LinearScanner {
             }
             let otherwise = disputes.filter { $0.place.text != c.text }.reduce(0) { $0 + $1.place.lineCount }
             if !disputes.isEmpty, !Self.isClearMajority(c.lineCount, over: otherwise) {
+                return false
+            }
+            // Lines of earlier passes (other thresholds over the same place) that read another GTIN of this length
+            // there, confirmed or not: these digits need a clear majority over them, counting the earlier lines that
+            // read these digits too. One line of a threshold that saw the symbol better outweighs two of one that
+            // a shadow skewed.
+            let before = earlierGTINs.filter { Self.sameGTINLength(c.format, $0.format) && samePlace(c, $0) }
+            let own = Self.gtin13(c.text)
+            let againstBefore = before.reduce(0) { $0 + (Self.gtin13($1.text) != own ? $1.lineCount : 0) }
+            let forBefore = before.reduce(0) { $0 + (Self.gtin13($1.text) == own ? $1.lineCount : 0) }
+            if againstBefore > 0, !Self.isClearMajority(c.lineCount + forBefore, over: againstBefore) {
                 return false
             }
             // Lines that read a different GTIN at the same place: only a clear majority is trusted, and never one

@@ -110,7 +110,14 @@ struct GeneratedCorpusTests {
     /// turned past their height (40–50° off the columns) whose left halves were read as UPC-Es on the columns that
     /// left them through the long edge just after the middle guard, with no line further in (read along the
     /// symbol's own axis now); a small EAN-13 (1.4 pixels a module) under glare that the local threshold read as
-    /// another EAN-13 on two lines and as itself on one line twelve rows further up, between the same guards.
+    /// another EAN-13 on two lines and as itself on one line twelve rows further up, between the same guards; a
+    /// UPC-A with an add-on turned upside down in perspective, read as a UPC-E on the two lines that left it through
+    /// its bars' ends (the lines beside them cross more of its bars past that end); an EAN-13 under a shadow that
+    /// the histogram threshold read right on one line and the local threshold read as another on two; a UPC-E round
+    /// a bottle that the histogram threshold read as another UPC-E on two columns, where the local threshold read
+    /// the printed one and a third one once each; a UPC-E at any angle read as another on three lines, where the
+    /// local threshold read that one and the printed one twice each; an ITF-14 behind a label read as its first six
+    /// digits, the label's edge having left a piece of a wide bar that passed for the stop's narrow bar.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -129,6 +136,11 @@ struct GeneratedCorpusTests {
         (5_101, "nested-addon", 21, "020-anyangle-noise", ["--wild"]),
         (7_939_699, "ean13-gen", 68, "067-anyangle-scaled-vignette-perspective-jpeg", ["--wild", "--hard"]),
         (33_524_923, "nested-ean13", 13, "012-glare-jpeg", ["--hard"]),
+        (304_462_846, "upca-addon5", 60, "059-shadow-glare-jpeg", ["--hard"]),
+        (961_577_493, "ean13-addon5", 20, "019-shadow-jpeg", ["--hard"]),
+        (1_479_835_626, "upce-gen", 25, "024-cylinder-perspective-shadow", ["--wild", "--hard"]),
+        (1_479_835_626, "upce-gen", 67, "066-cylinder-anyangle-vignette-moire-glare-noise-jpeg", ["--wild", "--hard"]),
+        (1_893_465_064, "negative-cut", 24, "023-cut-perspective-shadow-noise", []),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))
