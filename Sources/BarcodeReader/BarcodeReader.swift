@@ -83,6 +83,15 @@ public struct BarcodeReader: Sendable {
         // lines at one threshold and otherwise as often at the other was read two ways (the barely confirmed read
         // that the local threshold did not outvote, and the read asked of the second threshold, alike).
         linear.removeAll { sparse.outvoted($0.barcode, rotated: rotated) }
+        // An ITF without a check digit is asked of the local threshold on the lines across it: glare or a fade that
+        // turned the rest of a longer symbol into one white run at the histogram threshold leaves bars that the local
+        // mean still sees. Lines there that read its digits going on (no end after them), or a longer ITF holding
+        // them, say its end was none: its own digits with an end then need a clear majority over them.
+        if linear.contains(where: { $0.barcode.format == .itf && !LinearScanner.isCheckedITF14($0.barcode.text) }) {
+            let itfs = LinearScanner(
+                image: image, formats: [.itf], minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
+            linear.removeAll { itfs.endIsNoneAtTheLocalThreshold($0.barcode, rotated: rotated) }
+        }
         // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
         // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
         linear.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }

@@ -865,6 +865,26 @@ struct LinearScanner {
         }
     }
 
+    /// Whether the local threshold, on the lines across `barcode` (an ITF without a check digit, read along rows or
+    /// `rotated` columns), reads its digits going on with no end after them, or a longer ITF holding them, on more
+    /// lines than a clear majority of its own readings allows. Uses this scanner's own ``FragmentLog``.
+    func endIsNoneAtTheLocalThreshold(_ barcode: DecodedBarcode, rotated: Bool) -> Bool {
+        guard barcode.format == .itf, !Self.isCheckedITF14(barcode.text), !barcode.corners.isEmpty else { return false }
+        let across = barcode.corners.map { Int(rotated ? $0.x : $0.y) }
+        let lineCount = rotated ? self.image.width : self.image.height
+        let margin = self.nearLines(rotated: rotated)
+        let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
+        let text = barcode.text
+        let before = self.fragments.unended(.itf, text) + self.fragments.unendedLonger(.itf, than: text)
+        let second = self.scanCandidates(rotated: rotated, binarization: .local, only: only)
+        let goingOn = self.fragments.unended(.itf, text) + self.fragments.unendedLonger(.itf, than: text) - before
+        let longer = second.reduce(0) {
+            $0 + ($1.format == .itf && $1.text.utf8.count > text.utf8.count && $1.text.contains(text) ? $1.lineCount : 0)
+        }
+        let own = second.reduce(0) { $0 + ($1.format == .itf && $1.text == text ? $1.lineCount : 0) }
+        return longer + goingOn > 0 && !Self.isClearMajority(own, over: longer + goingOn)
+    }
+
     /// A UPC-A's 12 digits as the EAN-13 they are (a leading 0); any other reading as it is.
     static func gtin13(_ text: String) -> String { text.utf8.count == 12 ? "0" + text : text }
 

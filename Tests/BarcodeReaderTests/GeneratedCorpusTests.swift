@@ -117,7 +117,9 @@ struct GeneratedCorpusTests {
     /// a bottle that the histogram threshold read as another UPC-E on two columns, where the local threshold read
     /// the printed one and a third one once each; a UPC-E at any angle read as another on three lines, where the
     /// local threshold read that one and the printed one twice each; an ITF-14 behind a label read as its first six
-    /// digits, the label's edge having left a piece of a wide bar that passed for the stop's narrow bar.
+    /// digits, the label's edge having left a piece of a wide bar that passed for the stop's narrow bar; an ITF-14
+    /// whose end glare washed out read as its first 10 digits on five lines of the histogram threshold, where the local
+    /// threshold read them going on with no end on eight.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -141,6 +143,7 @@ struct GeneratedCorpusTests {
         (1_479_835_626, "upce-gen", 25, "024-cylinder-perspective-shadow", ["--wild", "--hard"]),
         (1_479_835_626, "upce-gen", 67, "066-cylinder-anyangle-vignette-moire-glare-noise-jpeg", ["--wild", "--hard"]),
         (1_893_465_064, "negative-cut", 24, "023-cut-perspective-shadow-noise", []),
+        (41_521_582, "nested-itf14", 18, "017-glare-noise", ["--hard"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))
