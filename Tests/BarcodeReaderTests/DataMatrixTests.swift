@@ -51,6 +51,32 @@ import Testing
         #expect(try DMDecoder.decode(exact, version: version).text == "A1234")
     }
 
+    /// The smallest symbol (10×10, 5 check codewords) is read with up to one codeword corrected, not at its full
+    /// capacity of two; the next sizes keep their full capacity (12×12: three of seven).
+    @Test func theSmallestSymbolIsNotTrustedAtItsFullCorrection() throws {
+        func matrix(_ rows: Int, _ data: [Int], wrong: [Int]) throws -> (BitMatrix, DMVersion) {
+            let version = try #require(DMVersion.forSize(rows: rows, columns: rows))
+            var codewords = data + ReedSolomon.encode(data, ecCount: version.ecCodewords, field: .dataMatrix)
+            for k in wrong { codewords[k] ^= 0x5A }
+            var m = BitMatrix(width: rows, height: rows)
+            for (index, p) in DMPlacement.modules(version) where (codewords[Int(p >> 3)] << Int(p & 7)) & 0x80 != 0 {
+                m.set(Int(index) % rows, Int(index) / rows)
+            }
+            return (m, version)
+        }
+        let small = [66, 67, 129]  // "AB", padded
+        for wrong in [[], [1], [6]] {
+            let (m, version) = try matrix(10, small, wrong: wrong)
+            #expect(try DMDecoder.decode(m, version: version).text == "AB", "wrong codewords \(wrong)")
+        }
+        for wrong in [[0, 4], [2, 7]] {
+            let (m, version) = try matrix(10, small, wrong: wrong)
+            #expect(throws: BarcodeReaderError(.uncorrectable)) { _ = try DMDecoder.decode(m, version: version) }
+        }
+        let (m, version) = try matrix(12, [66, 142, 164, 129, 175], wrong: [0, 5, 9])
+        #expect(try DMDecoder.decode(m, version: version).text == "A1234")
+    }
+
     /// A grid's outer finder and timing modules: all right on a symbol, about half right on noise (below the share a
     /// grid needs for its data to be decoded), and the share counts each wrong module.
     @Test func theShareOfAGridsFinderAndTimingModulesThatAreRight() throws {

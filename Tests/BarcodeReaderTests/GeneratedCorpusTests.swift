@@ -119,7 +119,8 @@ struct GeneratedCorpusTests {
     /// local threshold read that one and the printed one twice each; an ITF-14 behind a label read as its first six
     /// digits, the label's edge having left a piece of a wide bar that passed for the stop's narrow bar; an ITF-14
     /// whose end glare washed out read as its first 10 digits on five lines of the histogram threshold, where the local
-    /// threshold read them going on with no end on eight.
+    /// threshold read them going on with no end on eight; a faint 18×18 Data Matrix in low light over which a 10×10
+    /// grid was "corrected" at its full capacity into `*UR`.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -144,6 +145,7 @@ struct GeneratedCorpusTests {
         (1_479_835_626, "upce-gen", 67, "066-cylinder-anyangle-vignette-moire-glare-noise-jpeg", ["--wild", "--hard"]),
         (1_893_465_064, "negative-cut", 24, "023-cut-perspective-shadow-noise", []),
         (41_521_582, "nested-itf14", 18, "017-glare-noise", ["--hard"]),
+        (961_577_493, "datamatrix-gen", 21, "020-shadow-glare-blur-lowlight-noise", ["--hard"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, options: ["--sets", set] + options))
