@@ -71,10 +71,7 @@ public struct BarcodeReader: Sendable {
             let gtins = LinearScanner(
                 image: image, formats: linearFormats.filter { LinearScanner.gtinFormats.contains($0) },
                 minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
-            let across = linear.flatMap { $0.barcode.corners.map { Int(rotated ? $0.x : $0.y) } }
-            let lineCount = rotated ? image.width : image.height
-            let margin = gtins.nearLines(rotated: rotated)
-            let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
+            let only = gtins.linesAcross(linear.flatMap(\.barcode.corners), rotated: rotated)
             let second = gtins.scanCandidates(rotated: rotated, binarization: .local, only: only)
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
             fragments.logGTINs(second, rotated: rotated)

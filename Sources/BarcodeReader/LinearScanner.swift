@@ -428,19 +428,7 @@ struct LinearScanner {
         let lines = rotated ? self.image.width : self.image.height
         guard module >= 0.5 else { return true }
         func mean(_ x: Int, _ l: Int) -> Int { self.meanOfThree(x, of: l, rotated: rotated) }
-        var dark = 255
-        for x in max(0, Int(span.0))..<max(0, min(length, Int(span.1))) { dark = min(dark, mean(x, line)) }
-        for end in [span.1, span.0] {
-            let outwards = end == span.1 ? 1.0 : -1.0
-            // The quiet zone's light on the reading line, one to five modules out.
-            var light = 0
-            for k in Int(module)...Int(5 * module) {
-                let x = Int(end + outwards * Double(k))
-                guard x >= 0, x < length else { break }
-                light = max(light, mean(x, line))
-            }
-            guard light - dark >= 16 else { continue }
-            let middle = (light + dark) / 2
+        for (end, outwards, middle) in self.endsWithContrast(line: line, span: span, module: module, rotated: rotated) {
             for offset in [2.0, -2.0, 3.0, -3.0] {
                 let other = line + Int((offset * module).rounded())
                 guard other >= 0, other < lines else { continue }
@@ -463,6 +451,28 @@ struct LinearScanner {
         return true
     }
 
+    /// The two ends of a reading on `line` (`span`, in pixels along it; modules of `module` pixels), each with the
+    /// direction away from the symbol and the grey level midway between the line's darkest pixel over the symbol and
+    /// the lightest of its quiet zone one to five modules out (pixels are means of three); an end whose quiet zone is
+    /// within 16 grey levels of that dark is left out.
+    func endsWithContrast(
+        line: Int, span: (Double, Double), module: Double, rotated: Bool
+    ) -> [(end: Double, outwards: Double, middle: Int)] {
+        let length = rotated ? self.image.height : self.image.width
+        func mean(_ x: Int) -> Int { self.meanOfThree(x, of: line, rotated: rotated) }
+        var dark = 255
+        for x in max(0, Int(span.0))..<max(0, min(length, Int(span.1))) { dark = min(dark, mean(x)) }
+        return [(span.1, 1.0), (span.0, -1.0)].compactMap { end, outwards in
+            var light = 0
+            for k in Int(module)...Int(5 * module) {
+                let x = Int(end + outwards * Double(k))
+                guard x >= 0, x < length else { break }
+                light = max(light, mean(x))
+            }
+            return light - dark >= 16 ? (end, outwards, (light + dark) / 2) : nil
+        }
+    }
+
     /// Whether bars go on past either end of a short GTIN (UPC-E, EAN-8) on a line beside those that read it: a line
     /// that crosses a longer symbol near its bars' ends (its top or bottom edge, tilted against the lines by the
     /// symbol's turn or its perspective) leaves it through those ends, and where it does so just after a middle guard,
@@ -472,9 +482,10 @@ struct LinearScanner {
     /// half a module to four and a half, twelve modules together. A real short symbol has its quiet zones there, where
     /// at most the one printed digit beside a guard stands (a glyph's two or three strokes, then paper), and an add-on
     /// starts five modules out or more (seven in the specification); on a line where the symbol's end lies further
-    /// in, that end's bar comes first and the gap after it breaks the run of elements. Pixels are means of three, at the middle between the reading line's darkest pixel over the symbol and
-    /// the lightest of its quiet zone. (``axisReadsLonger(_:rotated:)`` reads such a longer symbol along its own axis,
-    /// when the lines are more than 15° off it; this one needs no reading of it, only its bars.)
+    /// in, that end's bar comes first and the gap after it breaks the run of elements. Pixels are means of three,
+    /// dark below the middle of each end (``endsWithContrast(line:span:module:rotated:)``).
+    /// ``axisReadsLonger(_:rotated:)`` reads such a longer symbol along its own axis, when the lines are more than 15°
+    /// off it; this one needs no reading of it, only its bars.
     func barsGoOnPastEnds(_ c: Candidate, rotated: Bool) -> Bool {
         guard let modules = Self.modules(of: c.format) else { return false }
         let length = rotated ? self.image.height : self.image.width
@@ -484,18 +495,7 @@ struct LinearScanner {
         let module = (span.1 - span.0) / Double(modules)
         guard module >= 0.5 else { return false }
         func mean(_ x: Int, _ l: Int) -> Int { self.meanOfThree(x, of: l, rotated: rotated) }
-        var dark = 255
-        for x in max(0, Int(span.0))..<max(0, min(length, Int(span.1))) { dark = min(dark, mean(x, line)) }
-        for end in [span.1, span.0] {
-            let outwards = end == span.1 ? 1.0 : -1.0
-            var light = 0
-            for k in Int(module)...Int(5 * module) {
-                let x = Int(end + outwards * Double(k))
-                guard x >= 0, x < length else { break }
-                light = max(light, mean(x, line))
-            }
-            guard light - dark >= 16 else { continue }
-            let middle = (light + dark) / 2
+        for (end, outwards, middle) in self.endsWithContrast(line: line, span: span, module: module, rotated: rotated) {
             for offset in [2.0, -2.0, 4.0, -4.0, 6.0, -6.0] {
                 let other = line + Int((offset * module).rounded())
                 guard other >= 0, other < lines, other != line else { continue }
@@ -813,6 +813,15 @@ struct LinearScanner {
         text.utf8.count == 14 && (try? UPCEAN.validateCheckDigit(text)) != nil
     }
 
+    /// The lines (rows, or columns when `rotated`) that cross the points, and this scanner's ``nearLines(rotated:)``
+    /// beyond them on each side.
+    func linesAcross(_ points: [Point], rotated: Bool) -> ClosedRange<Int> {
+        let across = points.map { Int(rotated ? $0.x : $0.y) }
+        let lineCount = rotated ? self.image.width : self.image.height
+        let margin = self.nearLines(rotated: rotated)
+        return max(0, (across.min() ?? 0) - margin)...max(0, min(lineCount - 1, (across.max() ?? 0) + margin))
+    }
+
     /// How many lines apart two readings may lie and still be at the same place: two of this scanner's line steps
     /// and two lines more.
     func nearLines(rotated: Bool) -> Int {
@@ -844,12 +853,19 @@ struct LinearScanner {
     /// other digits or its own as often as others, was read two ways.
     func outvoted(_ barcode: DecodedBarcode, rotated: Bool) -> Bool {
         guard Self.gtinFormats.contains(barcode.format), !barcode.corners.isEmpty else { return false }
-        let here = self.readings(at: barcode, in: self.fragments.gtinReadings.filter { $0.rotated == rotated }.map(\.place),
-                                 rotated: rotated).filter { Self.sameGTINLength($0.format, barcode.format) }
-        let own = Self.gtin13(barcode.text)
-        let against = here.reduce(0) { $0 + (Self.gtin13($1.text) != own ? $1.lineCount : 0) }
-        let votes = here.reduce(0) { $0 + (Self.gtin13($1.text) == own ? $1.lineCount : 0) }
+        let logged = self.fragments.gtinReadings.filter { $0.rotated == rotated }.map(\.place)
+        let here = self.readings(at: barcode, in: logged, rotated: rotated)
+            .filter { Self.sameGTINLength($0.format, barcode.format) }
+        let (votes, against) = Self.lines(for: barcode.text, in: here)
         return against > 0 && !Self.isClearMajority(votes, over: against)
+    }
+
+    /// The lines among `readings` that read `text` (a UPC-A as the EAN-13 it is), and those that read other digits.
+    static func lines(for text: String, in readings: [Candidate]) -> (own: Int, other: Int) {
+        let own = Self.gtin13(text)
+        return readings.reduce((0, 0)) {
+            Self.gtin13($1.text) == own ? ($0.0 + $1.lineCount, $0.1) : ($0.0, $0.1 + $1.lineCount)
+        }
     }
 
     /// The GTIN readings among `candidates` at `barcode`'s place: over its columns, on rows within two of this
@@ -870,10 +886,7 @@ struct LinearScanner {
     /// lines than a clear majority of its own readings allows. Uses this scanner's own ``FragmentLog``.
     func endIsNoneAtTheLocalThreshold(_ barcode: DecodedBarcode, rotated: Bool) -> Bool {
         guard barcode.format == .itf, !Self.isCheckedITF14(barcode.text), !barcode.corners.isEmpty else { return false }
-        let across = barcode.corners.map { Int(rotated ? $0.x : $0.y) }
-        let lineCount = rotated ? self.image.width : self.image.height
-        let margin = self.nearLines(rotated: rotated)
-        let only = max(0, (across.min() ?? 0) - margin)...min(lineCount - 1, (across.max() ?? 0) + margin)
+        let only = self.linesAcross(barcode.corners, rotated: rotated)
         let text = barcode.text
         let before = self.fragments.unended(.itf, text) + self.fragments.unendedLonger(.itf, than: text)
         let second = self.scanCandidates(rotated: rotated, binarization: .local, only: only)
@@ -1075,9 +1088,7 @@ struct LinearScanner {
             // read these digits too. One line of a threshold that saw the symbol better outweighs two of one that
             // a shadow skewed.
             let before = earlierGTINs.filter { Self.sameGTINLength(c.format, $0.format) && samePlace(c, $0) }
-            let own = Self.gtin13(c.text)
-            let againstBefore = before.reduce(0) { $0 + (Self.gtin13($1.text) != own ? $1.lineCount : 0) }
-            let forBefore = before.reduce(0) { $0 + (Self.gtin13($1.text) == own ? $1.lineCount : 0) }
+            let (forBefore, againstBefore) = Self.lines(for: c.text, in: before)
             if againstBefore > 0, !Self.isClearMajority(c.lineCount + forBefore, over: againstBefore) {
                 return false
             }
