@@ -2,7 +2,7 @@
 """Fresh barcode test images for Stockroom's reader: symbols rendered by zint (and segno for QR Code), then
 degraded as a phone camera degrades them, with random parameters from a fresh seed on every run.
 
-  barcode-gen.py [--out DIR] [--seed N] [--count N] [--sets GLOB,GLOB] [--hard] [--wild] [--size WxH]   generate (prints the seed)
+  barcode-gen.py [--out DIR] [--seed N] [--count N] [--first K] [--sets GLOB,GLOB] [--hard] [--wild] [--size WxH]   generate (prints the seed)
   barcode-gen.py score DIR [--ext-batch 'CMD'] [--anchors] [--show] [--missed]               score decoders on a generated folder
 
 Needs: the `zint` command (Debian: apt-get install zint), and in a venv pillow, numpy, segno
@@ -609,8 +609,7 @@ def apply_wild(seed, set_name, k, arr, stage):
     return arr, tags
 
 
-def generate(out, seed, count, patterns, negative_size=None):
-    rng = random.Random(seed)
+def generate(out, seed, count, patterns, negative_size=None, first=0):
     written = 0
     names = list(POSITIVES) + list(NESTED) + list(NEGATIVES)
     for set_name in names:
@@ -620,7 +619,7 @@ def generate(out, seed, count, patterns, negative_size=None):
             continue
         folder = os.path.join(out, set_name)
         os.makedirs(folder, exist_ok=True)
-        for k in range(count):
+        for k in range(first, count):
             # One generator per image so that an image can be reproduced alone from (seed, set, k).
             r = random.Random(f"{seed}/{set_name}/{k}")
             extras = {}
@@ -783,6 +782,9 @@ def main():
     p.add_argument("--hard", action="store_true", help="smaller modules, more blur and perspective, worse JPEG")
     p.add_argument("--wild", action="store_true", help="also cylinders, any angle, scaling, motion blur, defocus, vignetting, moire, inversion")
     p.add_argument("--size", help="WxH of the negative-* frames (not negative-cut), e.g. 640x480 (default: random)")
+    p.add_argument("--first", type=int, default=0,
+                   help="render only the images from this index on: an image depends only on the seed, its set, its "
+                        "index and --hard/--wild, so one image of a large run is rendered alone with --first K --count K+1")
     a = p.parse_args()
     global HARD, WILD
     HARD = a.hard
@@ -794,7 +796,7 @@ def main():
     out = a.out or tempfile.mkdtemp(prefix="barcode-gen-")
     t = time.time()
     size = tuple(int(v) for v in a.size.lower().split("x")) if a.size else None
-    n = generate(out, seed, a.count, [s for s in a.sets.split(",") if s], size)
+    n = generate(out, seed, a.count, [s for s in a.sets.split(",") if s], size, a.first)
     print(f"seed {seed}: {n} images in {out} ({time.time() - t:.1f} s)")
     return 0
 

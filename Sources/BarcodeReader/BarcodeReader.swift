@@ -55,10 +55,16 @@ public struct BarcodeReader: Sendable {
         let sparse = LinearScanner(
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
             runCache: runCache, fragments: fragments, gate: gate)
+        // The local threshold's pass over the sparse lines, when the first stage ran it: its lines are in the votes
+        // from then on, so the fallback below takes its reads as they are (held to the votes) instead of reading the
+        // same lines again, which counted them twice and let a reading that the votes had refused outvote the
+        // histogram's lines the second time (a small EAN-13 read right on two lines and wrong on three).
+        var localPass: (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool)?
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.
-            let local = self.firstHit(rotations.map { (sparse, $0, .local) })
-            if let best = local.first, best.lines > (linear.first?.lines ?? 0) { linear = local }
+            let local = self.firstHitAndRotation(rotations.map { (sparse, $0, .local) })
+            localPass = local
+            if let best = local.hits.first, best.lines > (linear.first?.lines ?? 0) { (linear, rotated) = local }
         } else if linear.contains(where: { LinearScanner.gtinFormats.contains($0.barcode.format) }) {
             // A product code read at one threshold is asked of the same lines at a second one (the local mean): a
             // shadow's edge across a symbol skews a line's one histogram threshold over part of it, which shifts
@@ -118,7 +124,11 @@ public struct BarcodeReader: Sendable {
         if !results.isEmpty { return results }
 
         // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
-        results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, .local) }), sparse)
+        if let localPass {
+            results = self.fineChecked(localPass, sparse).filter { !sparse.outvoted($0, rotated: localPass.rotated) }
+        } else {
+            results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, .local) }), sparse)
+        }
         if !results.isEmpty { return results }
 
         // Blur: edges at the gradient peaks keep narrow bars and spaces that every threshold loses.
@@ -167,12 +177,6 @@ public struct BarcodeReader: Sendable {
         _ pass: (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool), _ scanner: LinearScanner
     ) -> [DecodedBarcode] {
         pass.hits.map(\.barcode).filter { scanner.passesFineCheck($0, rotated: pass.rotated) }
-    }
-
-    private func firstHit(
-        _ passes: [(LinearScanner, Bool, LinearScanner.Binarization)]
-    ) -> [(barcode: DecodedBarcode, lines: Int)] {
-        self.firstHitAndRotation(passes).hits
     }
 
     /// The symbols of the first pass that finds any, and whether that pass read columns.

@@ -92,9 +92,9 @@ struct LinearScanner {
         var halves: [(rotated: Bool, line: Int, span: (Double, Double))] = []
         static let maxHalves = 32
 
-        /// The readings at places where a pass read one GTIN two ways and reported neither, with the direction of
-        /// their lines: a later pass (another threshold, fewer lines) that reads one way there needs a clear
-        /// majority over the lines that read it otherwise, in that pass and here.
+        /// The readings at places where a pass read one GTIN (or one ITF, Code 39 or Code 128) two ways and reported
+        /// neither, with the direction of their lines: a later pass (another threshold, fewer lines) that reads one
+        /// way there needs a clear majority over the lines that read it otherwise, in that pass and here.
         var disputed: [(place: Candidate, rotated: Bool)] = []
 
         /// Every GTIN reading of every pass over the image so far, confirmed or not (one line is a vote too), with the
@@ -802,6 +802,8 @@ struct LinearScanner {
     static let shortFormats: Set<BarcodeFormat> = [.ean8, .upcE]
     static let longFormats: Set<BarcodeFormat> = [.ean13, .upcA, .itf, .code128, .code39]
     static let gtinFormats: Set<BarcodeFormat> = [.ean13, .upcA, .ean8, .upcE]
+    /// Symbols of any text or length, with a weak check or none, that one print read two ways can pass for.
+    static let textFormats: Set<BarcodeFormat> = [.itf, .code39, .code128]
 
     /// A clear majority of `votes` lines over `others`: twice as many, and at least two more.
     static func isClearMajority(_ votes: Int, over others: Int) -> Bool {
@@ -916,6 +918,14 @@ struct LinearScanner {
         if !Self.isClearMajority(c.lineCount, over: other.lineCount) { return true }
         let sameRows = other.minRow <= c.maxRow && c.minRow <= other.maxRow
         return sameRows && other.clearLines >= self.minLineCount
+    }
+
+    /// Whether two readings can be one print read two ways: GTINs of one length (``sameGTINLength(_:_:)``), ITFs of
+    /// one length (a shorter one is a fragment, which other rules judge), or two Code 39s or two Code 128s.
+    static func sameKind(_ a: Candidate, _ b: Candidate) -> Bool {
+        if Self.gtinFormats.contains(a.format) { return Self.sameGTINLength(a.format, b.format) }
+        return a.format == b.format && Self.textFormats.contains(a.format)
+            && (a.format != .itf || a.text.utf8.count == b.text.utf8.count)
     }
 
     /// Whether two GTIN readings start and end within a module of each other (a module of `a`'s width): the same
@@ -1064,25 +1074,28 @@ struct LinearScanner {
             // Other digits of the same length read as an ITF at the same place: one print read two ways (a cut
             // piece of bars read in both directions can find a start and a stop pattern each way; a whole ITF's stop
             // pattern read backwards is seldom a start, but blur can make it one on a few lines). Only a clear
-            // majority is trusted.
-            if c.format == .itf,
+            // majority is trusted. The same for Code 39 and Code 128, whatever the length: a small Code 39 (it has no
+            // check character) under moiré read as "LOO" on three lines and "LOS" on two was printed "LOP".
+            if Self.textFormats.contains(c.format),
                 all.contains(where: {
-                    $0.format == .itf && $0.lineCount > 0 && $0.text != c.text && $0.text.count == c.text.count
+                    Self.sameKind(c, $0) && $0.lineCount > 0 && $0.text != c.text
                         && !Self.isClearMajority(c.lineCount, over: $0.lineCount) && samePlace(c, $0)
                 })
             {
+                refused.append(c)
                 return false
             }
-            guard Self.gtinFormats.contains(c.format) else { return true }
-            // A place where an earlier pass read a GTIN of this length two ways: a clear majority over the lines
-            // that read it otherwise there, then.
+            // A place where an earlier pass read a GTIN of this length (or a symbol of this kind) two ways: a clear
+            // majority over the lines that read it otherwise there, then. (A small Code 39 read "RU6" on two lines
+            // and "KU6" on two at the histogram threshold, refused, was read "KU6" on two lines of the last pass.)
             let disputes = earlierDisputes.filter {
-                $0.rotated == rotated && Self.sameGTINLength(c.format, $0.place.format) && samePlace(c, $0.place)
+                $0.rotated == rotated && Self.sameKind(c, $0.place) && samePlace(c, $0.place)
             }
             let otherwise = disputes.filter { $0.place.text != c.text }.reduce(0) { $0 + $1.place.lineCount }
             if !disputes.isEmpty, !Self.isClearMajority(c.lineCount, over: otherwise) {
                 return false
             }
+            guard Self.gtinFormats.contains(c.format) else { return true }
             // Lines of earlier passes (other thresholds over the same place) that read another GTIN of this length
             // there, confirmed or not: these digits need a clear majority over them, counting the earlier lines that
             // read these digits too. One line of a threshold that saw the symbol better outweighs two of one that
@@ -1106,9 +1119,9 @@ struct LinearScanner {
         // Readings refused for another reading at their place, where no reading of their length was kept: a
         // symbol read two ways. Every reading there is kept for the later passes, with its lines.
         var disputedHere = Set<Int>()
-        for c in refused where !kept.contains(where: { Self.sameGTINLength(c.format, $0.format) && samePlace(c, $0) }) {
+        for c in refused where !kept.contains(where: { Self.sameKind(c, $0) && samePlace(c, $0) }) {
             for (k, other) in all.enumerated()
-            where other.lineCount > 0 && Self.sameGTINLength(c.format, other.format) && samePlace(c, other) {
+            where other.lineCount > 0 && Self.sameKind(c, other) && samePlace(c, other) {
                 disputedHere.insert(k)
             }
         }

@@ -225,11 +225,13 @@ enum RowBinarizer {
                         strength[n] = falling ? -a : a
                         n += 1
                     }
-                    // Runs start with white: drop a leading rising edge.
-                    let first = n > 0 && strength[0] > 0 ? 1 : 0
-                    guard n - first >= 4 else { return }
+                    // Runs start with white: a line whose first edge rises starts dark, so its first (white) run is
+                    // empty, as the thresholds write it. Dropping that edge instead merged the dark run at the image
+                    // border into the white after it, and a symbol cut by the border showed a quiet zone there.
+                    guard n >= 4 else { return }
+                    if strength[0] > 0 { runs.append(0) }
                     var last = 0.0
-                    for k in first..<n {
+                    for k in 0..<n {
                         let pos = position[k] + 0.5
                         runs.append(Int32(max(1, (pos - last).rounded())))
                         last = pos

@@ -258,9 +258,9 @@ import Testing
             }
             edges.append(edge)
         }
-        if let first = edges.first, !first.falling { edges.removeFirst() }
         guard edges.count >= 4 else { return nil }
-        var runs: [Int32] = []
+        // A line whose first edge rises starts dark: its first (white) run is empty.
+        var runs: [Int32] = edges[0].falling ? [] : [0]
         var last = 0.0
         for e in edges {
             let pos = e.position + 0.5

@@ -119,6 +119,25 @@ import Testing
         #expect(hit?.text == "1234567890")
     }
 
+    /// A line that starts on a bar keeps that bar: its first (white) run is empty, as the thresholds write it. The
+    /// gradient edges used to drop the bar's rising edge, merging the bar at the image border into the space after
+    /// it, so that a symbol cut by the border showed a quiet zone there (an ITF cut at its left end read as 957123).
+    @Test func gradientEdgesKeepABarAtTheLineStart() {
+        // A bar of 6 pixels at the border, then a space, bars and spaces of 6, 4, 4, 4 and 8 pixels, each edge a
+        // one-pixel ramp (a grey pixel between the two levels) as a camera's softness makes it.
+        var line: [UInt8] = []
+        for (k, width) in [6, 6, 4, 4, 4, 8, 20].enumerated() {
+            line += Array(repeating: k & 1 == 0 ? 40 : 200, count: width)
+            if k > 0 { line[line.count - width] = 120 }
+        }
+        var runs: [Int32] = []
+        let ok = line.withUnsafeBufferPointer { RowBinarizer.edgePatternRow($0, into: &runs) }
+        #expect(ok)
+        #expect(runs.first == 0, "\(runs)")
+        #expect(runs.count > 2 && (6...7).contains(runs[1]), "the bar at the border, 6.5 pixels: \(runs)")
+        #expect(runs.count > 2 && runs[2] == 6, "the space after it, 6 pixels: \(runs)")
+    }
+
     @Test func wrongCheckSymbolIsRejected() {
         var widths = TestSymbols.code128([104, 40, 73, 74])
         // Replace the check symbol (third from last pattern group) with a different valid symbol.
