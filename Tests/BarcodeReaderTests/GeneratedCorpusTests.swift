@@ -126,7 +126,9 @@ struct GeneratedCorpusTests {
     /// zone there; a small EAN-13 (1.6 pixels a module) that the histogram threshold read right on two lines and
     /// the local threshold wrong on three, outvoted at the first stage and then read again, its lines counted twice,
     /// by the local pass of the fallback; a small Code 39 under moiré read as "LOO" on three lines and "LOS" on two;
-    /// a Code 39 read right on four lines and as "U1+++76K" on two lines further down (both were reported).
+    /// a Code 39 read right on four lines and as "U1+++76K" on two lines further down (both were reported); a
+    /// blurred EAN-13 at 1.1 pixels a module whose 37 runs on two rows spelled the ITF 068259, its "wide" bars 3 to 8
+    /// pixels wide.
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -156,6 +158,7 @@ struct GeneratedCorpusTests {
         (246_977_721, "ean13-addon2", 3, "002-jpeg", []),
         (1_484_827_160, "code39-gen", 18, "017-moire-jpeg", ["--hard", "--wild"]),
         (6_161, "code39-gen", 200, "199-moire-perspective-shadow-glare-noise", ["--hard", "--wild"]),
+        (961_577_493, "nested-ean13", 13, "012-blur-jpeg", ["--hard"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, only: true, options: ["--sets", set] + options))

@@ -119,14 +119,28 @@ enum RowPattern {
     struct WidthTally {
         var narrowBar = 0, narrowBars = 0, wideBar = 0, wideBars = 0
         var narrowSpace = 0, narrowSpaces = 0, wideSpace = 0, wideSpaces = 0
+        /// The narrowest and widest wide bar and wide space.
+        var wideBarRange = (Int32.max, Int32(0)), wideSpaceRange = (Int32.max, Int32(0))
 
         mutating func add(_ width: Int32, bar: Bool, wide: Bool) {
             switch (bar, wide) {
             case (true, false): self.narrowBar += Int(width); self.narrowBars += 1
-            case (true, true): self.wideBar += Int(width); self.wideBars += 1
+            case (true, true):
+                self.wideBar += Int(width); self.wideBars += 1
+                self.wideBarRange = (min(self.wideBarRange.0, width), max(self.wideBarRange.1, width))
             case (false, false): self.narrowSpace += Int(width); self.narrowSpaces += 1
-            case (false, true): self.wideSpace += Int(width); self.wideSpaces += 1
+            case (false, true):
+                self.wideSpace += Int(width); self.wideSpaces += 1
+                self.wideSpaceRange = (min(self.wideSpaceRange.0, width), max(self.wideSpaceRange.1, width))
             }
+        }
+
+        /// Whether the wide bars are one width, and the wide spaces another: the widest of each at most twice the
+        /// narrowest and a unit more (a steep perspective and the rounding to whole pixels stay inside that). A printed
+        /// symbol's wide elements are; a line of a blurred symbol of another kind whose runs happen to spell a pattern
+        /// mixes widths of 3 and 8 among its "wide" bars.
+        var wideIsOneWidth: Bool {
+            self.wideBarRange.1 <= 2 * self.wideBarRange.0 + 1 && self.wideSpaceRange.1 <= 2 * self.wideSpaceRange.0 + 1
         }
 
         /// (mean wide bar + mean wide space) / (mean narrow bar + mean narrow space) over the whole symbol. Ink spread

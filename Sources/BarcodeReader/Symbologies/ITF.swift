@@ -190,7 +190,9 @@ enum ITF {
         // cut by the border runs into it too.
         let quietBefore = Double(RowPattern.visibleSpaceBefore(runs, b)) / tally.narrow
         let quietAfter = Double(RowPattern.visibleSpaceAfter(runs, i, 3)) / tally.narrow
-        guard tally.ratio >= minWidthRatio, quietBefore >= visibleQuietZone, quietAfter >= visibleQuietZone else {
+        guard tally.ratio >= minWidthRatio, tally.wideIsOneWidth, quietBefore >= visibleQuietZone,
+            quietAfter >= visibleQuietZone
+        else {
             return (nil, b)
         }
         // A white label or a glare across the middle of a longer symbol leaves a white gap as wide as a quiet zone;
