@@ -56,8 +56,8 @@ public struct BarcodeReader: Sendable {
             image: image, formats: linearFormats, minLineCount: self.options.minLineCount, rowDivisor: 96,
             runCache: runCache, fragments: fragments, gate: gate)
         // The local threshold's pass over the sparse lines, when the first stage ran it: its lines are in the votes
-        // from then on, so the fallback below takes its reads as they are (held to the votes) instead of reading the
-        // same lines again, which counted them twice and let a reading that the votes had refused outvote the
+        // from then on, so the fallback below takes its reads as they are (held to the first stage's checks) instead
+        // of reading the same lines again, which counted them twice and let a reading that the votes had refused outvote the
         // histogram's lines the second time (a small EAN-13 read right on two lines and wrong on three).
         var localPass: (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool)?
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
@@ -82,22 +82,30 @@ public struct BarcodeReader: Sendable {
             linear.removeAll { gtins.contradicts($0.barcode, second, rotated: rotated) }
             fragments.logGTINs(second, rotated: rotated)
         }
-        // Every line of both thresholds so far, confirmed or not, votes at a GTIN's place: a product code read on few
-        // lines at one threshold and otherwise as often at the other was read two ways (the barely confirmed read
-        // that the local threshold did not outvote, and the read asked of the second threshold, alike).
-        linear.removeAll { sparse.outvoted($0.barcode, rotated: rotated) }
-        // An ITF without a check digit is asked of the local threshold on the lines across it: glare or a fade that
-        // turned the rest of a longer symbol into one white run at the histogram threshold leaves bars that the local
-        // mean still sees. Lines there that read its digits going on (no end after them), or a longer ITF holding
-        // them, say its end was none: its own digits with an end then need a clear majority over them.
-        if linear.contains(where: { $0.barcode.format == .itf && !LinearScanner.isCheckedITF14($0.barcode.text) }) {
-            let itfs = LinearScanner(
-                image: image, formats: [.itf], minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
-            linear.removeAll { itfs.endIsNoneAtTheLocalThreshold($0.barcode, rotated: rotated) }
+        // The checks every read of the first stage is held to, whichever threshold read it.
+        func firstStageChecked(
+            _ hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool
+        ) -> [(barcode: DecodedBarcode, lines: Int)] {
+            var hits = hits
+            // Every line of both thresholds so far, confirmed or not, votes at a GTIN's place: a product code read on
+            // few lines at one threshold and otherwise as often at the other was read two ways (the barely confirmed
+            // read that the local threshold did not outvote, and the read asked of the second threshold, alike).
+            hits.removeAll { sparse.outvoted($0.barcode, rotated: rotated) }
+            // An ITF without a check digit is asked of the local threshold on the lines across it: glare or a fade
+            // that turned the rest of a longer symbol into one white run at the histogram threshold leaves bars that
+            // the local mean still sees. Lines there that read its digits going on (no end after them), or a longer
+            // ITF holding them, say its end was none: its own digits with an end then need a clear majority over them.
+            if hits.contains(where: { $0.barcode.format == .itf && !LinearScanner.isCheckedITF14($0.barcode.text) }) {
+                let itfs = LinearScanner(
+                    image: image, formats: [.itf], minLineCount: self.options.minLineCount, rowDivisor: 96, gate: gate)
+                hits.removeAll { itfs.endIsNoneAtTheLocalThreshold($0.barcode, rotated: rotated) }
+            }
+            // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
+            // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
+            hits.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }
+            return hits
         }
-        // A small GTIN (under 1.5 pixels a module) whose lines, with edges placed to a third of a pixel, read
-        // another GTIN of its length: read two ways, so not reported (every pass's 1-D reads are asked the same).
-        linear.removeAll { !scanner.passesFineCheck($0.barcode, rotated: rotated) }
+        linear = firstStageChecked(linear, rotated: rotated)
         // Nothing read, but halves of EAN-13s or UPC-As seen: symbols turned further than their bars' height
         // allows, which no row or column crosses whole, read along their own axes.
         if linear.isEmpty { linear = scanner.readAlongAxes() }
@@ -125,7 +133,8 @@ public struct BarcodeReader: Sendable {
 
         // Uneven light: a local-mean threshold along the lines (a sparser set of lines: this is a fallback).
         if let localPass {
-            results = self.fineChecked(localPass, sparse).filter { !sparse.outvoted($0, rotated: localPass.rotated) }
+            // Read at the first stage: held to its checks (a read refused there is not reported here).
+            results = firstStageChecked(localPass.hits, rotated: localPass.rotated).map(\.barcode)
         } else {
             results = self.fineChecked(self.firstHitAndRotation(rotations.map { (sparse, $0, .local) }), sparse)
         }
