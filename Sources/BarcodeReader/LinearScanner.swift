@@ -928,12 +928,17 @@ struct LinearScanner {
             && (a.format != .itf || a.text.utf8.count == b.text.utf8.count)
     }
 
-    /// Whether two GTIN readings start and end within a module of each other (a module of `a`'s width): the same
-    /// guards, so the same symbol.
+    /// Whether two GTIN readings span the same width within a module (a module of `a`'s width), one shifted along
+    /// the lines from the other by at most a module or the symbol's tilt: the same guards, so the same symbol.
     static func sameEnds(_ a: Candidate, _ b: Candidate) -> Bool {
         guard let modules = Self.modules(of: a.format), Self.sameGTINLength(a.format, b.format) else { return false }
         let module = (a.maxX - a.minX) / Double(modules)
-        return abs(a.minX - b.minX) <= module && abs(a.maxX - b.maxX) <= module
+        // A tilted symbol's guards move along the lines from one row to the next: readings further apart may be
+        // shifted by up to half the rows between them (a tilt of 27°), their widths still within a module.
+        let rowsApart = Double(max(0, max(a.minRow, b.minRow) - min(a.maxRow, b.maxRow)))
+        let shift = max(module, rowsApart / 2)
+        return abs((a.maxX - a.minX) - (b.maxX - b.minX)) <= module && abs(a.minX - b.minX) <= shift
+            && abs(a.maxX - b.maxX) <= shift
     }
 
     /// Whether the lines between two bands of rows that read symbols over the same columns cross bars all the way

@@ -128,7 +128,8 @@ struct GeneratedCorpusTests {
     /// by the local pass of the fallback; a small Code 39 under moiré read as "LOO" on three lines and "LOS" on two;
     /// a Code 39 read right on four lines and as "U1+++76K" on two lines further down (both were reported); a
     /// blurred EAN-13 at 1.1 pixels a module whose 37 runs on two rows spelled the ITF 068259, its "wide" bars 3 to 8
-    /// pixels wide.
+    /// pixels wide; a UPC-E round a bottle read as 08622198 on two adjacent rows and as a third code on one row 22
+    /// rows lower, between the same guards shifted by the symbol's tilt (zxing-cpp reads the same wrong code).
     @Test(arguments: [
         (557_455_011, "ean13-gen", 7, "006-glare-blur-noise", []),
         (557_455_011, "ean13-addon2", 45, "044-shadow-blur-noise-jpeg", []),
@@ -159,6 +160,7 @@ struct GeneratedCorpusTests {
         (1_484_827_160, "code39-gen", 18, "017-moire-jpeg", ["--hard", "--wild"]),
         (6_161, "code39-gen", 200, "199-moire-perspective-shadow-glare-noise", ["--hard", "--wild"]),
         (961_577_493, "nested-ean13", 13, "012-blur-jpeg", ["--hard"]),
+        (247_944_698, "upce-gen", 16, "015-cylinder-shadow-lowlight-jpeg", ["--hard", "--wild"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
         let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, only: true, options: ["--sets", set] + options))
