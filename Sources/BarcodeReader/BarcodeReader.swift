@@ -57,8 +57,8 @@ public struct BarcodeReader: Sendable {
             runCache: runCache, fragments: fragments, gate: gate)
         // The local threshold's pass over the sparse lines, when the first stage ran it: its lines are in the votes
         // from then on, so the fallback below takes its reads as they are (held to the first stage's checks) instead
-        // of reading the same lines again, which counted them twice and let a reading that the votes had refused outvote the
-        // histogram's lines the second time (a small EAN-13 read right on two lines and wrong on three).
+        // of reading the same lines again, which counted them twice and let a reading that the votes had refused
+        // outvote the histogram's lines the second time (a small EAN-13 read right on two lines and wrong on three).
         var localPass: (hits: [(barcode: DecodedBarcode, lines: Int)], rotated: Bool)?
         if !linear.isEmpty && linear.allSatisfy({ $0.lines <= self.options.minLineCount }) {
             // A barely confirmed read: let the local threshold outvote it when it sees the symbol better.

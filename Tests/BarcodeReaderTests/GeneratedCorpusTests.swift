@@ -163,7 +163,8 @@ struct GeneratedCorpusTests {
         (247_944_698, "upce-gen", 16, "015-cylinder-shadow-lowlight-jpeg", ["--hard", "--wild"]),
     ])
     func wrongReadsFoundInLargerRuns(_ seed: Int, _ set: String, _ count: Int, _ name: String, _ options: [String]) throws {
-        let folder = try #require(GeneratedCorpus.render(seed: seed, count: count, only: true, options: ["--sets", set] + options))
+        let folder = try #require(
+            GeneratedCorpus.render(seed: seed, count: count, only: true, options: ["--sets", set] + options))
         defer { try? FileManager.default.removeItem(at: folder) }
         let image = folder.appendingPathComponent("\(set)/\(name).png").path
         let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
@@ -282,7 +283,8 @@ enum GeneratedCorpus {
 
     /// What the reader reads on one image rendered again (its set alone, up to its index), and its printed text.
     static func read(seed: Int, set: String, count: Int, name: String, hard: Bool) throws -> ([DecodedBarcode], String) {
-        let folder = try #require(render(seed: seed, count: count, only: true, options: ["--sets", set] + (hard ? ["--hard"] : [])))
+        let folder = try #require(
+            render(seed: seed, count: count, only: true, options: ["--sets", set] + (hard ? ["--hard"] : [])))
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = try String(contentsOfFile: folder.appendingPathComponent("\(set)/\(name).txt").path, encoding: .utf8)
         let image = try ImageLoader.load(path: folder.appendingPathComponent("\(set)/\(name).png").path)

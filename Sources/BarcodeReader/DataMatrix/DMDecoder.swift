@@ -52,8 +52,8 @@ enum DMDecoder {
             // The smallest symbol (10×10: 3 data and 5 check codewords) corrected to its full capacity (2 codewords)
             // is not trusted: a random word lies within 2 of one of its codewords once in 600,000 (256⁻⁵ × the
             // 1.8 million words within 2 of a given one), against once in 20 million and more for the next sizes
-            // (12×12, 8×18: 3 of 7 check codewords), and the reader samples many grids over a faint symbol, at several
-            // sizes. A 10×10 sampled over a noisy 18×18 in low light was "corrected" into `*UR` so.
+            // (12×12, 8×18: 3 of 7 check codewords), and the reader samples many grids over a faint symbol, at
+            // several sizes. A 10×10 sampled over a noisy 18×18 in low light was "corrected" into `*UR` so.
             if version.ecCodewords <= 5 && corrected >= version.ecCodewords / 2 {
                 throw BarcodeReaderError(.uncorrectable, "a small symbol at its full correction")
             }
