@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "InventoryDomain", swiftSettings: swiftSettings),
         .target(
             name: "InventoryStore",
-            dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Metrics", package: "swift-metrics")],
+            dependencies: ["InventoryDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                           .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: swiftSettings
         ),
         // The same books on PostgreSQL, for shops that outgrow one machine (issue 13; being built aggregate by aggregate).
@@ -96,7 +97,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "stockroom", dependencies: ["StockroomCLI"], swiftSettings: swiftSettings),
+        .executableTarget(name: "stockroom", dependencies: ["StockroomCLI", .product(name: "NIOPosix", package: "swift-nio"),
+                                                                 .product(name: "NIOCore", package: "swift-nio")],
+                          swiftSettings: swiftSettings),
         // posix_spawn for the tests that start programs (Foundation's Process can read past a buffer on Linux).
         .target(name: "ChildProcess", path: "Tests/ChildProcess", swiftSettings: swiftSettings),
         .testTarget(name: "InventoryDomainTests", dependencies: ["InventoryDomain"], swiftSettings: swiftSettings),
@@ -104,7 +107,7 @@ let package = Package(
             name: "InventoryStoreTests",
             dependencies: [
                 "InventoryDomain", "InventoryStore", "InventoryPostgres", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

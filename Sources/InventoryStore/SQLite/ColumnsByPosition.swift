@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// What reads a result row's columns by position: a GRDB `Row`, or a statement's current row (``StatementColumns``).
 /// A NULL, or a value of another type, in a column read as a non-optional value stops the program, as a `Row` does.
@@ -36,13 +37,48 @@ struct StatementColumns: ColumnsByPosition {
 }
 
 extension Statement {
-    /// Runs this statement, whose first column must be a non-NULL integer (a row id), and reads its first row from the
-    /// statement itself (``StatementColumns``): nil when there is no row. The hot point reads of the write path (a
-    /// product's ledger state and facts) use it, for the same reason the barcode lookup does.
-    func firstRow<T>(arguments: StatementArguments, _ read: (StatementColumns) throws -> T) throws -> T? {
-        // The cursor of ids steps the statement, and resets it when it goes.
-        let ids = try Int64.fetchCursor(self, arguments: arguments)
-        guard try ids.next() != nil else { return nil }
-        return try withExtendedLifetime(ids) { try read(StatementColumns(self)) }
+    /// Runs this statement with its one parameter bound to `id` and reads its first row from the statement itself
+    /// (``StatementColumns``): nil when there is no row. The hot point reads (a product by barcode, a product's ledger
+    /// state and facts on the write path) use it.
+    func firstRow<T>(id: Int64, _ read: (StatementColumns) throws -> T) throws -> T? {
+        try self.firstRow(binding: { sqlite3_bind_int64($0, 1, id) }, read)
+    }
+
+    /// ``firstRow(id:_:)`` with the parameter bound to a text.
+    func firstRow<T>(text: String, _ read: (StatementColumns) throws -> T) throws -> T? {
+        var text = text
+        return try text.withUTF8 { bytes in
+            try self.firstRow(binding: { statement in
+                // SQLITE_STATIC (nil): the bytes outlive the step, and the binding is cleared before they go. An empty
+                // text has no bytes to point at: SQLite copies a zero-length one (SQLITE_TRANSIENT).
+                guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(statement, 1, "", 0, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
+                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { sqlite3_bind_text(statement, 1, $0, CInt(bytes.count), nil) }
+            }, read)
+        }
+    }
+
+    /// Resets the statement, binds its one parameter with `bind`, steps it once and reads the row, then resets it and
+    /// clears the binding: straight on SQLite's statement, without a GRDB cursor (whose arguments, checks and cursor
+    /// object were a fifth of a barcode lookup's read; BENCHMARKS.md). The statement must take exactly one parameter.
+    /// GRDB binds its own arguments anew whenever it runs the statement with arguments, so it is not disturbed.
+    private func firstRow<T>(binding bind: (SQLiteStatement) -> CInt, _ read: (StatementColumns) throws -> T) throws -> T? {
+        let statement = self.sqliteStatement
+        precondition(sqlite3_bind_parameter_count(statement) == 1, "firstRow reads a statement of one parameter")
+        sqlite3_reset(statement)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        var code = bind(statement)
+        if code == SQLITE_OK { code = sqlite3_step(statement) }
+        switch code {
+        case SQLITE_ROW: return try read(StatementColumns(self))
+        case SQLITE_DONE: return nil
+        default:
+            let message = sqlite3_errmsg(sqlite3_db_handle(statement)).map { String(cString: $0) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: self.sql)
+        }
     }
 }

@@ -53,7 +53,7 @@ final class ActivityLog {
         let note = try self.db.cachedStatement(sql: "UPDATE product SET lowNoted = ? WHERE id = ?")
         for id in touched {
             // Read from the statement itself (no GRDB row): this runs on every sale, inside the serial write.
-            guard let row = try fetch.firstRow(arguments: [id.rawValue], { row in
+            guard let row = try fetch.firstRow(id: id.rawValue, { row in
                 (name: row[0] as String, quantity: Quantity(thousandths: row[1]), tracksStock: row[2] as Bool,
                  own: (row[3] as Int64?).map(Quantity.init(thousandths:)), category: (row[4] as Int64?).map(Quantity.init(thousandths:)),
                  isArchived: row[5] as Bool, noted: row[6] as Bool)

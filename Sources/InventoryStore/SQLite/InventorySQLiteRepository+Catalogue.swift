@@ -226,7 +226,7 @@ extension InventorySQLiteRepository {
 
     static func fetchProduct(_ db: Database, _ id: ProductID) throws -> Product {
         // Read from the statement's row, as the barcode lookup reads (every write of a product reads it back).
-        guard let product = try db.cachedStatement(sql: Self.productByIDSQL).firstRow(arguments: [id.rawValue], { Self.product($0) }) else {
+        guard let product = try db.cachedStatement(sql: Self.productByIDSQL).firstRow(id: id.rawValue, { Self.product($0) }) else {
             throw InventoryError(.notFound, field: "productId", "product \(id) does not exist")
         }
         return product
@@ -349,7 +349,7 @@ extension InventorySQLiteRepository {
             for candidate in candidates {
                 // The product is read from the statement's current row: a cursor of GRDB rows would first build a
                 // table of the 25 columns' lower-cased names for each lookup, about a tenth of a lookup's instructions.
-                if let product = try statement.firstRow(arguments: [candidate], { Self.product($0) }) { return product }
+                if let product = try statement.firstRow(text: candidate, { Self.product($0) }) { return product }
             }
             return nil
         }
@@ -390,7 +390,7 @@ extension InventorySQLiteRepository {
         var products: [Product] = []
         products.reserveCapacity(ids.count)
         for id in ids {
-            if let product = try statement.firstRow(arguments: [id], { Self.product($0) }) { products.append(product) }
+            if let product = try statement.firstRow(id: id, { Self.product($0) }) { products.append(product) }
         }
         return products
     }

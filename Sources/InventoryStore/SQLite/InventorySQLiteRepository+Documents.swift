@@ -196,7 +196,7 @@ extension InventorySQLiteRepository {
     /// - Throws: ``InventoryError`` (`notFound`) on `field` when the product does not exist.
     static func productFacts(_ db: Database, _ id: ProductID, field: String) throws -> ProductFacts {
         let statement = try db.cachedStatement(sql: Self.productFactsSQL)
-        guard let stored = try statement.firstRow(arguments: [id.rawValue], { Self.storedProductFacts(id, $0, from: 1) }) else {
+        guard let stored = try statement.firstRow(id: id.rawValue, { Self.storedProductFacts(id, $0, from: 1) }) else {
             throw Self.productNotFound(id, field: field)
         }
         return try stored.complete(db)

@@ -81,7 +81,7 @@ final class LedgerWriter {
     func state(_ id: ProductID) throws -> ProductLedgerState {
         if let state = self.states[id] { return state }
         let statement = try self.db.cachedStatement(sql: Self.stateSQL)
-        guard let state = try statement.firstRow(arguments: [id.rawValue], { Self.state(id, $0, from: 1) }) else {
+        guard let state = try statement.firstRow(id: id.rawValue, { Self.state(id, $0, from: 1) }) else {
             throw InventorySQLiteRepository.productNotFound(id, field: "productId")
         }
         self.states[id] = state
@@ -94,7 +94,7 @@ final class LedgerWriter {
     func productFacts(_ id: ProductID, field: @autoclosure () -> String) throws -> ProductFacts {
         if let facts = self.facts[id] { return facts }
         let statement = try self.db.cachedStatement(sql: Self.factsAndStateSQL)
-        guard let (stored, state) = try statement.firstRow(arguments: [id.rawValue], { row in
+        guard let (stored, state) = try statement.firstRow(id: id.rawValue, { row in
             (InventorySQLiteRepository.storedProductFacts(id, row, from: 1), Self.state(id, row, from: 1 + InventorySQLiteRepository.productFactsColumnCount))
         }) else {
             throw InventorySQLiteRepository.productNotFound(id, field: field())

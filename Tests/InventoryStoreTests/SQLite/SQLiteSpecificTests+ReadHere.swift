@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import InventoryDomain
 @testable import InventoryStore
 import Synchronization
@@ -118,6 +119,45 @@ extension SQLiteSpecificTests {
         }
         let read = try await store.product(full.id)
         #expect(read.pictures.count == 2 && read.details.supplierCode == "T-77" && read.stock.quantity == qty(7))
+    }
+
+    /// ``Statement/firstRow(text:_:)`` and ``Statement/firstRow(id:_:)`` step SQLite's statement themselves: they bind
+    /// the text byte for byte (non-ASCII, an empty text, which is not NULL), answer nil when there is no row, report a
+    /// failing step as GRDB's error (naming the statement), leave no binding behind, and GRDB runs the same cached
+    /// statement with its own arguments afterwards as if they had never run.
+    @Test func aFirstRowReadOnTheStatementBindsStepsAndResetsIt() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, code TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO t (id, code) VALUES (1, 'Crème'), (2, ''), (3, 'a''b')")
+        }
+        try queue.read { db in
+            let byCode = try db.cachedStatement(sql: "SELECT id, code FROM t WHERE code = ?")
+            let id: (StatementColumns) -> Int64 = { $0[0] }
+            #expect(try byCode.firstRow(text: "Crème", id) == 1)
+            #expect(try byCode.firstRow(text: "", id) == 2, "an empty text is bound as text, not NULL")
+            #expect(try byCode.firstRow(text: "a'b", id) == 3)
+            #expect(try byCode.firstRow(text: "Creme", id) == nil)
+            // No binding is left on the statement: SQLite reads a cleared parameter as NULL.
+            let expanded = sqlite3_expanded_sql(byCode.sqliteStatement)
+            defer { sqlite3_free(expanded) }
+            #expect(expanded.map { String(cString: $0) } == "SELECT id, code FROM t WHERE code = NULL")
+            #expect(sqlite3_stmt_busy(byCode.sqliteStatement) == 0, "the statement was reset")
+            // GRDB runs the same statement with its own arguments afterwards.
+            #expect(try Int64.fetchOne(byCode, arguments: ["a'b"]) == 3)
+            #expect(try byCode.firstRow(text: "Crème", { $0[1] as String }) == "Crème")
+            let byID = try db.cachedStatement(sql: "SELECT code FROM t WHERE id = ?")
+            #expect(try byID.firstRow(id: 3, { $0[0] as String }) == "a'b")
+            #expect(try byID.firstRow(id: 9, { $0[0] as String }) == nil)
+            // A step that fails (abs() of the smallest integer overflows) throws GRDB's error for the statement.
+            let failing = try db.makeStatement(sql: "SELECT abs(?)")
+            #expect {
+                try failing.firstRow(id: Int64.min, { $0[0] as Int64 })
+            } throws: { error in
+                (error as? DatabaseError)?.sql == "SELECT abs(?)" && (error as? DatabaseError)?.message?.contains("overflow") == true
+            }
+            #expect(try failing.firstRow(id: -4, { $0[0] as Int64 }) == 4, "the statement works again after the failure")
+        }
     }
 }
 
