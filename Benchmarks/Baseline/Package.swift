@@ -8,8 +8,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .executableTarget(name: "baseline", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .executableTarget(name: "baseline", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
     ]
 )

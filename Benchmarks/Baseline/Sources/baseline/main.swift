@@ -1,9 +1,13 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
 
 /// A bare Hummingbird app, the ceiling Stockroom's routes are measured against: `baseline PORT` answers
-/// `GET /json` with a constant JSON object and `GET /health` with "ok" on 127.0.0.1.
+/// `GET /json` with a constant JSON object and `GET /health` with "ok" on 127.0.0.1. Hummingbird's defaults throughout;
+/// `BASELINE_EXECUTOR=eventloop` runs its tasks on SwiftNIO's event loops as `stockroom` does (its `main`), to compare
+/// like with like.
 struct Reply: ResponseEncodable {
     let id: Int
     let name: String
@@ -22,6 +26,9 @@ func serve(port: Int) async throws {
 // The main thread waits on a semaphore rather than being handed to libdispatch by an async main, as in Stockroom's
 // own `main`, so that both run under valgrind 3.19 (scripts/bench-callgrind.py).
 let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
+if ProcessInfo.processInfo.environment["BASELINE_EXECUTOR"] == "eventloop" {
+    NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+}
 let done = DispatchSemaphore(value: 0)
 Task.detached { [port, done] in
     do {
