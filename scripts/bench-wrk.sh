@@ -14,9 +14,12 @@
 # The ceiling runs in the same run: a bare Hummingbird app (Benchmarks/Baseline, built in release mode here when
 # BASELINE is not given) answering a constant JSON object; authenticated lookups are reported as a share of it.
 # Environment: WRK_TIMEOUT (default 5s) is wrk's per-request timeout; a request slower than that counts as an error.
-# BASELINE is a release build of Benchmarks/Baseline (default: build it). SERVE_ARGS are more options for
-# `stockroom serve` (for example --metrics, to measure what the measurements cost). LOG_LEVEL is the server's log
-# level (default error here; a shop runs at info, where every request writes a line).
+# WARMUP (default 2) is how many seconds each row first runs unrecorded, the same requests at the same connections.
+# BASELINE is a release build of Benchmarks/Baseline (default: build it); BASELINE_EXECUTOR=eventloop runs it on
+# SwiftNIO's event loops as stockroom runs, and STOCKROOM_EXECUTOR=swift runs stockroom on Swift's own pool as the bare
+# app runs by default. SERVE_ARGS are more options for `stockroom serve` (for example --metrics, to measure what the
+# measurements cost). LOG_LEVEL is the server's log level (default error here; a shop runs at info, where every
+# request writes a line).
 # wrk and the server share the machine's cores: on 2 cores wrk's own CPU use lowers the figures.
 # ROWS chooses the requests (default: barcode_session barcode health search search_picker sale; the ceiling always
 # runs) and CONNECTIONS the connection counts (default: 1 16 64); a target is judged only when its rows ran.
@@ -34,9 +37,11 @@ binary=$(realpath "$1")
 shop=$2
 duration=${3:-30}
 timeout=${WRK_TIMEOUT:-5s}
+warmup=${WARMUP:-2}
 [[ -x $binary ]] || { echo "error: $binary is not an executable" >&2; exit 2; }
 [[ -f $shop/stockroom.sqlite ]] || { echo "error: $shop/stockroom.sqlite does not exist (make it with: stockroom bench --data FOLDER)" >&2; exit 2; }
 [[ $duration =~ ^[0-9]+$ && $duration -ge 1 && $duration -le 600 ]] || { echo "error: DURATION_SECONDS must be 1…600" >&2; exit 2; }
+[[ $warmup =~ ^[0-9]+$ && $warmup -le 60 ]] || { echo "error: WARMUP must be 0…60 (seconds)" >&2; exit 2; }
 
 if ! command -v wrk >/dev/null; then
     echo "installing wrk (apt-get)…" >&2
@@ -223,6 +228,13 @@ for kind in baseline $rows_run; do
         target_url=$base
         [[ $kind == baseline ]] && target_url="http://127.0.0.1:$baseline_port"
         echo "wrk: $kind, $connections connections, ${duration}s…" >&2
+        # A warm-up of the same requests first, not recorded: the first seconds of a row pay for opening the point
+        # readers' connections, filling caches and faulting pages in, which the row before it (or nothing, for the first
+        # row) did not pay for the same routes; without it the first row after the ceiling came out 5-10 % lower
+        # whichever request it was (BENCHMARKS.md).
+        if (( warmup > 0 )); then
+            wrk -t"$threads" -c"$connections" -d"${warmup}s" --timeout "$timeout" -s "$work/lua/${kind//_/-}.lua" "$target_url" >/dev/null 2>&1 || true
+        fi
         if [[ -n ${PERF_OUT:-} && $kind == "${PERF_ROW:-}" && $connections == "$perf_connections" ]]; then
             command -v perf >/dev/null || { echo "error: PERF_OUT needs perf (apt-get install linux-perf)" >&2; exit 2; }
             (sleep 1; perf record -F 2000 -g -p "$server_pid" -o "$PERF_OUT" -- sleep 3 >/dev/null 2>&1) &
