@@ -18,6 +18,11 @@ switched on, each route gets a warm-up, the counters are zeroed, the route is as
 keep-alive connection, and the counters are dumped: instructions per request = the dump's total / N. Every thread
 of the server counts (event loops, the database pools, timers), so the figure is what the server spends per
 request. The client runs outside valgrind. No figure here is a pass/fail test.
+
+stockroom runs its tasks on SwiftNIO's event loops (ARCHITECTURE "Threads"): its counts are then about 230,000
+instructions a request higher than on Swift's own pool, although it takes less CPU (the pool's wake-ups run in the
+kernel, which callgrind does not count). Compare builds on one executor: STOCKROOM_EXECUTOR=swift in this script's
+environment runs the server on Swift's pool, as every figure in BENCHMARKS.md before 2026-12-07 22:00 was taken.
 """
 import argparse
 import http.client
