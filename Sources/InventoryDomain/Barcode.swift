@@ -50,7 +50,8 @@ public enum Barcode {
         let code = text.trimmingWhitespace()
         var result: [String] = []
         if let normal = try? self.normalize(code) { result.append(normal) }
-        if code.utf8.count == 8, let digits = self.asciiDigits(code), self.hasValidCheckDigit(digits), !result.contains(code) {
+        if code.utf8.count == 8, let digits = self.asciiDigits(code), self.hasValidCheckDigit(digits),
+           !result.contains(code) {
             result.append(code)  // an EAN-8 that also reads as UPC-E
         }
         return result

@@ -15,14 +15,14 @@ import StockroomCLI
 enum Stockroom {
     static func main() {
         ProcessTimeZone.nameTheMachineZone()
-        // Swift's tasks run on SwiftNIO's event loops instead of a pool of their own (SwiftNIO's supported hook, which
-        // must be installed on the main thread before any task starts): a request's handler then runs on the thread that
-        // read it and writes its answer without waking another one. Under 16 connections that halved the context
-        // switches a lookup costs (1.2 to 0.6 a request, the bare Hummingbird app's 0.7) and lowered the CPU a lookup
-        // takes by about a fifth (BENCHMARKS.md). Nothing slow runs on them: password hashing goes to NIO's thread pool,
-        // picture decoding and the database's writes, flushes and pooled reads to queues of their own; the point reads
-        // a request makes on its own thread take tens of microseconds. STOCKROOM_EXECUTOR=swift keeps Swift's own pool
-        // (to compare the two).
+        // Swift's tasks run on SwiftNIO's event loops instead of a pool of their own (SwiftNIO's supported hook,
+        // which must be installed on the main thread before any task starts): a request's handler then runs on the
+        // thread that read it and writes its answer without waking another one. Under 16 connections that halved the
+        // context switches a lookup costs (1.2 to 0.6 a request, the bare Hummingbird app's 0.7) and lowered the CPU a
+        // lookup takes by about a fifth (BENCHMARKS.md). Nothing slow runs on them: password hashing goes to NIO's
+        // thread pool, picture decoding and the database's writes, flushes and pooled reads to queues of their own;
+        // the point reads a request makes on its own thread take tens of microseconds. STOCKROOM_EXECUTOR=swift keeps
+        // Swift's own pool (to compare the two).
         if ProcessInfo.processInfo.environment["STOCKROOM_EXECUTOR"] != "swift" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }

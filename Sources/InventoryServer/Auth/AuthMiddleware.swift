@@ -5,7 +5,8 @@ import InventoryDomain
 
 /// Names of the session cookie and the CSRF header.
 enum AuthNames {
-    /// The session cookie's name, also as bytes for the reading of `Cookie` fields (``AuthMiddleware/sessionCookie(_:)``).
+    /// The session cookie's name, also as bytes for the reading of `Cookie` fields
+    /// (``AuthMiddleware/sessionCookie(_:)``).
     static let cookieName: StaticString = "stockroom_session"
     static let cookie = cookieName.description
     static var csrfHeader: HTTPField.Name {
@@ -78,13 +79,16 @@ struct AuthMiddleware<Staff: StaffRepository>: RouterMiddleware {
             var end = start
             while end < bytes.count && bytes[end] != semicolon { end += 1 }
             var nameStart = start
-            while nameStart < end && (bytes[nameStart] == 0x20 || (0x09...0x0D).contains(bytes[nameStart])) { nameStart += 1 }
+            while nameStart < end && (bytes[nameStart] == 0x20 || (0x09...0x0D).contains(bytes[nameStart])) {
+                nameStart += 1
+            }
             var nameEnd = nameStart
             while nameEnd < end && bytes[nameEnd] != equals { nameEnd += 1 }
             if nameEnd < end && Self.isSessionCookieName(UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])) {
                 var valueStart = nameEnd
                 while valueStart < end && bytes[valueStart] == equals { valueStart += 1 }
-                return .some(valueStart == end ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self))
+                guard valueStart < end else { return .some(nil) }
+                return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), as: UTF8.self))
             }
             start = end + 1
         }

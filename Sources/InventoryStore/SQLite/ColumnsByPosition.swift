@@ -54,7 +54,9 @@ extension Statement {
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {
                     return sqlite3_bind_text(statement, 1, "", 0, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
-                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { sqlite3_bind_text(statement, 1, $0, CInt(bytes.count), nil) }
+                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(statement, 1, $0, CInt(bytes.count), nil)
+                }
             }, read)
         }
     }
@@ -63,7 +65,8 @@ extension Statement {
     /// clears the binding: straight on SQLite's statement, without a GRDB cursor (whose arguments, checks and cursor
     /// object were a fifth of a barcode lookup's read; BENCHMARKS.md). The statement must take exactly one parameter.
     /// GRDB binds its own arguments anew whenever it runs the statement with arguments, so it is not disturbed.
-    private func firstRow<T>(binding bind: (SQLiteStatement) -> CInt, _ read: (StatementColumns) throws -> T) throws -> T? {
+    private func firstRow<T>(binding bind: (SQLiteStatement) -> CInt,
+                             _ read: (StatementColumns) throws -> T) throws -> T? {
         let statement = self.sqliteStatement
         precondition(sqlite3_bind_parameter_count(statement) == 1, "firstRow reads a statement of one parameter")
         sqlite3_reset(statement)

@@ -154,9 +154,10 @@ extension SQLiteSpecificTests {
             #expect {
                 try failing.firstRow(id: Int64.min, { $0[0] as Int64 })
             } throws: { error in
-                (error as? DatabaseError)?.sql == "SELECT abs(?)" && (error as? DatabaseError)?.message?.contains("overflow") == true
+                let error = error as? DatabaseError
+                return error?.sql == "SELECT abs(?)" && error?.message?.contains("overflow") == true
             }
-            #expect(try failing.firstRow(id: -4, { $0[0] as Int64 }) == 4, "the statement works again after the failure")
+            #expect(try failing.firstRow(id: -4, { $0[0] as Int64 }) == 4, "the statement runs again after the failure")
         }
     }
 }
