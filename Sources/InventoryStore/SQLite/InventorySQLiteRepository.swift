@@ -188,14 +188,28 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
         }
     }
 
+    /// ``readHere(_:)`` on a thread of Dispatch's global pool, resuming the caller with its answer: for a read longer
+    /// than a lookup's that needs no transaction around it (a search answered from the index in memory, whose page is
+    /// point reads by id), kept off the calling thread (an event loop, whose other connections would wait). One hop out
+    /// and one back, where ``read(_:)`` takes two out (GRDB's pool queue, then the reader's own) and wraps the body in
+    /// `BEGIN`, a schema check and `COMMIT`.
+    func readElsewhere<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try self.readHere(body) })
+            }
+        }
+    }
+
     /// A short read run on the calling thread, for what nearly every request asks (the caller's session, a product by
     /// barcode, the settings): one or two indexed statements, each reading one snapshot of its own, without the
     /// `BEGIN`/`COMMIT` that ``read(_:)`` wraps around its body (prepared anew each time, they were a tenth of a barcode
     /// lookup's instructions). On a database file it reads on a connection of its own (``PointReaders``), not one of
     /// GRDB's readers, so it never waits for a reader, nor for another lookup at the pool's locks. It blocks the thread
     /// only for those statements (readers never wait for the writer in WAL), and saves the hops to GRDB's queues and
-    /// back that ``read(_:)`` takes (BENCHMARKS.md). Reports and searches, which take milliseconds, use ``read(_:)``: on the
-    /// calling thread, a thread of the Swift concurrency pool, a search made lookups wait behind it.
+    /// back that ``read(_:)`` takes (BENCHMARKS.md). Reports and searches, which take milliseconds, use ``read(_:)`` or
+    /// ``readElsewhere(_:)``: on the calling thread (an event loop) a search made lookups wait behind it.
     func readHere<T>(_ body: (Database) throws -> T) throws -> T {
         let start = StoreMetrics.now
         defer { self.metrics.readTime.recordNanoseconds(StoreMetrics.elapsed(since: start)) }

@@ -391,6 +391,17 @@ final class ProductSearchIndexCache: Invalidatable {
         return index
     }
 
+    /// The index when one is kept and younger than ``lifetime``, without a database (nil otherwise: ``index(_:read:)``
+    /// then checks or reads it in a read transaction).
+    func fresh() -> ProductSearchIndex? {
+        self.state.withLock { state in
+            guard let index = state.index, !state.refreshing, ContinuousClock.now - state.readAt < self.lifetime else {
+                return nil
+            }
+            return index
+        }
+    }
+
     func invalidate() {
         self.state.withLock { state in
             state.index = nil

@@ -8,11 +8,12 @@ import Testing
 extension SQLiteSpecificTests {
     /// A random catalogue (accents, capitals, LIKE's wildcards, equal names, archived products, categories, SKUs and
     /// barcodes) and random searches (fragments of names, words out of order, SKUs in other cases, barcodes in their
-    /// other forms, single letters, wildcards): the index answers exactly what the SQL answers.
-    @Test(arguments: [UInt64(1), 2, 3])
-    func theSearchIndexAnswersWhatTheSQLAnswers(seed: UInt64) async throws {
+    /// other forms, single letters, wildcards): the index answers exactly what the SQL answers. On a file, a search
+    /// that finds the index kept and young reads its page on a point reader, off the calling thread.
+    @Test(arguments: [(UInt64(1), false), (2, false), (3, true), (4, true)])
+    func theSearchIndexAnswersWhatTheSQLAnswers(seed: UInt64, onFile: Bool) async throws {
         var rng = SeededRandom(seed: seed)
-        let store = try InventorySQLiteRepository.inMemory()
+        let store = try Self.searchStore(onFile: onFile)
         var categories: [CategoryID] = []
         for name in ["Dairy", "Bakery", "Drinks"] {
             categories.append(try await store.createCategory(Category(id: CategoryID(0), name: name)).id)
@@ -76,12 +77,14 @@ extension SQLiteSpecificTests {
         }
 
         var compared = 0
+        var answeredWithoutACheck = 0
         for search in searches {
             var query = ProductQuery(search: search)
             query.includeArchived = rng.next() % 3 == 0
             if rng.next() % 4 == 0 { query.categoryID = categories.randomElement(using: &rng) }
             query.limit = [1, 5, 20, 1000].randomElement(using: &rng)!
             query.offset = [0, 0, 3, 17].randomElement(using: &rng)!
+            if store.searchIndex.fresh() != nil { answeredWithoutACheck += 1 }
             let fromIndex = try await store.products(query)
             let fromSQL = try await store.testOnly_productsBySQL(query)
             #expect(fromIndex.products.map(\.id) == fromSQL.products.map(\.id), "search \(search.debugDescription), \(query)")
@@ -91,12 +94,45 @@ extension SQLiteSpecificTests {
         }
         #expect(compared > searches.count / 2, "most searches find something, so the comparison means something")
         #expect(store.searchIndex.isKept)
+        #expect(answeredWithoutACheck > 0, "searches found the index young")
+        #expect((store.pointReaders != nil) == onFile)
+    }
+
+    /// A store in memory (one connection; every search in a read transaction) or on a file (point readers too).
+    static func searchStore(onFile: Bool) throws -> InventorySQLiteRepository {
+        guard onFile else { return try InventorySQLiteRepository.inMemory() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stockroom-search-\(UUID().uuidString)")
+        return try InventorySQLiteRepository.open(dataFolder: folder.path)
+    }
+
+    /// The index is handed out without a database only while it is kept, young and not being checked or read.
+    @Test func anIndexIsFreshOnlyWhileKeptYoungAndNotBeingRead() async throws {
+        let store = try InventorySQLiteRepository.inMemory()
+        _ = try await store.createProduct(ProductDetails(name: "Oat milk"))
+        let cache = ProductSearchIndexCache(lifetime: .milliseconds(300))
+        #expect(cache.fresh() == nil, "none read yet")
+        try await store.dbWriter.read { db in
+            var freshWhileReading = true
+            _ = try cache.index(db) { db in
+                freshWhileReading = cache.fresh() != nil
+                return try ProductSearchIndex.read(db)
+            }
+            #expect(!freshWhileReading)
+        }
+        #expect(cache.fresh() != nil)
+        try await Task.sleep(for: .milliseconds(350))
+        #expect(cache.fresh() == nil, "older than its lifetime: a search checks it in a transaction")
+        try await store.dbWriter.read { db in _ = try cache.index(db) }
+        #expect(cache.fresh() != nil, "checked, and young again")
+        cache.invalidate()
+        #expect(cache.fresh() == nil)
     }
 
     /// A change of a name, SKU, barcode, category or archiving through the store drops the index at commit, so the next
     /// search sees it; a purchase or a sale, which changes only stock, keeps it; a refused write changes nothing.
-    @Test func theSearchIndexFollowsEveryCatalogueChangeAndIgnoresStock() async throws {
-        let store = try InventorySQLiteRepository.inMemory()
+    @Test(arguments: [false, true])
+    func theSearchIndexFollowsEveryCatalogueChangeAndIgnoresStock(onFile: Bool) async throws {
+        let store = try Self.searchStore(onFile: onFile)
         let milk = try await store.createProduct(ProductDetails(name: "Oat milk"))
         _ = try await store.createProduct(ProductDetails(name: "Rye bread", sku: "RYE"))
         func names(_ search: String, archived: Bool = false) async throws -> [String] {
