@@ -22,7 +22,7 @@
 # request writes a line).
 # wrk and the server share the machine's cores: on 2 cores wrk's own CPU use lowers the figures.
 # ROWS chooses the requests (default: barcode_session barcode health search search_picker sale; the ceiling always
-# runs) and CONNECTIONS the connection counts (default: 1 16 64); a target is judged only when its rows ran.
+# runs; `mixed`, not run by default, is lookups on half the connections and searches of 50 on the other half at once) and CONNECTIONS the connection counts (default: 1 16 64); a target is judged only when its rows ran.
 # PERF_ROW=<request> with PERF_OUT=<file> also records the server with `perf record -g` for three seconds of that
 # request's row at 16 connections (or its first), starting a second in: where the server's time goes under load.
 # METRICS_OUT=<prefix> (with SERVE_ARGS=--metrics) saves the server's /metrics after each row as <prefix>.<row>-<connections>
@@ -233,14 +233,32 @@ for kind in baseline $rows_run; do
         # row) did not pay for the same routes; without it the first row after the ceiling came out 5-10 % lower
         # whichever request it was (BENCHMARKS.md).
         if (( warmup > 0 )); then
-            wrk -t"$threads" -c"$connections" -d"${warmup}s" --timeout "$timeout" -s "$work/lua/${kind//_/-}.lua" "$target_url" >/dev/null 2>&1 || true
+            warm=${kind//_/-}
+            [[ $kind == mixed ]] && warm=search
+            wrk -t"$threads" -c"$connections" -d"${warmup}s" --timeout "$timeout" -s "$work/lua/$warm.lua" "$target_url" >/dev/null 2>&1 || true
         fi
         if [[ -n ${PERF_OUT:-} && $kind == "${PERF_ROW:-}" && $connections == "$perf_connections" ]]; then
             command -v perf >/dev/null || { echo "error: PERF_OUT needs perf (apt-get install linux-perf)" >&2; exit 2; }
             (sleep 1; perf record -F 2000 -g -p "$server_pid" -o "$PERF_OUT" -- sleep 3 >/dev/null 2>&1) &
         fi
-        wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/${kind//_/-}.lua" "$target_url" >"$log" 2>&1 \
-            || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
+        if [[ $kind == mixed ]]; then
+            # Half the connections look up barcodes while the other half search (50 a page), at once: whether a
+            # till's scans wait behind the back office's searches. Two rows, each its own wrk.
+            half=$(( connections < 2 ? 1 : connections / 2 ))
+            wrk -t1 -c"$half" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/barcode.lua" "$target_url" >"$log.lookups" 2>&1 &
+            lookups_pid=$!
+            wrk -t1 -c"$half" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/search.lua" "$target_url" >"$log" 2>&1 \
+                || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
+            wait "$lookups_pid" || { cat "$log.lookups" >&2; echo "error: wrk failed" >&2; exit 1; }
+            result=$(grep '^RESULT ' "$log.lookups" | tail -n 1) || { cat "$log.lookups" >&2; echo "error: no RESULT line from wrk" >&2; exit 1; }
+            read -r _ requests duration_us p50 p99 connect_errors read_errors write_errors timeouts non2xx <<<"$result"
+            errors=$(( connect_errors + read_errors + write_errors + timeouts + non2xx ))
+            rate=$(awk -v n="$requests" -v us="$duration_us" 'BEGIN { printf "%.0f", (us > 0) ? n / (us / 1e6) : 0 }')
+            rows+=("$(printf '%-46s %11s %9s %8s %8s %8s' "mixed: lookups (token) beside searches, half each" "$connections" "$rate" "$p50" "$p99" "$errors")")
+        else
+            wrk -t"$threads" -c"$connections" -d"${duration}s" --timeout "$timeout" --latency -s "$work/lua/${kind//_/-}.lua" "$target_url" >"$log" 2>&1 \
+                || { cat "$log" >&2; echo "error: wrk failed" >&2; exit 1; }
+        fi
         if [[ -n ${METRICS_OUT:-} && $kind != baseline ]]; then
             curl -s --max-time 10 "$base/metrics" >"$METRICS_OUT.$kind-$connections" || echo "note: no /metrics (serve --metrics?)" >&2
         fi
@@ -257,6 +275,7 @@ for kind in baseline $rows_run; do
             search) label="search (GET /products?search=...&limit=50)" ;;
             search_picker) label="search, a picker's page (...&limit=8)" ;;
             sale) label="one-line sale (POST /sales)" ;;
+            mixed) label="mixed: searches of 50 beside lookups, half each" ;;
         esac
         detail=""
         (( errors > 0 )) && detail=" (non-2xx $non2xx, connect $connect_errors, read $read_errors, write $write_errors, timeout $timeouts)"
@@ -284,6 +303,7 @@ echo
 # Each route's rate as a share of the ceiling in this run, at each connection count.
 printf '%-46s %11s %9s\n' "share of the ceiling (bare Hummingbird app)" "connections" "%"
 for kind in $rows_run; do
+    [[ $kind == mixed ]] && continue
     for connections in $connections_run; do
         rate_var="rate_${kind}_${connections}" ceiling_var="rate_baseline_${connections}"
         share=$(awk -v r="${!rate_var}" -v c="${!ceiling_var}" 'BEGIN { printf "%.0f", (c > 0) ? 100 * r / c : 0 }')
