@@ -189,10 +189,10 @@ public struct InventorySQLiteRepository: InventoryRepository, BackupRepository {
     }
 
     /// ``readHere(_:)`` on a thread of Dispatch's global pool, resuming the caller with its answer: for a read longer
-    /// than a lookup's that needs no transaction around it (a search answered from the index in memory, whose page is
-    /// point reads by id), kept off the calling thread (an event loop, whose other connections would wait). One hop out
-    /// and one back, where ``read(_:)`` takes two out (GRDB's pool queue, then the reader's own) and wraps the body in
-    /// `BEGIN`, a schema check and `COMMIT`.
+    /// than a lookup's that needs no schema check and opens its own transaction where it needs one snapshot (a search
+    /// answered from the index in memory, whose page ``fetchProducts(_:_:)`` reads by id), kept off the calling thread
+    /// (an event loop, whose other connections would wait). One hop out and one back, where ``read(_:)`` takes two out
+    /// (GRDB's pool queue, then the reader's own) and wraps the body in `BEGIN`, a schema check and `COMMIT`.
     func readElsewhere<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
